@@ -1,0 +1,47 @@
+/** What discovery produces: every route-relevant file under the tree, with its parsed URL segments. */
+
+/** One URL segment of a route pattern. */
+export type Segment =
+  | { kind: 'static'; value: string }
+  /** `[name]`: exactly one segment. */
+  | { kind: 'param'; name: string }
+  /** `[...name]`: one or more segments. */
+  | { kind: 'catchAll'; name: string }
+  /** `[[...name]]`: zero or more segments. */
+  | { kind: 'optionalCatchAll'; name: string };
+
+/** What static reading of a module found, without running it. */
+export interface ExportInfo {
+  /** Export names, `default` included. */
+  names: string[];
+  /** `export * from '…'` seen: `names` may be incomplete until the module is imported. */
+  hasStar: boolean;
+  /** Exports that are certainly not functions (`export const GET = 42`), when that can be told. */
+  nonFunctions: string[];
+  /** The file could not be parsed; the message says why. */
+  parseError?: string;
+}
+
+export type RouteFileKind = 'endpoint' | 'page' | 'middleware';
+
+export interface RouteFile {
+  kind: RouteFileKind;
+  /** Absolute path on disk. */
+  file: string;
+  /** Path relative to `process.cwd()` with `/` separators: what messages show. */
+  displayPath: string;
+  /** Folder names from the tree root to the file's folder, groups included (`['(admin)', 'users', '[id]']`). */
+  folders: string[];
+  /** URL segments (groups removed). Malformed folder names are kept as static and reported by validation. */
+  segments: Segment[];
+  /** The URL pattern, e.g. `/api/users/[id]`; `/` for the root. */
+  pattern: string;
+  /** Export names read statically (endpoint and middleware files only). */
+  exports?: ExportInfo;
+}
+
+export interface DiscoveredTree {
+  /** Absolute path of the tree root. */
+  root: string;
+  files: RouteFile[];
+}

@@ -1,0 +1,70 @@
+/**
+ * Public types: what an endpoint file, a handler and a middleware look like to users.
+ * Handlers only need the global `Request`/`Response`; these types are for those who want them.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** Path parameters: `[id]` gives a string, `[...path]` / `[[...path]]` an array of strings. */
+export type Params = Record<string, string | string[]>;
+
+/**
+ * Params derived from a route pattern, e.g. `ParamsOf<'/users/[id]/[[...rest]]'>` is
+ * `{ id: string; rest?: string[] }`.
+ */
+export type ParamsOf<Pattern extends string> = string extends Pattern
+  ? Params
+  : Simplify<SegmentsParams<Pattern>>;
+
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+type SegmentsParams<P extends string> = P extends `${infer Head}/${infer Tail}`
+  ? SegmentParams<Head> & SegmentsParams<Tail>
+  : SegmentParams<P>;
+type SegmentParams<S extends string> = S extends `[[...${infer Name}]]`
+  ? { [K in Name]?: string[] }
+  : S extends `[...${infer Name}]`
+    ? { [K in Name]: string[] }
+    : S extends `[${infer Name}]`
+      ? { [K in Name]: string }
+      : unknown;
+
+/**
+ * What the Node host gave us, for handlers in a legacy app that need what earlier middleware
+ * attached (`req.user` from passport, `res.locals`). Absent when called through `.fetch`.
+ */
+export interface NodeContext {
+  req: IncomingMessage & Record<string, unknown>;
+  res: ServerResponse & { locals?: Record<string, unknown> };
+}
+
+/** Second argument of every handler. */
+export interface EndpointContext<P extends Params | string = Params> {
+  params: P extends string ? ParamsOf<P> : P;
+  /** The Node request/response behind this call; `undefined` under `.fetch()` and in unit tests. */
+  node?: NodeContext;
+}
+
+/** An exported `GET`/`POST`/…/`ANY`/default handler. */
+export type EndpointHandler<P extends Params | string = Params> = (
+  req: Request,
+  context: EndpointContext<P>,
+) => Response | Promise<Response>;
+
+/** A Web-standard middleware: answer on its own, or call `next()` and return (or change) its Response. */
+export type WebMiddleware = (req: Request, next: () => Promise<Response>) => Response | Promise<Response>;
+
+/** Options of `mountEndpoints`. */
+export interface MountOptions {
+  /** Folder holding the endpoint tree; relative to `process.cwd()`, absolute, or a file URL. Default `'app'`. */
+  dir?: string | URL;
+  /** Web middleware run, in order, around every endpoint of the tree. */
+  middleware?: WebMiddleware[];
+  /** Match URLs case-sensitively. Default: the app's `case sensitive routing` setting, else `false`. */
+  caseSensitive?: boolean;
+  /** Treat `/a/` and `/a` as different URLs. Default: the app's `strict routing` setting, else `false`. */
+  strict?: boolean;
+  /**
+   * Largest request body in bytes a handler may read; larger bodies get 413. `false` disables it.
+   * Default 1 MiB. An endpoint overrides it with `export const config = { bodyLimit }`.
+   */
+  bodyLimit?: number | false;
+}

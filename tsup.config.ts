@@ -1,0 +1,14 @@
+// Dual ESM + CommonJS build with bundled .d.ts/.d.cts, so `import` and `require` users both get types.
+import { defineConfig } from 'tsup';
+
+export default defineConfig({
+  entry: { index: 'src/index.ts', testing: 'src/testing/index.ts', cli: 'src/cli.ts' },
+  format: ['esm', 'cjs'],
+  dts: { entry: { index: 'src/index.ts', testing: 'src/testing/index.ts' } },
+  target: 'node20',
+  platform: 'node',
+  splitting: false,
+  sourcemap: false,
+  clean: true,
+  shims: true,
+});
