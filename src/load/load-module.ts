@@ -1,0 +1,88 @@
+/**
+ * Loads an endpoint or middleware module with `import()`.
+ *
+ * TypeScript files load as they are when the process already handles `.ts` (started under
+ * tsx, or a Node with type stripping). Otherwise tsx's loader is registered once, when tsx is
+ * installed — registering once costs ~150 ms, where tsx's per-file `tsImport` costs ~50 ms a
+ * file. Without either, the error says how to fix it.
+ */
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+
+const TYPESCRIPT = /\.[cm]?tsx?$/;
+
+let tsxRegistration: Promise<void> | undefined;
+
+export type ModuleExports = Record<string, unknown>;
+
+/** Thrown when a module cannot be loaded; names the file. */
+export class EndpointLoadError extends Error {
+  constructor(
+    readonly file: string,
+    cause: unknown,
+    hint?: string,
+  ) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super(`Could not load ${file}: ${reason}${hint ? `\n${hint}` : ''}`, { cause });
+    this.name = 'EndpointLoadError';
+  }
+}
+
+export async function loadModule(file: string, displayPath = file): Promise<ModuleExports> {
+  const url = pathToFileURL(file).href;
+  let namespace: ModuleExports;
+  try {
+    namespace = await import(/* webpackIgnore: true */ url);
+  } catch (error) {
+    if (!TYPESCRIPT.test(file) || !isUnknownExtension(error)) throw new EndpointLoadError(displayPath, error);
+    await registerTsx(displayPath);
+    try {
+      namespace = await import(/* webpackIgnore: true */ `${url}?tsx`);
+    } catch (retryError) {
+      throw new EndpointLoadError(displayPath, retryError);
+    }
+  }
+  return moduleExports(namespace);
+}
+
+/**
+ * A CommonJS module imported with `import()` shows `module.exports` as `default` (its named
+ * exports only when Node's static analysis found them); handler lookup wants the exports object.
+ */
+function moduleExports(namespace: ModuleExports): ModuleExports {
+  const inner = namespace.default;
+  if (inner === null || typeof inner !== 'object') return namespace;
+  const isCommonJs = 'module.exports' in namespace || (inner as ModuleExports).__esModule === true;
+  return isCommonJs ? (inner as ModuleExports) : namespace;
+}
+
+function isUnknownExtension(error: unknown): boolean {
+  return (error as { code?: string } | null)?.code === 'ERR_UNKNOWN_FILE_EXTENSION';
+}
+
+function registerTsx(displayPath: string): Promise<void> {
+  tsxRegistration ??= (async () => {
+    const require = createRequire(pathToFileURL(`${process.cwd()}/`));
+    let esmApi: string;
+    let cjsApi: string;
+    try {
+      esmApi = require.resolve('tsx/esm/api');
+      cjsApi = require.resolve('tsx/cjs/api');
+    } catch {
+      throw new Error('tsx is not installed');
+    }
+    // CommonJS hooks cover `require()` inside CommonJS .ts files; ESM hooks cover `import()`.
+    (require(cjsApi) as { register(): void }).register();
+    const esm = (await import(pathToFileURL(esmApi).href)) as { register(): void };
+    esm.register();
+  })();
+  return tsxRegistration.catch((error: unknown) => {
+    tsxRegistration = undefined;
+    throw new EndpointLoadError(
+      displayPath,
+      error,
+      'TypeScript endpoints need a TypeScript loader: `npm install -D tsx` (registered automatically), ' +
+        'run with `node --import tsx`, or compile the tree to JavaScript and point `dir` at the output.',
+    );
+  });
+}
