@@ -1,0 +1,6 @@
+/** bridge: the only code that knows Node's http objects (req/res <-> Request/Response). */
+export { handleNodeRequest, finalNext, sendPlain, type NextFunction } from './node-handler';
+export { NodeRequest } from './node-request';
+export { sendWebResponse } from './send-response';
+export { BodyLimitError } from './request-body';
+export { bridgeMiddleware, type NodeMiddleware } from './bridge-middleware';

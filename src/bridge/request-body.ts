@@ -1,0 +1,152 @@
+/**
+ * Where a request's body comes from: the Node stream (read with backpressure and a byte limit),
+ * `req.rawBody`, or — when a body parser already consumed the stream — `req.body` re-encoded
+ * by content type. Never hangs, never hands over an empty body silently.
+ */
+import type { IncomingMessage } from 'node:http';
+import { encodeFormBody } from './encode-form-body';
+
+/** Raised when a body is larger than the endpoint's limit; answered with 413. */
+export class BodyLimitError extends Error {
+  readonly status = 413;
+  readonly expose = true;
+  constructor(readonly limit: number) {
+    super(`Request body is larger than the limit of ${limit} bytes`);
+    this.name = 'BodyLimitError';
+  }
+}
+
+/** Raised when earlier middleware consumed the body and left nothing we can hand over. */
+export class BodyUnavailableError extends Error {
+  readonly status = 500;
+  constructor(message: string) {
+    super(message);
+    this.name = 'BodyUnavailableError';
+  }
+}
+
+/** What Express body parsers leave on the request. */
+export interface ParsedNodeRequest extends IncomingMessage {
+  body?: unknown;
+  rawBody?: unknown;
+  /** body-parser's "I read the stream" flag. */
+  _body?: boolean;
+}
+
+/**
+ * The body when it is no longer (or never was) in the stream: bytes, or `undefined` when the
+ * stream is still unread and should be streamed.
+ */
+export function bodyFromParsedRequest(req: ParsedNodeRequest): Uint8Array | undefined {
+  const raw = req.rawBody;
+  if (raw instanceof Uint8Array) return raw;
+  if (typeof raw === 'string') return Buffer.from(raw);
+  if (!req._body && !req.readableDidRead && !req.readableEnded) return undefined;
+  if (req.body === undefined) {
+    if (!req.readableDidRead) return undefined;
+    throw new BodyUnavailableError(
+      'The request body was consumed by earlier middleware that left neither req.rawBody nor req.body; ' +
+        'mount the endpoints before that middleware.',
+    );
+  }
+  return encodeParsedBody(req.body, String(req.headers['content-type'] ?? ''));
+}
+
+function encodeParsedBody(body: unknown, contentType: string): Uint8Array {
+  if (body instanceof Uint8Array) return body;
+  if (typeof body === 'string') return Buffer.from(body);
+  const type = contentType.toLowerCase();
+  if (type.includes('application/x-www-form-urlencoded')) return Buffer.from(encodeFormBody(body));
+  if (type.startsWith('multipart/')) {
+    throw new BodyUnavailableError(
+      'A multipart body was consumed by earlier middleware; mount the endpoints before the multipart parser.',
+    );
+  }
+  // JSON, and any other parser that produced a structured value.
+  return Buffer.from(JSON.stringify(body) ?? '');
+}
+
+/** Reads the whole Node stream into one buffer, enforcing the limit while reading. */
+export function readNodeBody(req: IncomingMessage, limit: number | false): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (limit !== false && size > limit) {
+        cleanup();
+        req.resume(); // keep draining so the connection stays usable
+        reject(new BodyLimitError(limit));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    };
+    const onError = (err: Error) => {
+      cleanup();
+      reject(err);
+    };
+    const onClose = () => {
+      if (!req.readableEnded) onError(new Error('The client closed the connection before the body was complete'));
+    };
+    function cleanup() {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+    }
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
+  });
+}
+
+/** The Node stream as a Web stream: pulls with backpressure, errors past the limit or on abort. */
+export function nodeBodyToWebStream(req: IncomingMessage, limit: number | false): ReadableStream<Uint8Array> {
+  let size = 0;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      req.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (limit !== false && size > limit) {
+          controller.error(new BodyLimitError(limit));
+          req.removeAllListeners('data');
+          req.resume();
+          return;
+        }
+        controller.enqueue(chunk);
+        if ((controller.desiredSize ?? 0) <= 0) req.pause();
+      });
+      req.once('end', () => {
+        try {
+          controller.close();
+        } catch {
+          // already errored (limit) or cancelled
+        }
+      });
+      req.once('error', (err) => controller.error(err));
+      req.once('close', () => {
+        if (!req.readableEnded) {
+          try {
+            controller.error(new Error('The client closed the connection before the body was complete'));
+          } catch {
+            // already closed
+          }
+        }
+      });
+      req.pause();
+    },
+    pull() {
+      req.resume();
+    },
+    cancel() {
+      // The handler is done with the body: drain the rest so keep-alive connections stay usable.
+      req.removeAllListeners('data');
+      req.resume();
+    },
+  });
+}

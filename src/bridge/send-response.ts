@@ -1,0 +1,132 @@
+/**
+ * sendWebResponse: writes a Web `Response` to Node's ServerResponse.
+ *
+ * Headers that earlier middleware set on `res` (helmet, cors, `res.cookie`) stay; the handler's
+ * headers override them by name, except `Set-Cookie`, whose values are added beside them.
+ * Bodies built from a string or bytes are written in one `end()` with Content-Length; streams
+ * are written as they come, with backpressure, and cancelled if the client goes away.
+ */
+import type { ServerResponse } from 'node:http';
+import { internalBodySource } from './response-internals';
+
+// Never forwarded: they describe one connection, and Node sets its own.
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection']);
+// What fetch() decodes itself; a fetched body with these codings arrives already decoded.
+const DECODED_BY_FETCH = new Set(['gzip', 'x-gzip', 'deflate', 'br', 'zstd']);
+
+export interface SendOptions {
+  /** HEAD: headers only. */
+  head?: boolean;
+  /**
+   * Runs each call that writes to `res`. `bridgeMiddleware` uses it to let its own writes
+   * through while it captures what the rest of the chain writes.
+   */
+  around?: <T>(write: () => T) => T;
+}
+
+const direct = <T>(write: () => T): T => write();
+
+export async function sendWebResponse(
+  res: ServerResponse,
+  response: Response,
+  options: SendOptions = {},
+): Promise<void> {
+  const dropEncoding = response.type !== 'default' && isDecodedByFetch(response.headers.get('content-encoding'));
+  copyHeaders(res, response.headers, dropEncoding);
+  res.statusCode = response.status;
+  if (response.statusText) res.statusMessage = response.statusText;
+
+  const around = options.around ?? direct;
+  if (response.body === null || isNullBodyStatus(response.status)) {
+    around(() => res.end());
+    return;
+  }
+  const source = internalBodySource(response);
+  if (source !== undefined) {
+    if (!res.hasHeader('content-length') && !dropEncoding) {
+      res.setHeader('content-length', typeof source === 'string' ? Buffer.byteLength(source) : source.byteLength);
+    }
+    around(() => res.end(options.head ? undefined : source));
+    return;
+  }
+  if (options.head) {
+    response.body.cancel().catch(noop);
+    around(() => res.end());
+    return;
+  }
+  await pipeBody(res, response.body, around);
+}
+
+function copyHeaders(res: ServerResponse, headers: Headers, dropEncoding: boolean): void {
+  let cookiesDone = false;
+  headers.forEach((value, name) => {
+    if (HOP_BY_HOP.has(name)) return;
+    if (name === 'set-cookie') {
+      if (cookiesDone) return;
+      cookiesDone = true;
+      const upstream = res.getHeader('set-cookie');
+      const own = headers.getSetCookie();
+      res.setHeader('set-cookie', upstream === undefined ? own : [...toArray(upstream), ...own]);
+      return;
+    }
+    if (dropEncoding && (name === 'content-encoding' || name === 'content-length')) return;
+    res.setHeader(name, value);
+  });
+}
+
+async function pipeBody(
+  res: ServerResponse,
+  body: ReadableStream<Uint8Array>,
+  around: NonNullable<SendOptions['around']>,
+): Promise<void> {
+  const reader = body.getReader();
+  const onClose = () => {
+    if (!res.writableFinished) reader.cancel(new Error('The client closed the connection')).catch(noop);
+  };
+  res.once('close', onClose);
+  try {
+    // Headers go out now, so the client sees them before the first chunk is ready.
+    if (!res.headersSent) around(() => res.flushHeaders());
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (res.destroyed) return;
+      if (!around(() => res.write(value))) await drained(res);
+    }
+    around(() => res.end());
+  } catch (error) {
+    // Headers are out: the only honest signal left to the client is a broken connection.
+    res.destroy(error instanceof Error ? error : new Error(String(error)));
+  } finally {
+    res.off('close', onClose);
+  }
+}
+
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
+function isDecodedByFetch(encoding: string | null): boolean {
+  if (!encoding) return false;
+  return encoding
+    .split(',')
+    .every((coding) => DECODED_BY_FETCH.has(coding.trim().toLowerCase()));
+}
+
+function isNullBodyStatus(status: number): boolean {
+  return status === 204 || status === 205 || status === 304;
+}
+
+function toArray(value: string | number | string[]): string[] {
+  return Array.isArray(value) ? value : [String(value)];
+}
+
+function noop(): void {}
