@@ -1,0 +1,189 @@
+/**
+ * mountEndpoints: discover -> validate -> (async) load -> route table -> Connect middleware.
+ *
+ * Discovery and validation run synchronously so an invalid tree throws at the call; loading
+ * modules is asynchronous, and requests that arrive before it ends wait for it.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { finalNext, handleNodeRequest, type NextFunction } from './bridge';
+import { discoverTree, type DiscoveredTree, type RouteFile } from './discover';
+import { buildMethodTable, HANDLER_EXPORTS } from './dispatch';
+import { handleFetch } from './dispatch/handle-fetch';
+import type { CompiledRoute } from './dispatch/route';
+import { loadModule, type ModuleExports } from './load';
+import { createRouter, type Router } from './router';
+import type { MountOptions, WebMiddleware } from './types';
+import { EndpointValidationError, validateTree } from './validate';
+
+/** One row of the route table, as `.routes` and `express-endpoints routes` show it. */
+export interface RouteInfo {
+  /** URL pattern, e.g. `/api/users/[id]`. */
+  pattern: string;
+  /** Methods served, as in the `Allow` header. */
+  methods: string[];
+  /** Endpoint file, relative to cwd. */
+  file: string;
+  /** Folder middleware files that wrap it, outermost first. */
+  middleware: string[];
+}
+
+/** The Connect middleware `mountEndpoints` returns. */
+export interface EndpointsMiddleware {
+  (req: IncomingMessage, res: ServerResponse, next?: NextFunction): void;
+  /** Resolves once every module is loaded; rejects on a module that fails to load. */
+  readonly ready: Promise<void>;
+  /** The route table. */
+  readonly routes: RouteInfo[];
+  /** The whole tree as a Web handler: 404 when nothing matches. */
+  fetch(request: Request): Promise<Response>;
+}
+
+/** What `mountEndpoints(app)` needs of an Express or Connect app. */
+export interface AppLike {
+  use(middleware: EndpointsMiddleware): unknown;
+  enabled?(setting: string): boolean;
+}
+
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+export function mountEndpoints(options?: MountOptions): EndpointsMiddleware;
+export function mountEndpoints(app: AppLike, options?: MountOptions): Promise<EndpointsMiddleware>;
+export function mountEndpoints(
+  appOrOptions?: AppLike | MountOptions,
+  maybeOptions?: MountOptions,
+): EndpointsMiddleware | Promise<EndpointsMiddleware> {
+  if (!isApp(appOrOptions)) return createEndpoints(appOrOptions ?? {});
+  const app = appOrOptions;
+  let middleware: EndpointsMiddleware;
+  try {
+    middleware = createEndpoints({
+      caseSensitive: app.enabled?.('case sensitive routing'),
+      strict: app.enabled?.('strict routing'),
+      ...maybeOptions,
+    });
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  app.use(middleware);
+  return middleware.ready.then(() => middleware);
+}
+
+function createEndpoints(options: MountOptions): EndpointsMiddleware {
+  const tree = discoverTree(options.dir ?? 'app');
+  throwOnProblems(tree);
+
+  const endpoints = tree.files.filter((f) => f.kind === 'endpoint');
+  const routes = endpoints.map((file) => describeRoute(tree, file));
+  let router: Router<CompiledRoute> | undefined;
+  const ready = compile(tree, options).then((compiled) => {
+    router = compiled;
+  });
+  // The error reaches whoever awaits `.ready`, and every request; it must not also crash the
+  // process as an unhandled rejection when nobody awaits it.
+  ready.catch(() => {});
+
+  const middleware = (req: IncomingMessage, res: ServerResponse, next?: NextFunction): void => {
+    const done = next ?? finalNext(res);
+    if (router) {
+      handleNodeRequest(router, req, res, done).catch(done);
+      return;
+    }
+    ready.then(() => handleNodeRequest(router!, req, res, done)).catch(done);
+  };
+  return Object.assign(middleware, {
+    ready,
+    routes,
+    fetch: async (request: Request) => {
+      await ready;
+      return handleFetch(router!, request);
+    },
+  });
+}
+
+/** Loads every module, confirms the exports static reading could not see, builds the router. */
+async function compile(tree: DiscoveredTree, options: MountOptions): Promise<Router<CompiledRoute>> {
+  const modules = new Map<RouteFile, ModuleExports>();
+  await Promise.all(
+    tree.files
+      .filter((f) => f.kind !== 'page')
+      .map(async (file) => modules.set(file, await loadModule(file.file, file.displayPath))),
+  );
+  // Validate again against what the modules really export (`export * from`, computed exports).
+  const loaded: DiscoveredTree = {
+    ...tree,
+    files: tree.files.map((file) => {
+      const mod = modules.get(file);
+      return mod ? { ...file, exports: exportInfoOf(mod) } : file;
+    }),
+  };
+  throwOnProblems(loaded);
+
+  const pages = new Set(tree.files.filter((f) => f.kind === 'page').map((f) => f.folders.join('/')));
+  const entries = tree.files
+    .filter((f) => f.kind === 'endpoint')
+    .map((file) => {
+      const mod = modules.get(file)!;
+      const route: CompiledRoute = {
+        pattern: file.pattern,
+        displayPath: file.displayPath,
+        table: buildMethodTable(mod, pages.has(file.folders.join('/'))),
+        middleware: [...(options.middleware ?? []), ...folderMiddleware(tree, file, modules)],
+        bodyLimit: bodyLimitOf(mod, options),
+      };
+      return { segments: file.segments, value: route };
+    });
+  return createRouter(entries, { caseSensitive: options.caseSensitive, strict: options.strict });
+}
+
+function folderMiddleware(tree: DiscoveredTree, endpoint: RouteFile, modules: Map<RouteFile, ModuleExports>) {
+  return middlewareFilesFor(tree, endpoint).map((file) => modules.get(file)!.default as WebMiddleware);
+}
+
+/** Middleware files in the endpoint's folder and every folder above it, outermost first. */
+function middlewareFilesFor(tree: DiscoveredTree, endpoint: RouteFile): RouteFile[] {
+  return tree.files
+    .filter((f) => f.kind === 'middleware' && isPrefix(f.folders, endpoint.folders))
+    .sort((a, b) => a.folders.length - b.folders.length);
+}
+
+function isPrefix(prefix: string[], folders: string[]): boolean {
+  return prefix.length <= folders.length && prefix.every((name, i) => folders[i] === name);
+}
+
+function bodyLimitOf(mod: ModuleExports, options: MountOptions): number | false {
+  const config = mod.config as { bodyLimit?: unknown } | undefined;
+  const own = config?.bodyLimit;
+  if (own === false || typeof own === 'number') return own;
+  return options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+}
+
+function describeRoute(tree: DiscoveredTree, file: RouteFile): RouteInfo {
+  const names = file.exports?.names ?? [];
+  const stand: ModuleExports = Object.fromEntries(names.map((name) => [name, () => undefined]));
+  const pageServesGet = tree.files.some((f) => f.kind === 'page' && f.folders.join('/') === file.folders.join('/'));
+  return {
+    pattern: file.pattern,
+    methods: buildMethodTable(stand, pageServesGet).allow.split(', ').filter(Boolean),
+    file: file.displayPath,
+    middleware: middlewareFilesFor(tree, file).map((f) => f.displayPath),
+  };
+}
+
+function exportInfoOf(mod: ModuleExports) {
+  const names = Object.keys(mod);
+  const handlerNames = new Set<string>(HANDLER_EXPORTS);
+  return {
+    names,
+    hasStar: false,
+    nonFunctions: names.filter((n) => handlerNames.has(n) && typeof mod[n] !== 'function'),
+  };
+}
+
+function throwOnProblems(tree: DiscoveredTree): void {
+  const problems = validateTree(tree);
+  if (problems.length > 0) throw new EndpointValidationError(problems);
+}
+
+function isApp(value: unknown): value is AppLike {
+  return typeof value === 'function' && typeof (value as unknown as AppLike).use === 'function';
+}
