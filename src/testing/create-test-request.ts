@@ -3,17 +3,24 @@
  * `(req, next)` middleware without a server (the spec's test helper, rules 1-8).
  */
 
-/** Options of {@link createTestRequest}. */
+/**
+ * Options of {@link createTestRequest}.
+ *
+ * `headers` and `body` are typed through the global `RequestInit` rather than `HeadersInit` /
+ * `BodyInit`: those two names exist only in TypeScript's DOM lib, so a Node project type-checking
+ * our .d.ts without `"lib": ["DOM"]` would fail on them, while `RequestInit` is global in both the
+ * DOM lib and `@types/node`.
+ */
 export interface TestRequestOptions {
   /** HTTP method in any letter case; defaults to `GET`. */
   method?: string;
-  /** Request headers. */
-  headers?: Record<string, string> | HeadersInit;
+  /** Request headers: a record, a `Headers`, or `[name, value]` pairs. */
+  headers?: Record<string, string> | RequestInit['headers'];
   /**
    * Request body. A string starting with `{` gets `Content-Type: application/json` unless a
    * Content-Type is given. Dropped for GET and HEAD, which cannot carry a body.
    */
-  body?: BodyInit | null;
+  body?: RequestInit['body'];
 }
 
 /** Every test request lives on this origin, whatever the path string holds. */
@@ -21,6 +28,13 @@ const BASE = 'http://localhost';
 
 const METHODS_WITHOUT_BODY = new Set(['GET', 'HEAD']);
 
+/**
+ * Builds a `Request` for `path` on `http://localhost` (a leading `/` is added when missing).
+ * The method defaults to `GET` and is upper-cased; the body is dropped for GET and HEAD.
+ *
+ * @example
+ * const res = await GET(createTestRequest('/api/users/1'), { params: { id: '1' } });
+ */
 export function createTestRequest(path: string, opts: TestRequestOptions = {}): Request {
   const method = (opts.method ?? 'GET').toUpperCase();
   // Concatenating (rather than `new URL(path, BASE)`) keeps the host fixed: `//evil.test/x`
@@ -35,8 +49,9 @@ export function createTestRequest(path: string, opts: TestRequestOptions = {}): 
       headers.set('content-type', 'application/json');
     }
     init.body = body;
-    // Node's fetch requires `duplex` for stream bodies; it is harmless for the others.
-    if (body instanceof ReadableStream) init.duplex = 'half';
+    // Node's fetch requires `duplex` for stream bodies (a `ReadableStream`, or an async iterable
+    // such as a Node `Readable` at runtime) and accepts it for every other body, so always set it.
+    init.duplex = 'half';
   }
   return new Request(url, init);
 }

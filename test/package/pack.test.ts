@@ -1,0 +1,290 @@
+/**
+ * The published package, as users get it: `npm pack` (prepack builds dist/), then install the
+ * tarball into scratch ESM and CommonJS apps and run them with plain `node` — no tsx, no path
+ * into src/ — and type-check a TypeScript consumer under `moduleResolution: node16` in both
+ * module modes. Run with `npm run test:package` (after publint and attw).
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { expect } from 'chai';
+
+const run = promisify(execFile);
+const ROOT = resolve(__dirname, '../..');
+const TSC = join(ROOT, 'node_modules/.bin/tsc');
+const KEEP = process.env.KEEP_SCRATCH === '1';
+
+/**
+ * Scratch processes get a plain environment: no NODE_OPTIONS (so no tsx hook can leak in) and
+ * none of the `npm_*` variables `npm run` sets for this repo, which would steer the nested npm.
+ */
+const cleanEnv = Object.fromEntries(
+  Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key) && key !== 'NODE_OPTIONS'),
+);
+
+function exec(file: string, args: string[], cwd: string) {
+  return run(file, args, { cwd, env: cleanEnv, maxBuffer: 16 * 1024 * 1024 });
+}
+
+interface PackResult {
+  filename: string;
+  files: Array<{ path: string }>;
+}
+
+/** `npm pack --json` prints prepack's build log on stdout before the JSON array. */
+function parsePackJson(stdout: string): PackResult {
+  for (let at = stdout.indexOf('['); at !== -1; at = stdout.indexOf('\n[', at + 1)) {
+    try {
+      const [result] = JSON.parse(stdout.slice(at)) as PackResult[];
+      if (result) return result;
+    } catch {
+      // Not the JSON yet: a `[` inside the build log.
+    }
+  }
+  throw new Error(`no JSON in npm pack output:\n${stdout}`);
+}
+
+const ESM_APP = `
+import { EndpointValidationError } from 'express-endpoints';
+import { createTestRequest } from 'express-endpoints/testing';
+
+const error = new EndpointValidationError([{ code: 'x', message: 'one', files: ['app/endpoint.ts'] }]);
+const req = createTestRequest('api/users', { method: 'post', body: '{"name":"Ada"}' });
+console.log(JSON.stringify({
+  resolved: [import.meta.resolve('express-endpoints'), import.meta.resolve('express-endpoints/testing')],
+  errorName: error.name,
+  isError: error instanceof Error,
+  problems: error.problems.length,
+  url: req.url,
+  method: req.method,
+  contentType: req.headers.get('content-type'),
+  isRequest: req instanceof Request,
+  body: await req.json(),
+}));
+`;
+
+const CJS_APP = `
+const { EndpointValidationError } = require('express-endpoints');
+const { createTestRequest } = require('express-endpoints/testing');
+
+const error = new EndpointValidationError([{ code: 'x', message: 'one', files: ['app/endpoint.ts'] }]);
+const req = createTestRequest('api/users', { method: 'post', body: '{"name":"Ada"}' });
+req.json().then((body) => {
+  console.log(JSON.stringify({
+    resolved: [require.resolve('express-endpoints'), require.resolve('express-endpoints/testing')],
+    errorName: error.name,
+    isError: error instanceof Error,
+    problems: error.problems.length,
+    url: req.url,
+    method: req.method,
+    contentType: req.headers.get('content-type'),
+    isRequest: req instanceof Request,
+    body,
+  }));
+});
+`;
+
+/**
+ * Compiles as ESM in the `"type": "module"` app and as CommonJS in the other, so both the
+ * `import` (.d.mts) and `require` (.d.ts) typings are checked. The `@ts-expect-error` lines fail
+ * the check if the types ever degrade to `any` (an unresolvable type does that silently).
+ */
+const TS_CONSUMER = `
+import { EndpointValidationError, type EndpointHandler, type TestRequestOptions as Reexported } from 'express-endpoints';
+import { createTestRequest, type TestRequestOptions } from 'express-endpoints/testing';
+
+const options: TestRequestOptions = { method: 'patch', headers: { authorization: 'Bearer t' }, body: '{}' };
+const same: Reexported = options;
+const req: Request = createTestRequest('/api/users/1', same);
+
+export const GET: EndpointHandler<'/api/users/[id]'> = (_req, { params }) => Response.json({ id: params.id });
+export const ANY: EndpointHandler = async (request) => new Response(request.method, { status: 200 });
+
+void GET(req, { params: { id: '1' } });
+export const problems: number = new EndpointValidationError([]).problems.length;
+
+// @ts-expect-error method is a string
+export const badOptions: TestRequestOptions = { method: 1 };
+// @ts-expect-error createTestRequest returns a Request
+export const notANumber: number = createTestRequest('/');
+// @ts-expect-error a handler must return a Response
+export const badHandler: EndpointHandler = () => 'text';
+`;
+
+function tsconfig(extra: Record<string, unknown> = {}) {
+  return {
+    compilerOptions: {
+      module: 'node16',
+      moduleResolution: 'node16',
+      target: 'ES2022',
+      // No DOM lib and no skipLibCheck: the .d.ts files must hold up in a plain Node project.
+      lib: ['ES2022'],
+      types: ['node'],
+      typeRoots: [join(ROOT, 'node_modules/@types')],
+      strict: true,
+      skipLibCheck: false,
+      noEmit: true,
+      ...extra,
+    },
+    files: ['consumer.ts'],
+  };
+}
+
+async function writeApp(dir: string, packageJson: object, files: Record<string, string>) {
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, 'package.json'), JSON.stringify(packageJson, null, 2));
+  for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
+}
+
+async function install(dir: string, tarball: string) {
+  try {
+    await exec('npm', ['install', '--no-audit', '--no-fund', '--offline', tarball], dir);
+  } catch {
+    // A cold npm cache: let npm fetch what it lacks.
+    await exec('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], dir);
+  }
+}
+
+
+describe('the packed tarball', function () {
+  let scratch: string;
+  let pack: PackResult;
+  let esmDir: string;
+  let cjsDir: string;
+
+  before(async function () {
+    this.timeout(180_000);
+    scratch = await mkdtemp(join(tmpdir(), 'express-endpoints-pack-'));
+    const { stdout } = await exec('npm', ['pack', '--json', '--pack-destination', scratch], ROOT);
+    pack = parsePackJson(stdout);
+    const tarball = join(scratch, pack.filename);
+
+    esmDir = join(scratch, 'esm-app');
+    cjsDir = join(scratch, 'cjs-app');
+    await writeApp(esmDir, { name: 'scratch-esm', private: true, type: 'module' }, { 'index.mjs': ESM_APP });
+    await writeApp(cjsDir, { name: 'scratch-cjs', private: true, type: 'commonjs' }, { 'index.js': CJS_APP });
+    await Promise.all([install(esmDir, tarball), install(cjsDir, tarball)]);
+  });
+
+  after(async () => {
+    if (scratch && !KEEP) await rm(scratch, { recursive: true, force: true });
+  });
+
+  describe('file list', () => {
+    const paths = () => pack.files.map((file) => file.path);
+
+    for (const path of [
+      'dist/index.js',
+      'dist/index.mjs',
+      'dist/index.d.ts',
+      'dist/index.d.mts',
+      'dist/testing.js',
+      'dist/testing.mjs',
+      'dist/testing.d.ts',
+      'dist/testing.d.mts',
+      'dist/cli.js',
+      'testing/package.json',
+      'README.md',
+      'LICENSE',
+      'package.json',
+    ]) {
+      it(`contains ${path}`, () => {
+        expect(paths()).to.include(path);
+      });
+    }
+
+    it('contains nothing from src/, test/, bench/, examples/ or scripts/', () => {
+      const leaked = paths().filter((path) => /^(src|test|bench|examples|scripts)\//.test(path));
+      expect(leaked).to.deep.equal([]);
+    });
+
+    it('ships only dist/ besides the package metadata', () => {
+      const other = paths().filter((path) => !path.startsWith('dist/'));
+      expect(other.sort()).to.deep.equal(['LICENSE', 'README.md', 'package.json', 'testing/package.json']);
+    });
+
+    it('leaves out the unused ESM copy of the CLI', () => {
+      expect(paths()).not.to.include('dist/cli.mjs');
+    });
+  });
+
+  describe('runtime', () => {
+    const expected = {
+      errorName: 'EndpointValidationError',
+      isError: true,
+      problems: 1,
+      url: 'http://localhost/api/users',
+      method: 'POST',
+      contentType: 'application/json',
+      isRequest: true,
+      body: { name: 'Ada' },
+    };
+
+    it('installs without express (an optional peer)', () => {
+      expect(existsSync(join(esmDir, 'node_modules/express-endpoints/package.json'))).to.equal(true);
+      expect(existsSync(join(esmDir, 'node_modules/express'))).to.equal(false);
+      expect(existsSync(join(cjsDir, 'node_modules/express'))).to.equal(false);
+    });
+
+    it('an ESM app imports both entry points from dist/*.mjs', async () => {
+      const { stdout } = await exec(process.execPath, ['index.mjs'], esmDir);
+      const { resolved, ...result } = JSON.parse(stdout) as { resolved: string[] } & typeof expected;
+      expect(result).to.deep.equal(expected);
+      expect(resolved[0]).to.match(/\/node_modules\/express-endpoints\/dist\/index\.mjs$/);
+      expect(resolved[1]).to.match(/\/node_modules\/express-endpoints\/dist\/testing\.mjs$/);
+    });
+
+    it('a CommonJS app requires both entry points from dist/*.js', async () => {
+      const { stdout } = await exec(process.execPath, ['index.js'], cjsDir);
+      const { resolved, ...result } = JSON.parse(stdout) as { resolved: string[] } & typeof expected;
+      expect(result).to.deep.equal(expected);
+      expect(resolved[0]).to.match(/\/node_modules\/express-endpoints\/dist\/index\.js$/);
+      expect(resolved[1]).to.match(/\/node_modules\/express-endpoints\/dist\/testing\.js$/);
+    });
+
+    it('links the express-endpoints bin to an executable with a node shebang', async () => {
+      const bin = join(cjsDir, 'node_modules/.bin/express-endpoints');
+      expect(existsSync(bin)).to.equal(true);
+      const cli = await readFile(join(cjsDir, 'node_modules/express-endpoints/dist/cli.js'), 'utf8');
+      expect(cli.startsWith('#!/usr/bin/env node\n')).to.equal(true);
+    });
+
+    it('keeps import() as import() in the CommonJS build, so ESM endpoint files load from require()', async () => {
+      // esbuild lowers `import()` to `require()` only for targets without dynamic import; a
+      // lowered call would fail on ESM endpoint files. Guard the output of every CJS file.
+      const dist = join(cjsDir, 'node_modules/express-endpoints/dist');
+      for (const file of ['index.js', 'testing.js', 'cli.js']) {
+        const code = await readFile(join(dist, file), 'utf8');
+        expect(code, file).not.to.match(/Promise\.resolve\(\)\.then\(\(\) => (?:__toESM\()?require\(/);
+      }
+    });
+  });
+
+  describe('TypeScript consumer (no DOM lib, skipLibCheck off)', () => {
+    async function typecheck(dir: string, config = 'tsconfig.json', options: Record<string, unknown> = {}) {
+      await writeFile(join(dir, 'consumer.ts'), TS_CONSUMER);
+      await writeFile(join(dir, config), JSON.stringify(tsconfig(options), null, 2));
+      try {
+        await exec(TSC, ['-p', config], dir);
+      } catch (error) {
+        const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
+        expect.fail(`tsc failed in ${dir}:\n${stdout}${stderr}`);
+      }
+    }
+
+    it('node16, as ESM ("type": "module" -> .d.mts)', async () => {
+      await typecheck(esmDir);
+    });
+
+    it('node16, as CommonJS ("type": "commonjs" -> .d.ts)', async () => {
+      await typecheck(cjsDir);
+    });
+
+    it('node10, the default of `module: commonjs` (subpath types through testing/package.json)', async () => {
+      await typecheck(cjsDir, 'tsconfig.node10.json', { module: 'commonjs', moduleResolution: 'node10' });
+    });
+  });
+});
