@@ -66,7 +66,9 @@ function registerTsx(displayPath: string): Promise<void> {
     let esmApi: string;
     let cjsApi: string;
     try {
-      esmApi = require.resolve('tsx/esm/api');
+      // The ESM build (.mjs) of `tsx/esm/api`: `require.resolve` picks the CommonJS one, whose
+      // `register()` points at a wrong hooks path in tsx 4.23 (`esm/api/esm/index.mjs`).
+      esmApi = require.resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs');
       cjsApi = require.resolve('tsx/cjs/api');
     } catch {
       throw new Error('tsx is not installed');
