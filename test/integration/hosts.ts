@@ -1,0 +1,239 @@
+/**
+ * The four hosts the integration suite runs against: Express 5, Express 4, Connect and a bare
+ * node:http server. Each builds the same legacy app around `mountEndpoints`:
+ *
+ *   upstream (header, Set-Cookie, req.user) -> helmet -> [compression] -> [body parsers]
+ *     -> endpoints (at `/` or under a prefix) -> legacy routes -> app 404 -> app error handler
+ *
+ * so one suite can assert the same behaviour everywhere.
+ */
+import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import compression from 'compression';
+import connect from 'connect';
+import express5 from 'express';
+import helmet from 'helmet';
+import { mountEndpoints, type EndpointsMiddleware } from '../../src';
+
+// The npm alias `express4` has no types of its own; the API used here is the same as 5's.
+const express4 = require('express4') as typeof express5;
+
+export interface HostOptions {
+  /** Endpoint tree. */
+  dir: string;
+  /** `express.json()` and `express.urlencoded({ extended: true })` before the endpoints. */
+  bodyParsers?: boolean;
+  /** `compression()` before the endpoints. */
+  compression?: boolean;
+  /** Mount the endpoints under this path (e.g. `/v1`) instead of at the root. */
+  prefix?: string;
+}
+
+export interface RunningHost {
+  /** `http://127.0.0.1:<port>` */
+  url: string;
+  port: number;
+  endpoints: EndpointsMiddleware;
+  close(): Promise<void>;
+}
+
+export interface Host {
+  name: string;
+  /** Express's `trust proxy` is on, so `X-Forwarded-Proto` decides the protocol. */
+  trustsProxy: boolean;
+  start(options: HostOptions): Promise<RunningHost>;
+}
+
+type Req = IncomingMessage & { user?: unknown; rawBody?: Buffer; originalUrl?: string };
+type Next = (error?: unknown) => void;
+type Middleware = (req: Req, res: ServerResponse, next: Next) => void;
+
+/** What the suite expects from the upstream middleware. */
+export const UPSTREAM = {
+  header: ['x-upstream', 'before-endpoints'],
+  cookie: 'upstream=1; Path=/',
+  user: { id: 'u1', name: 'Ada' },
+} as const;
+
+/** Header, cookie and `req.user`, as a legacy app's earlier middleware (passport, cors...) would. */
+const upstream: Middleware = (req, res, next) => {
+  res.setHeader(UPSTREAM.header[0], UPSTREAM.header[1]);
+  res.setHeader('set-cookie', UPSTREAM.cookie);
+  req.user = { ...UPSTREAM.user };
+  next();
+};
+
+const CONTACT_PAGE = '<!doctype html><h1>Contact us</h1>';
+
+/** The app's own routes, after the endpoints; plain Node so Connect and node:http share it. */
+const legacyRoutes: Middleware = (req, res, next) => {
+  const path = (req.url ?? '/').split('?')[0];
+  if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+  if (path === '/contact') return send(res, 200, 'text/html; charset=utf-8', CONTACT_PAGE);
+  if (path === '/legacy/health') return send(res, 200, 'text/plain; charset=utf-8', 'ok');
+  next();
+};
+
+const notFound: Middleware = (_req, res) => send(res, 404, 'text/plain; charset=utf-8', 'app 404');
+
+const errorHandler = (error: unknown, _req: Req, res: ServerResponse, _next: Next): void => {
+  const message = error instanceof Error ? error.message : String(error);
+  send(res, 500, 'application/json', JSON.stringify({ caught: message }));
+};
+
+function send(res: ServerResponse, status: number, type: string, body: string): void {
+  res.statusCode = status;
+  res.setHeader('content-type', type);
+  res.setHeader('content-length', Buffer.byteLength(body));
+  res.end(body);
+}
+
+/**
+ * Body parsers from the host's Express (body-parser also works with plain Node req/res).
+ * `verify` keeps the raw bytes as `req.rawBody` only when the client asks with `x-keep-raw`, so
+ * both paths of the bridge — raw bytes, and re-encoding `req.body` — can be tested on one server.
+ */
+function bodyParsers(express: typeof express5): Middleware[] {
+  const verify = (req: Req, _res: ServerResponse, buf: Buffer) => {
+    if (req.headers['x-keep-raw']) req.rawBody = Buffer.from(buf);
+  };
+  return [express.json({ verify }), express.urlencoded({ extended: true, verify })] as Middleware[];
+}
+
+/** The same, the way Express apps usually set cookies: `res.cookie`. */
+const expressUpstream = ((req: Req, res: express5.Response, next: Next) => {
+  res.setHeader(UPSTREAM.header[0], UPSTREAM.header[1]);
+  res.cookie('upstream', '1');
+  req.user = { ...UPSTREAM.user };
+  next();
+}) as unknown as Middleware;
+
+/** Everything before the endpoints, by option. */
+function before(express: typeof express5, options: HostOptions, first = upstream): Middleware[] {
+  return [
+    first,
+    helmet() as Middleware,
+    ...(options.compression ? [compression() as Middleware] : []),
+    ...(options.bodyParsers ? bodyParsers(express) : []),
+  ];
+}
+
+function expressHost(name: string, express: typeof express5): Host {
+  return {
+    name,
+    trustsProxy: true,
+    async start(options) {
+      const app = express();
+      app.set('trust proxy', true);
+      for (const mw of before(express, options, expressUpstream)) app.use(mw);
+      let endpoints: EndpointsMiddleware;
+      if (options.prefix) {
+        // The synchronous form, as a sub-path mount.
+        endpoints = mountEndpoints({ dir: options.dir });
+        app.use(options.prefix, endpoints);
+        await endpoints.ready;
+      } else {
+        endpoints = await mountEndpoints(app, { dir: options.dir });
+      }
+      app.get('/contact', (_req, res) => {
+        res.type('html').send(CONTACT_PAGE);
+      });
+      app.get('/legacy/health', (_req, res) => {
+        res.type('text').send('ok');
+      });
+      app.use(notFound);
+      app.use(errorHandler);
+      return listen(http.createServer(app), endpoints);
+    },
+  };
+}
+
+const connectHost: Host = {
+  name: 'Connect',
+  trustsProxy: false,
+  async start(options) {
+    const app = connect();
+    for (const mw of before(express5, options)) app.use(mw as connect.NextHandleFunction);
+    const endpoints = mountEndpoints({ dir: options.dir });
+    if (options.prefix) app.use(options.prefix, endpoints);
+    else app.use(endpoints);
+    await endpoints.ready;
+    app.use(legacyRoutes as connect.NextHandleFunction);
+    app.use(notFound as connect.NextHandleFunction);
+    app.use(errorHandler as connect.ErrorHandleFunction);
+    return listen(http.createServer(app), endpoints);
+  },
+};
+
+const nodeHost: Host = {
+  name: 'node:http',
+  trustsProxy: false,
+  async start(options) {
+    const endpoints = mountEndpoints({ dir: options.dir });
+    await endpoints.ready;
+    const handle = createChain(
+      [
+        ...before(express5, options).map((handle) => ({ handle })),
+        { prefix: options.prefix, handle: endpoints as Middleware },
+        { handle: legacyRoutes },
+        { handle: notFound },
+      ],
+      errorHandler,
+    );
+    return listen(http.createServer(handle), endpoints);
+  },
+};
+
+interface Layer {
+  /** Run only for URLs under this path, with it stripped from `req.url` (as Connect does). */
+  prefix?: string;
+  handle: Middleware;
+}
+
+/** The smallest middleware chain a node:http app might write: prefixes, `next(err)`, one error handler. */
+function createChain(layers: Layer[], onError: typeof errorHandler) {
+  return (req: Req, res: ServerResponse) => {
+    req.originalUrl ??= req.url;
+    const url = req.url ?? '/';
+    let index = 0;
+    const next: Next = (error) => {
+      req.url = url;
+      if (error !== undefined) return onError(error, req, res, next);
+      const layer = layers[index++];
+      if (!layer) return;
+      if (layer.prefix) {
+        const rest = url.slice(layer.prefix.length);
+        if (!url.startsWith(layer.prefix) || !/^(?:[/?]|$)/.test(rest)) return next();
+        req.url = rest.startsWith('/') ? rest : `/${rest}`;
+      }
+      try {
+        layer.handle(req, res, next);
+      } catch (thrown) {
+        next(thrown);
+      }
+    };
+    next();
+  };
+}
+
+async function listen(server: Server, endpoints: EndpointsMiddleware): Promise<RunningHost> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    endpoints,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export const hosts: Host[] = [
+  expressHost('Express 5', express5),
+  expressHost('Express 4', express4),
+  connectHost,
+  nodeHost,
+];
