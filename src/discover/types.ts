@@ -14,7 +14,10 @@ export type Segment =
 export interface ExportInfo {
   /** Export names, `default` included. */
   names: string[];
-  /** `export * from '…'` seen: `names` may be incomplete until the module is imported. */
+  /**
+   * `names` may be incomplete until the module is imported: `export * from '…'`, or a CommonJS re-export /
+   * `module.exports = <something not readable statically>`.
+   */
   hasStar: boolean;
   /** Exports that are certainly not functions (`export const GET = 42`), when that can be told. */
   nonFunctions: string[];

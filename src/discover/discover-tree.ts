@@ -1,0 +1,83 @@
+/**
+ * Discovery: finds the endpoint, page and middleware files of a tree and describes each as a RouteFile.
+ * Synchronous on purpose, so `mountEndpoints(options)` can validate the whole tree before it returns.
+ */
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fg from 'fast-glob';
+import { formatPattern, parseFolder } from './parse-segment';
+import { readExportsOfFiles } from './read-exports';
+import type { DiscoveredTree, RouteFile, RouteFileKind, Segment } from './types';
+
+// Exact base names, so `endpoint.d.ts`, `endpoint.test.ts` or `endpoint.spec.js` can never match.
+const PATTERNS = [
+  '**/endpoint.{ts,js,mts,mjs,cts,cjs}',
+  '**/page.{tsx,jsx,ts,js}',
+  '**/middleware.{ts,js,mts,mjs,cts,cjs}',
+];
+// Dot folders are left out by fast-glob's `dot: false`; `_private` covers `__tests__` too.
+const IGNORE = ['**/node_modules/**', '**/_*/**'];
+
+/** The absolute tree root: an absolute path, a path relative to `cwd`, or a file URL (object or string). */
+export function resolveRoot(dir: string | URL = 'app', cwd: string = process.cwd()): string {
+  if (dir instanceof URL || dir.startsWith('file:')) return fileURLToPath(dir);
+  return path.resolve(cwd, dir);
+}
+
+/** Every route file under `dir` (default `app`), sorted by path, with exports read for endpoints and middleware. */
+export function discoverTree(dir?: string | URL): DiscoveredTree {
+  const root = resolveRoot(dir);
+  if (!isDirectory(root))
+    throw new Error(`express-endpoints: the endpoint folder ${root} does not exist (or is not a folder)`);
+
+  const relativePaths = fg
+    .sync(PATTERNS, { cwd: root, onlyFiles: true, dot: false, ignore: IGNORE, followSymbolicLinks: true })
+    // Plain code-unit order: the same on every machine, whatever the locale.
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+
+  const cwd = process.cwd();
+  const files = relativePaths.map((relative) => describeFile(root, relative, cwd));
+  const withExports = files.filter((file) => file.kind !== 'page').map((file) => file.file);
+  const exportsByFile = readExportsOfFiles(withExports);
+  for (const file of files) {
+    const info = exportsByFile.get(file.file);
+    if (info) file.exports = info;
+  }
+  return { root, files };
+}
+
+function describeFile(root: string, relative: string, cwd: string): RouteFile {
+  const parts = relative.split('/');
+  const baseName = parts.pop() as string;
+  const file = path.join(root, ...parts, baseName);
+  const segments: Segment[] = [];
+  for (const folder of parts) {
+    const parsed = parseFolder(folder);
+    if (parsed.kind === 'group' || parsed.kind === 'private') continue;
+    // Kept as static so the file still has a URL; validation reports the folder.
+    segments.push(parsed.kind === 'malformed' ? { kind: 'static', value: parsed.value } : parsed);
+  }
+  return {
+    kind: kindOf(baseName),
+    file,
+    displayPath: path.relative(cwd, file).split(path.sep).join('/'),
+    folders: parts,
+    segments,
+    pattern: formatPattern(segments),
+  };
+}
+
+function kindOf(baseName: string): RouteFileKind {
+  if (baseName.startsWith('endpoint.')) return 'endpoint';
+  if (baseName.startsWith('page.')) return 'page';
+  return 'middleware';
+}
+
+function isDirectory(dir: string): boolean {
+  try {
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,153 @@
+/**
+ * The `express-endpoints` bin, run as a child process from src/cli.ts through tsx: exit codes, output of
+ * `check` and `routes` for valid and invalid trees, usage errors, and that endpoint code is never run.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { expect } from 'chai';
+
+const CLI = path.resolve(__dirname, '../../src/cli.ts');
+// Absolute, so the child resolves tsx even though its cwd is a temporary folder.
+const TSX = pathToFileURL(require.resolve('tsx')).href;
+
+let cwd: string;
+
+/** Writes `files` (path -> content) below this test's temporary working folder. */
+function writeTree(files: Record<string, string>): void {
+  for (const [file, content] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(cwd, file)), { recursive: true });
+    writeFileSync(path.join(cwd, file), content);
+  }
+}
+
+function run(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, ['--import', TSX, CLI, ...args], { cwd, encoding: 'utf8' });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+const GET = 'export function GET() { return new Response("ok"); }\n';
+
+beforeEach(() => {
+  cwd = mkdtempSync(path.join(os.tmpdir(), 'ee-cli-'));
+});
+afterEach(() => rmSync(cwd, { recursive: true, force: true }));
+
+describe('express-endpoints check', () => {
+  it('prints a one-line summary and exits 0 for a valid tree', () => {
+    writeTree({
+      'app/endpoint.ts': GET,
+      'app/api/users/[id]/endpoint.ts': 'export async function GET(req: Request) { return new Response(); }',
+      'app/contact/page.tsx': 'export default function Page() { return null; }',
+      'app/contact/endpoint.js': 'exports.POST = () => {};',
+    });
+    const result = run('check');
+    expect(result).to.deep.equal({ status: 0, stdout: '✓ 3 endpoints, 0 problems in app\n', stderr: '' });
+  });
+
+  it('checks the folder given', () => {
+    writeTree({ 'src/routes/x/endpoint.ts': GET });
+    expect(run('check', 'src/routes').stdout).to.equal('✓ 1 endpoint, 0 problems in src/routes\n');
+    expect(run('check', path.join(cwd, 'src', 'routes')).status).to.equal(0);
+  });
+
+  it('prints every problem and exits 1 for an invalid tree', () => {
+    writeTree({
+      'app/contact/page.tsx': 'export default function Page() { return null; }',
+      'app/contact/endpoint.ts': GET,
+      'app/a/endpoint.ts': GET,
+      'app/a/endpoint.js': GET,
+      'app/b/endpoint.ts': 'export function get() {}',
+    });
+    const result = run('check');
+    expect(result.status).to.equal(1);
+    expect(result.stdout).to.equal('');
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines[0]).to.equal('✗ 3 problems in app:');
+    expect(lines.slice(1).sort()).to.deep.equal([
+      '  duplicate-route: app/a/endpoint.js and app/a/endpoint.ts: 2 endpoint files serve the same URL /a; keep one of them.',
+      '  lowercase-method: app/b/endpoint.ts: the export "get" is not a handler name (they are upper case): did you mean GET?',
+      '  page-conflict: app/contact/page.tsx and app/contact/endpoint.ts: an endpoint beside a page may not serve GET (it exports GET); move GET to the page or remove the page.',
+    ]);
+  });
+
+  it('never runs endpoint or middleware code', () => {
+    const marker = path.join(cwd, 'ran.txt');
+    const sideEffect = `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'ran');\nthrow new Error('top level ran');\n`;
+    writeTree({
+      'app/a/endpoint.js': `${sideEffect}exports.GET = () => {};`,
+      'app/b/endpoint.ts': `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(marker)}, 'ran');\nthrow new Error('x');\nexport function POST() {}`,
+      'app/middleware.js': `${sideEffect}module.exports = (req, next) => next();`,
+    });
+    expect(run('check').status).to.equal(0);
+    expect(run('routes').status).to.equal(0);
+    expect(existsSync(marker)).to.equal(false);
+  });
+
+  it('exits 1 with a clear message when the folder is missing', () => {
+    const result = run('check', 'nowhere');
+    expect(result.status).to.equal(1);
+    expect(result.stderr).to.include(path.join(cwd, 'nowhere')).and.include('does not exist');
+  });
+
+  it('defaults to ./app, and says so when it is missing', () => {
+    const result = run('check');
+    expect(result.status).to.equal(1);
+    expect(result.stderr).to.include(path.join(cwd, 'app'));
+  });
+});
+
+describe('express-endpoints routes', () => {
+  it('prints the methods each endpoint serves, its URL and its file', () => {
+    writeTree({
+      'app/endpoint.ts': GET,
+      'app/users/[id]/endpoint.ts': `${GET}export function DELETE() {}\nexport const config = {};`,
+      'app/users/new/endpoint.js': 'exports.POST = () => {};',
+      'app/proxy/[[...path]]/endpoint.ts': 'export default async (req: Request) => fetch(req);',
+      'app/mixed/endpoint.ts': `${GET}export const ANY = () => new Response();`,
+      'app/more/endpoint.ts': "export * from './impl';\nexport function PUT() {}",
+    });
+    const result = run('routes');
+    expect(result.status).to.equal(0);
+    expect(result.stdout.split('\n')).to.deep.equal([
+      'METHODS                  URL                 FILE',
+      'GET HEAD OPTIONS         /                   app/endpoint.ts',
+      'GET HEAD ANY             /mixed              app/mixed/endpoint.ts',
+      'PUT OPTIONS …            /more               app/more/endpoint.ts',
+      'ANY                      /proxy/[[...path]]  app/proxy/[[...path]]/endpoint.ts',
+      'POST OPTIONS             /users/new          app/users/new/endpoint.js',
+      'GET HEAD DELETE OPTIONS  /users/[id]         app/users/[id]/endpoint.ts',
+      '',
+      '… re-exports (export *) or an unreadable module.exports: more methods may be served.',
+      '',
+    ]);
+  });
+
+  it('still prints the table for an invalid tree, then the problems, and exits 1', () => {
+    writeTree({ 'app/a/page.tsx': '', 'app/a/endpoint.ts': GET });
+    const result = run('routes');
+    expect(result.status).to.equal(1);
+    expect(result.stdout).to.include('/a');
+    expect(result.stderr).to.include('page-conflict');
+  });
+});
+
+describe('express-endpoints usage', () => {
+  it('--help prints usage and exits 0', () => {
+    const result = run('--help');
+    expect(result.status).to.equal(0);
+    expect(result.stdout).to.match(/^Usage: express-endpoints <command> \[dir\]/);
+    expect(run('check', '-h').status).to.equal(0);
+  });
+
+  for (const args of [[], ['deploy'], ['check', 'app', 'extra'], ['check', '--strict']]) {
+    it(`exits 2 with usage for ${args.length === 0 ? 'no command' : args.join(' ')}`, () => {
+      const result = run(...args);
+      expect(result.status).to.equal(2);
+      expect(result.stderr).to.include('Usage: express-endpoints');
+      expect(result.stdout).to.equal('');
+    });
+  }
+});

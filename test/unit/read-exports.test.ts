@@ -1,0 +1,306 @@
+/**
+ * readExports: export names read statically from TypeScript, ESM and CommonJS sources, `export *`,
+ * non-function literals (and the many look-alikes that must not be flagged), parse errors, and the batched
+ * reader discovery uses giving the same answers.
+ */
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { readExports } from '../../src/discover';
+import { readExportsOfFiles } from '../../src/discover/read-exports';
+
+let dir: string;
+
+/** Writes `source` as `name` in this test's temporary folder and returns the absolute path. */
+function fileOf(name: string, source: string): string {
+  const file = path.join(dir, name);
+  writeFileSync(file, source);
+  return file;
+}
+
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'ee-exports-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('readExports', () => {
+  const names: [string, string, string, string[]][] = [
+    [
+      'TypeScript with types, interfaces and generics',
+      'endpoint.ts',
+      `import type { Db } from './db';
+       export interface User<T = string> { id: T }
+       export type Params = { id: string };
+       export declare const injected: number;
+       export async function GET<T extends object>(req: Request, { params }: { params: Params }): Promise<Response> {
+         const list: Array<User<T>> = [];
+         return Response.json({ list, id: params.id } as unknown as Record<string, unknown>);
+       }
+       export const POST = async <T,>(req: Request): Promise<Response> => new Response(null, { status: 201 });
+       export abstract class Store<T> { private items: T[] = []; }
+       export enum Role { Admin, User }
+       export { type Db as Database };`,
+      ['GET', 'POST', 'Store', 'Role'],
+    ],
+    [
+      'export default function',
+      'endpoint.ts',
+      'export default function (req: Request) { return new Response(); }',
+      ['default'],
+    ],
+    [
+      'export default async arrow',
+      'endpoint.js',
+      'export default async (req) => new Response();',
+      ['default'],
+    ],
+    [
+      'export { a as GET }',
+      'endpoint.ts',
+      'const a = () => new Response();\nexport { a as GET, a as default };',
+      ['GET', 'default'],
+    ],
+    [
+      're-exported names',
+      'endpoint.ts',
+      "export { GET, POST as PUT } from './shared';\nexport { default } from './any';",
+      ['GET', 'PUT', 'default'],
+    ],
+    [
+      'export * as ns (a name, not a star)',
+      'endpoint.ts',
+      "export * as helpers from './helpers';",
+      ['helpers'],
+    ],
+    [
+      'an .mjs file',
+      'endpoint.mjs',
+      'export function GET() {}\nexport const DELETE = function () {};',
+      ['GET', 'DELETE'],
+    ],
+    [
+      'an .mts file',
+      'endpoint.mts',
+      'export function PATCH(req: Request): Response { return new Response(); }',
+      ['PATCH'],
+    ],
+    [
+      'lower-case names as written',
+      'endpoint.ts',
+      'export function get() {}\nexport const Post = () => {};',
+      ['get', 'Post'],
+    ],
+    [
+      'CommonJS module.exports = { … }',
+      'endpoint.js',
+      'function GET() {}\nmodule.exports = { GET, POST: function () {} };',
+      ['GET', 'POST'],
+    ],
+    [
+      'CommonJS exports.X = …',
+      'endpoint.js',
+      'exports.POST = async (req) => new Response();\nexports.PUT = function () {};',
+      ['POST', 'PUT'],
+    ],
+    ['CommonJS module.exports.X = …', 'endpoint.cjs', 'module.exports.GET = () => {};', ['GET']],
+    [
+      'CommonJS module.exports = function: default',
+      'endpoint.cjs',
+      'module.exports = function (req) { return new Response(); };',
+      ['default'],
+    ],
+    [
+      'CommonJS module.exports = arrow: default',
+      'endpoint.js',
+      'module.exports = async (req) => new Response();',
+      ['default'],
+    ],
+    [
+      '.cts with export =',
+      'endpoint.cts',
+      'function GET(): Response { return new Response(); }\nexport = { GET };',
+      ['GET'],
+    ],
+    [
+      '.cts with ESM syntax',
+      'endpoint.cts',
+      'export function GET(): Response { return new Response(); }',
+      ['GET'],
+    ],
+    [
+      'compiled CommonJS (__esModule)',
+      'endpoint.js',
+      '"use strict";\nObject.defineProperty(exports, "__esModule", { value: true });\nexports.default = handler;\nfunction handler() {}',
+      ['default'],
+    ],
+    ['an empty file', 'endpoint.ts', '', []],
+    ['a file of comments', 'endpoint.js', '// nothing yet\n/* GET */', []],
+  ];
+  for (const [what, name, source, expected] of names) {
+    it(`reads ${what}`, () => {
+      const info = readExports(fileOf(name, source));
+      expect(info.parseError).to.equal(undefined);
+      expect(info.names).to.deep.equal(expected);
+      expect(info.hasStar).to.equal(false);
+    });
+  }
+
+  const incomplete: [string, string, string][] = [
+    ['export * from', 'endpoint.ts', "export * from './handlers';\nexport const config = {};"],
+    ['CommonJS module.exports = require(…)', 'endpoint.js', "module.exports = require('./handlers');"],
+    ['CommonJS ...require spread', 'endpoint.js', "module.exports = { ...require('./handlers') };"],
+    [
+      'CommonJS module.exports = identifier',
+      'endpoint.js',
+      "const handlers = require('./h');\nmodule.exports = handlers;",
+    ],
+    [
+      'CommonJS object with a spread',
+      'endpoint.js',
+      "const h = require('./h');\nmodule.exports = { ...h, GET() {} };",
+    ],
+  ];
+  for (const [what, name, source] of incomplete) {
+    it(`marks the names incomplete (hasStar) for ${what}`, () => {
+      expect(readExports(fileOf(name, source)).hasStar).to.equal(true);
+    });
+  }
+
+  it('lists names before and beside export *', () => {
+    const info = readExports(
+      fileOf('endpoint.ts', "export const config = {};\nexport * from './h';\nexport function GET() {}"),
+    );
+    expect(info).to.deep.equal({ names: ['config', 'GET'], hasStar: true, nonFunctions: ['config'] });
+  });
+
+  describe('nonFunctions', () => {
+    const literal: [string, string][] = [
+      ['a number', 'export const GET = 42;'],
+      ['a negative number', 'export const GET = -1.5e3;'],
+      ['a hex bigint', 'export const GET = 0xffn;'],
+      ['a string', "export const GET = 'hello';"],
+      ['a string with an escaped quote', 'export const GET = "a\\"b";'],
+      ['true', 'export const GET = true;'],
+      ['null', 'export const GET = null;'],
+      ['an object literal', 'export const GET = { status: 200, body: "}" };'],
+      ['a nested object literal', 'export const GET = { a: { b: [1, 2] }, handler() { return 1; } };'],
+      ['an array literal', 'export const GET = [1, 2, 3];'],
+      ['a typed literal in TypeScript', 'export const GET: number = 42;'],
+      ['a literal as const', 'export const GET = { a: 1 } as const;'],
+      ['a default literal', 'export default 42;'],
+      ['a default object literal', 'export default { GET() {} };'],
+      ['the first of several declarations', 'export const GET = 1, POST = () => {};'],
+    ];
+    for (const [what, source] of literal) {
+      it(`flags ${what}`, () => {
+        const info = readExports(fileOf('endpoint.ts', source));
+        const expected = source.startsWith('export default') ? 'default' : 'GET';
+        expect(info.nonFunctions).to.deep.equal([expected]);
+      });
+    }
+
+    const notFlagged: [string, string][] = [
+      ['a function declaration', 'export function GET() {}'],
+      ['an arrow function', 'export const GET = () => new Response();'],
+      ['a function expression', 'export const GET = function () {};'],
+      ['an identifier', 'const h = () => {};\nexport const GET = h;'],
+      ['a call', 'export const GET = make(42);'],
+      ['a let (reassignable)', 'export let GET = 42;\nGET = () => {};'],
+      ['a var', 'export var GET = 42;'],
+      ['a conditional', 'export const GET = 1 ? () => {} : 2;'],
+      ['a logical fallback', 'export const GET = 0 || (() => {});'],
+      ['a member of an array literal', 'export const GET = [() => {}][0];'],
+      ['a member of an object literal', 'export const GET = { h() {} }.h;'],
+      ['a string expression', "export const GET = 'a' + b;"],
+      ['a literal containing a regex', 'export const GET = { re: /}/ };'],
+      ['a template literal', 'export const GET = `x`;'],
+      ['a class', 'export const GET = class {};'],
+      ['an export list of a literal', 'const a = 42;\nexport { a as GET };'],
+      ['a later declaration in a list', 'export const POST = () => {}, GET = 1;'],
+    ];
+    for (const [what, source] of notFlagged) {
+      it(`does not flag ${what}`, () => {
+        const info = readExports(fileOf('endpoint.ts', source));
+        expect(info.nonFunctions).to.not.include('GET');
+        expect(info.names).to.include('GET');
+      });
+    }
+
+    it('only reports exported literals, by name', () => {
+      const source =
+        'export const config = { bodyLimit: 10 };\nexport const PUT = 1;\nexport function GET() {}';
+      expect(readExports(fileOf('endpoint.ts', source)).nonFunctions).to.deep.equal(['config', 'PUT']);
+    });
+  });
+
+  describe('parse errors', () => {
+    const broken: [string, string, string][] = [
+      ['a TypeScript syntax error', 'endpoint.ts', 'export const x: = 1;'],
+      ['a JavaScript syntax error', 'endpoint.js', 'export function GET( {'],
+      ['types in a .js file', 'endpoint.js', 'export function GET(req: Request) {}'],
+      ['an unterminated string', 'endpoint.mjs', "export const a = 'oops\n"],
+      ['a CommonJS syntax error', 'endpoint.cjs', 'module.exports = { GET: };'],
+    ];
+    for (const [what, name, source] of broken) {
+      it(`returns parseError for ${what}, without throwing`, () => {
+        const info = readExports(fileOf(name, source));
+        expect(info.parseError)
+          .to.be.a('string')
+          .and.match(/\(line \d+, column \d+\)$/);
+        expect(info).to.deep.include({ names: [], hasStar: false, nonFunctions: [] });
+      });
+    }
+
+    it("uses esbuild's message", () => {
+      const info = readExports(fileOf('endpoint.ts', 'export const = 1;'));
+      expect(info.parseError).to.equal('Expected identifier but found "=" (line 1, column 14)');
+    });
+
+    it('returns parseError for a file that cannot be read', () => {
+      expect(readExports(path.join(dir, 'missing.ts')).parseError).to.match(/ENOENT/);
+    });
+  });
+
+  it('reads the given source instead of the file', () => {
+    const info = readExports(path.join(dir, 'not-on-disk.ts'), 'export const GET = (r: Request) => r;');
+    expect(info.names).to.deep.equal(['GET']);
+  });
+
+  it('never runs the code', () => {
+    const marker = path.join(dir, 'ran');
+    const source = `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'x');\nthrow new Error('ran');\nexports.GET = () => {};`;
+    expect(readExports(fileOf('endpoint.js', source)).names).to.deep.equal(['GET']);
+    expect(existsSync(marker)).to.equal(false);
+  });
+});
+
+describe('readExportsOfFiles (batched)', () => {
+  it('gives the same answers as readExports, file by file, parse errors included', () => {
+    const sources: Record<string, string> = {
+      'a.ts': 'export function GET(req: Request) {}\nexport const config = { a: 1 };',
+      'b.ts': 'export const x: = 1;',
+      'c.js': 'module.exports = { POST() {} };',
+      'd.mjs': "export * from './x';",
+      'e.js': 'export function (',
+      'f.cts': 'export = { GET: 1 };',
+      'g.mts': 'export default 42;',
+    };
+    const files = Object.entries(sources).map(([name, source]) => fileOf(name, source));
+    const batched = readExportsOfFiles(files);
+    expect([...batched.keys()].sort()).to.deep.equal([...files].sort());
+    for (const file of files) expect(batched.get(file), file).to.deep.equal(readExports(file));
+  });
+
+  it('handles two files that would share an output name (endpoint.ts and endpoint.js)', () => {
+    const ts = fileOf('endpoint.ts', 'export function GET() {}');
+    const js = fileOf('endpoint.js', 'export function POST() {}');
+    const batched = readExportsOfFiles([ts, js]);
+    expect(batched.get(ts)?.names).to.deep.equal(['GET']);
+    expect(batched.get(js)?.names).to.deep.equal(['POST']);
+  });
+
+  it('returns an empty map for no files', () => {
+    expect(readExportsOfFiles([]).size).to.equal(0);
+  });
+});
