@@ -1,7 +1,8 @@
 /** express-endpoints: file-based, Web-standard endpoint handlers for Express, Connect and node:http. */
 export { mountEndpoints, DEFAULT_BODY_LIMIT } from './mount';
 export { bridgeMiddleware, type NodeMiddleware } from './bridge';
-export type { EndpointsMiddleware, RouteInfo, AppLike } from './mount';
+export type { EndpointsMiddleware, AppLike } from './mount';
+export type { RouteInfo } from './describe-routes';
 export { EndpointValidationError } from './validate/endpoint-validation-error';
 export { EndpointLoadError } from './load';
 export type { Problem } from './validate/types';

@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { finalNext, handleNodeRequest, type NextFunction } from './bridge';
 import { discoverTree, type DiscoveredTree, type RouteFile } from './discover';
+import { describeRoutes, middlewareFilesFor, patternsWithPage, type RouteInfo } from './describe-routes';
 import { buildMethodTable, HANDLER_EXPORTS } from './dispatch';
 import { handleFetch } from './dispatch/handle-fetch';
 import type { CompiledRoute } from './dispatch/route';
@@ -14,18 +15,6 @@ import { loadModule, type ModuleExports } from './load';
 import { createRouter, type Router } from './router';
 import type { MountOptions, WebMiddleware } from './types';
 import { EndpointValidationError, validateTree } from './validate';
-
-/** One row of the route table, as `.routes` and `express-endpoints routes` show it. */
-export interface RouteInfo {
-  /** URL pattern, e.g. `/api/users/[id]`. */
-  pattern: string;
-  /** Methods served, as in the `Allow` header. */
-  methods: string[];
-  /** Endpoint file, relative to cwd. */
-  file: string;
-  /** Folder middleware files that wrap it, outermost first. */
-  middleware: string[];
-}
 
 /** The Connect middleware `mountEndpoints` returns. */
 export interface EndpointsMiddleware {
@@ -72,8 +61,7 @@ function createEndpoints(options: MountOptions): EndpointsMiddleware {
   const tree = discoverTree(options.dir ?? 'app');
   throwOnProblems(tree);
 
-  const endpoints = tree.files.filter((f) => f.kind === 'endpoint');
-  const routes = endpoints.map((file) => describeRoute(tree, file));
+  const routes = describeRoutes(tree);
   let router: Router<CompiledRoute> | undefined;
   const ready = compile(tree, options).then((compiled) => {
     router = compiled;
@@ -118,7 +106,7 @@ async function compile(tree: DiscoveredTree, options: MountOptions): Promise<Rou
   };
   throwOnProblems(loaded);
 
-  const pages = new Set(tree.files.filter((f) => f.kind === 'page').map((f) => f.folders.join('/')));
+  const pages = patternsWithPage(tree);
   const entries = tree.files
     .filter((f) => f.kind === 'endpoint')
     .map((file) => {
@@ -126,7 +114,7 @@ async function compile(tree: DiscoveredTree, options: MountOptions): Promise<Rou
       const route: CompiledRoute = {
         pattern: file.pattern,
         displayPath: file.displayPath,
-        table: buildMethodTable(mod, pages.has(file.folders.join('/'))),
+        table: buildMethodTable(mod, pages.has(file.pattern)),
         middleware: [...(options.middleware ?? []), ...folderMiddleware(tree, file, modules)],
         bodyLimit: bodyLimitOf(mod, options),
       };
@@ -139,34 +127,11 @@ function folderMiddleware(tree: DiscoveredTree, endpoint: RouteFile, modules: Ma
   return middlewareFilesFor(tree, endpoint).map((file) => modules.get(file)!.default as WebMiddleware);
 }
 
-/** Middleware files in the endpoint's folder and every folder above it, outermost first. */
-function middlewareFilesFor(tree: DiscoveredTree, endpoint: RouteFile): RouteFile[] {
-  return tree.files
-    .filter((f) => f.kind === 'middleware' && isPrefix(f.folders, endpoint.folders))
-    .sort((a, b) => a.folders.length - b.folders.length);
-}
-
-function isPrefix(prefix: string[], folders: string[]): boolean {
-  return prefix.length <= folders.length && prefix.every((name, i) => folders[i] === name);
-}
-
 function bodyLimitOf(mod: ModuleExports, options: MountOptions): number | false {
   const config = mod.config as { bodyLimit?: unknown } | undefined;
   const own = config?.bodyLimit;
   if (own === false || typeof own === 'number') return own;
   return options.bodyLimit ?? DEFAULT_BODY_LIMIT;
-}
-
-function describeRoute(tree: DiscoveredTree, file: RouteFile): RouteInfo {
-  const names = file.exports?.names ?? [];
-  const stand: ModuleExports = Object.fromEntries(names.map((name) => [name, () => undefined]));
-  const pageServesGet = tree.files.some((f) => f.kind === 'page' && f.folders.join('/') === file.folders.join('/'));
-  return {
-    pattern: file.pattern,
-    methods: buildMethodTable(stand, pageServesGet).allow.split(', ').filter(Boolean),
-    file: file.displayPath,
-    middleware: middlewareFilesFor(tree, file).map((f) => f.displayPath),
-  };
 }
 
 function exportInfoOf(mod: ModuleExports) {

@@ -1,0 +1,60 @@
+/**
+ * The route table as users see it (`.routes`, `express-endpoints routes`): one row per
+ * endpoint with the methods dispatch will serve, worked out from the statically read exports.
+ */
+import type { DiscoveredTree, RouteFile } from './discover';
+import { buildMethodTable, HTTP_METHODS, type MethodTable } from './dispatch';
+
+/** One row of the route table. */
+export interface RouteInfo {
+  /** URL pattern, e.g. `/api/users/[id]`. */
+  pattern: string;
+  /** Methods with their own handler (GET brings HEAD; OPTIONS is always answered), then `ANY` for a catch-all export. */
+  methods: string[];
+  /** Endpoint file, relative to cwd. */
+  file: string;
+  /** Folder middleware files that wrap it, outermost first. */
+  middleware: string[];
+  /** Exports could not all be read statically (`export *`): more methods may be served. */
+  incomplete: boolean;
+}
+
+export function describeRoutes(tree: DiscoveredTree): RouteInfo[] {
+  const pagePatterns = patternsWithPage(tree);
+  return tree.files
+    .filter((file) => file.kind === 'endpoint')
+    .map((file) => {
+      const names = file.exports?.names ?? [];
+      const stand = Object.fromEntries(names.map((name) => [name, () => undefined]));
+      const table = buildMethodTable(stand, pagePatterns.has(file.pattern));
+      return {
+        pattern: file.pattern,
+        methods: servedMethods(table),
+        file: file.displayPath,
+        middleware: middlewareFilesFor(tree, file).map((f) => f.displayPath),
+        incomplete: file.exports?.hasStar ?? true,
+      };
+    });
+}
+
+function servedMethods(table: MethodTable): string[] {
+  const fallback = table.fallback?.handler;
+  if (!fallback) return table.allow.split(', ').filter(Boolean);
+  return [...HTTP_METHODS.filter((m) => table.byMethod[m] && table.byMethod[m]!.handler !== fallback), 'ANY'];
+}
+
+/** URL patterns that a page serves; route groups collapse, so this compares URLs, not folders. */
+export function patternsWithPage(tree: DiscoveredTree): Set<string> {
+  return new Set(tree.files.filter((f) => f.kind === 'page').map((f) => f.pattern));
+}
+
+/** Middleware files in the endpoint's folder and every folder above it, outermost first. */
+export function middlewareFilesFor(tree: DiscoveredTree, endpoint: RouteFile): RouteFile[] {
+  return tree.files
+    .filter((f) => f.kind === 'middleware' && isPrefix(f.folders, endpoint.folders))
+    .sort((a, b) => a.folders.length - b.folders.length);
+}
+
+function isPrefix(prefix: string[], folders: string[]): boolean {
+  return prefix.length <= folders.length && prefix.every((name, i) => folders[i] === name);
+}
