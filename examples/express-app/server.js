@@ -1,0 +1,180 @@
+/**
+ * A legacy-style Express app (CommonJS, body parsers, old routes, error and 404 handlers) that
+ * adopts express-endpoints: the new endpoints are TypeScript files under ./app, loaded at startup.
+ *
+ *   npm start                      # from the repository root: builds the library, then runs this
+ *   PORT=8080 API_TOKEN=s3cret node examples/express-app/server.js
+ *
+ * Environment: PORT (default 3000), API_TOKEN (bearer token for writes, default "dev-token"),
+ * UPSTREAM_URL (where /proxy/* forwards; default this server's /legacy routes).
+ */
+'use strict';
+
+const http = require('node:http');
+const path = require('node:path');
+const express = require('express');
+// Resolves to this repository's built package (package.json "exports"), as it would from npm.
+const { mountEndpoints, bridgeMiddleware } = require('express-endpoints');
+const { requireTokenForWrites } = require('./auth');
+
+const DEFAULT_TOKEN = 'dev-token';
+
+/**
+ * Builds the app. Resolves once every endpoint module is loaded, and rejects when the endpoint
+ * tree is invalid (say, a GET beside a page), so a broken tree fails at startup, not per request.
+ *
+ * @param {object} [options]
+ * @param {string} [options.token] bearer token for writes under /api (default: API_TOKEN or "dev-token")
+ * @param {{ error(...args: unknown[]): void }} [options.logger] where server errors are logged
+ */
+async function createApp({ token = process.env.API_TOKEN || DEFAULT_TOKEN, logger = console } = {}) {
+  const app = express();
+
+  // Writes under /api need a token. It runs before the body parsers, so a request without
+  // credentials is turned away before its body is read.
+  app.use('/api', bridgeMiddleware(requireTokenForWrites(token)));
+
+  // The body parsers the old routes rely on. Endpoints mounted after them still get the body:
+  // the library re-encodes `req.body` for `request.json()` / `request.formData()`.
+  app.use(express.json());
+  app.use(express.urlencoded({ extended: true }));
+
+  // The new endpoints. Requests that no endpoint matches, and GET /contact (a page lives
+  // there), fall through to the routes below.
+  app.locals.endpoints = await mountEndpoints(app, { dir: path.join(__dirname, 'app') });
+
+  app.use(legacyRoutes());
+  app.use(notFound);
+  app.use(errorHandler(logger));
+  return app;
+}
+
+/** The routes the app had before endpoints arrived; they keep working untouched. */
+function legacyRoutes() {
+  const router = express.Router();
+
+  router.get('/', (req, res) => {
+    res.type('html').send(homePage());
+  });
+
+  router.get('/legacy/health', (req, res) => {
+    res.json({ status: 'ok', uptime: Math.round(process.uptime()) });
+  });
+
+  // Echoes what it received: lets /proxy/echo show that method, headers and body are forwarded.
+  router.all('/legacy/echo', (req, res) => {
+    res.json({ method: req.method, url: req.originalUrl, headers: req.headers, body: req.body ?? null });
+  });
+
+  // Shows the error handler: a thrown error becomes a JSON 500 without a stack trace.
+  router.get('/legacy/error', () => {
+    throw new Error('Something broke in a legacy route');
+  });
+
+  // The page of app/contact/page.tsx, rendered the old way; the form POSTs to app/contact/endpoint.ts.
+  router.get('/contact', (req, res) => {
+    res.type('html').send(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Contact</title></head>
+<body>
+  <h1>Contact us</h1>
+  <form method="post" action="/contact">
+    <p><label>Name <input name="name" required></label></p>
+    <p><label>Message <textarea name="message" rows="4"></textarea></label></p>
+    <p><button type="submit">Send</button></p>
+  </form>
+</body></html>`);
+  });
+
+  return router;
+}
+
+function homePage() {
+  const links = [
+    ['/api/users', 'GET /api/users — list users (endpoint)'],
+    ['/api/users/1', 'GET /api/users/1 — one user (endpoint, dynamic segment)'],
+    ['/proxy/health', 'GET /proxy/health — proxied to /legacy/health (ANY endpoint)'],
+    ['/contact', 'GET /contact — legacy form page, POSTs to an endpoint'],
+    ['/events', 'GET /events — server-sent events (streaming endpoint)'],
+    ['/legacy/health', 'GET /legacy/health — an old Express route'],
+  ];
+  const items = links.map(([href, text]) => `<li><a href="${href}">${text}</a></li>`).join('\n    ');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>express-endpoints example</title></head>
+<body>
+  <h1>express-endpoints example</h1>
+  <ul>
+    ${items}
+  </ul>
+  <p>Writes under /api need <code>Authorization: Bearer &lt;API_TOKEN&gt;</code> (default <code>${DEFAULT_TOKEN}</code>).</p>
+</body></html>`;
+}
+
+function notFound(req, res) {
+  res.status(404).json({ error: 'Not Found', path: req.path });
+}
+
+/** JSON errors, never a stack trace; client errors (bad JSON, too large) keep their status. */
+function errorHandler(logger) {
+  // Express recognises error handlers by their four parameters, so `next` must stay.
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  return function handleError(err, req, res, next) {
+    const status = Number(err.status ?? err.statusCode);
+    const code = status >= 400 && status < 600 ? status : 500;
+    if (code >= 500) logger.error(err);
+    if (res.headersSent) return req.socket.destroy(); // a streamed response failed half-way
+    const body = { error: http.STATUS_CODES[code] };
+    // Client errors from body parsers carry a safe message (`expose`); server errors say nothing more.
+    if (code < 500 && err.expose) body.message = err.message;
+    res.status(code).json(body);
+  };
+}
+
+/** Prints the route table the endpoints middleware discovered. */
+function printRoutes(routes) {
+  const rows = routes
+    .map((r) => [r.pattern, r.methods.join(' '), r.file])
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const widths = [0, 1].map((i) => Math.max(...rows.map((row) => row[i].length)));
+  console.log('Endpoints:');
+  for (const [pattern, methods, file] of rows) {
+    console.log(`  ${pattern.padEnd(widths[0])}  ${methods.padEnd(widths[1])}  ${file}`);
+  }
+}
+
+async function main() {
+  const app = await createApp();
+  const server = http.createServer(app);
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(Number(process.env.PORT ?? 3000), resolve);
+  });
+  const { port } = server.address();
+  // The proxy's default upstream is this server's own legacy routes (PORT=0 picks a free port).
+  process.env.UPSTREAM_URL ??= `http://127.0.0.1:${port}/legacy`;
+
+  console.log(`express-endpoints example listening on http://localhost:${port}`);
+  printRoutes(app.locals.endpoints.routes);
+  console.log('Press Ctrl-C to stop.');
+
+  let closing = false;
+  const shutDown = (signal) => {
+    if (closing) return;
+    closing = true;
+    console.log(`\n${signal}: closing the server`);
+    server.close(() => process.exit(0));
+    server.closeIdleConnections();
+    // Open streams get a moment to end, then are cut.
+    setTimeout(() => server.closeAllConnections(), 2000).unref();
+  };
+  process.on('SIGINT', shutDown);
+  process.on('SIGTERM', shutDown);
+}
+
+if (require.main === module) {
+  main().catch((error) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}
+
+module.exports = { createApp, DEFAULT_TOKEN };

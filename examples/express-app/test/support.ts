@@ -1,0 +1,69 @@
+/**
+ * What the example's tests share: the built package, the app, a silent logger.
+ *
+ * server.js requires `express-endpoints` by name, which resolves to this repository's built
+ * dist/ — exactly what `npm start` and a user's app run. A fresh clone has no dist/ yet (`npm
+ * test` builds only later, in test:package), so we build here when dist/ is missing or older
+ * than src/: about 10 s, once. We chose this over mapping the name to src/ with a resolver hook:
+ * the example then proves the real package works, and needs no test-only magic.
+ *
+ * Types come from src/ (same code), so `tsc --noEmit` passes before anything is built.
+ */
+import { execSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { Express } from 'express';
+import type * as Testing from '../../../src/testing';
+import type { EndpointsMiddleware } from '../../../src';
+
+const ROOT = path.resolve(__dirname, '../../..');
+
+ensureBuilt();
+
+/** `import { createTestRequest } from 'express-endpoints/testing'`, in a user's test. */
+export const { createTestRequest } = require('express-endpoints/testing') as typeof Testing;
+
+export interface ExampleServer {
+  createApp(options?: { token?: string; logger?: Logger }): Promise<Express>;
+  DEFAULT_TOKEN: string;
+}
+export interface Logger {
+  error(...args: unknown[]): void;
+}
+
+export const { createApp, DEFAULT_TOKEN } = require('../server.js') as ExampleServer;
+
+/** The endpoints middleware server.js keeps in `app.locals`. */
+export function endpointsOf(app: Express): EndpointsMiddleware {
+  return app.locals.endpoints as EndpointsMiddleware;
+}
+
+/** A logger that remembers instead of printing, so expected errors do not clutter the output. */
+export function silentLogger(): Logger & { errors: unknown[] } {
+  const errors: unknown[] = [];
+  return { errors, error: (...args) => errors.push(...args) };
+}
+
+function ensureBuilt(): void {
+  const built = ['dist/index.js', 'dist/testing.js'].map((file) => mtimeOf(path.join(ROOT, file)));
+  if (built.every((time) => time > newestIn(path.join(ROOT, 'src')))) return;
+  console.log('  (building express-endpoints for the example tests: dist/ is missing or older than src/)');
+  execSync('npm run build', { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+function newestIn(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestIn(full) : mtimeOf(full));
+  }
+  return newest;
+}
+
+function mtimeOf(file: string): number {
+  try {
+    return statSync(file).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
