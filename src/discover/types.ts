@@ -15,13 +15,13 @@ export interface ExportInfo {
   /** Export names, `default` included. */
   names: string[];
   /**
-   * `names` may be incomplete until the module is imported: `export * from '…'`, or a CommonJS re-export /
-   * `module.exports = <something not readable statically>`.
+   * `names` may be incomplete until the module is imported: `export * from '…'`, a CommonJS re-export or
+   * `module.exports = <something not readable statically>`, or a file the lexers could not read.
    */
   hasStar: boolean;
   /** Exports that are certainly not functions (`export const GET = 42`), when that can be told. */
   nonFunctions: string[];
-  /** The file could not be parsed; the message says why. */
+  /** Why the lexers could not read the file (not necessarily a syntax error: load time decides). */
   parseError?: string;
 }
 

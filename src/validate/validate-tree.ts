@@ -84,10 +84,9 @@ function exportProblems(files: readonly RouteFile[]): Problem[] {
     const problem = (code: string, message: string): void => {
       problems.push({ code, files: [at], url: file.pattern, message: `${at}: ${message}` });
     };
-    if (info.parseError !== undefined) {
-      problem('parse-error', `cannot be parsed: ${info.parseError}.`);
-      continue;
-    }
+    // Not lexable statically (a syntax error, or code the lexer cannot read, such as JSX): not reported, since it
+    // may be valid code; its names are unknown (hasStar), and mountEndpoints checks the real ones after import.
+    if (info.parseError !== undefined) continue;
     const names = new Set(info.names);
     if (file.kind === 'middleware') {
       if (info.nonFunctions.includes('default')) {
