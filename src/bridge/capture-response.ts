@@ -31,9 +31,11 @@ export interface Capture {
 }
 
 export function captureResponse(res: ServerResponse): Capture {
-  const original = { writeHead: res.writeHead, write: res.write, end: res.end };
+  const original = { writeHead: res.writeHead, write: res.write, end: res.end, on: res.on };
   let passing = false;
   let headersCaptured = false;
+  // Set while write()/end() call res.writeHead for the chain, as Node's _implicitHeader does.
+  let implicit = false;
   let ended = false;
   let discarded = false;
   let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
@@ -77,13 +79,29 @@ export function captureResponse(res: ServerResponse): Capture {
 
   const writeHead = function (this: ServerResponse, ...args: Parameters<WriteHead>) {
     if (passing) return original.writeHead.apply(res, args);
+    if (headersCaptured) return res; // as Node: the head goes out once
     applyWriteHead(res, args);
-    settleHeaders();
+    if (!implicit) settleHeaders();
     return res;
   } as WriteHead;
 
+  /**
+   * The head of an implicit response, through whatever wraps `res.writeHead` behind us (on-headers:
+   * express-session's cookie, response-time), so those hooks run once, while capturing.
+   */
+  const implicitHeader = () => {
+    if (headersCaptured) return;
+    implicit = true;
+    try {
+      res.writeHead(res.statusCode);
+    } finally {
+      implicit = false;
+    }
+  };
+
   const write = function (this: ServerResponse, chunk: unknown, encoding?: unknown, callback?: unknown) {
     if (passing) return (original.write as (...a: unknown[]) => boolean).call(res, chunk, encoding, callback);
+    implicitHeader();
     settleHeaders();
     const done = pickCallback(encoding, callback);
     if (!discarded && !ended) controller!.enqueue(toBytes(chunk, encoding));
@@ -94,11 +112,13 @@ export function captureResponse(res: ServerResponse): Capture {
   } as Write;
 
   const end = function (this: ServerResponse, chunk?: unknown, encoding?: unknown, callback?: unknown) {
-    if (passing) return (original.end as (...a: unknown[]) => ServerResponse).call(res, chunk, encoding, callback);
+    if (passing)
+      return (original.end as (...a: unknown[]) => ServerResponse).call(res, chunk, encoding, callback);
     const done = pickCallback(chunk, encoding, callback);
     const hasChunk = chunk != null && typeof chunk !== 'function';
     if (ended) return res;
     ended = true;
+    implicitHeader();
     if (!headersCaptured) {
       // The whole body in one call (res.json, res.send): hand it over as bytes, no stream.
       settleHeaders(hasChunk ? toBytes(chunk, encoding) : new Uint8Array(0));
@@ -124,11 +144,16 @@ export function captureResponse(res: ServerResponse): Capture {
   return {
     response,
     passThrough<T>(fn: () => T): T {
+      // The chain's wrappers of res (compression() behind us replaces write/end/on) already ran
+      // while capturing; the chosen Response goes out through the methods from before the capture.
+      const installed = { writeHead: res.writeHead, write: res.write, end: res.end, on: res.on };
+      Object.assign(res, original);
       passing = true;
       try {
         return fn();
       } finally {
         passing = false;
+        Object.assign(res, installed);
       }
     },
     discard() {
@@ -177,12 +202,17 @@ function responseFromHeaders(res: ServerResponse, body: Uint8Array | ReadableStr
   const status = res.statusCode;
   const nullBody = status === 204 || status === 205 || status === 304;
   if (nullBody && body instanceof ReadableStream) body.cancel().catch(() => {});
-  return new Response(nullBody ? null : (body as BodyInit), { status, statusText: res.statusMessage || undefined, headers });
+  return new Response(nullBody ? null : (body as BodyInit), {
+    status,
+    statusText: res.statusMessage || undefined,
+    headers,
+  });
 }
 
 function toBytes(chunk: unknown, encoding: unknown): Uint8Array {
   if (chunk instanceof Uint8Array) return chunk;
-  if (typeof chunk === 'string') return Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
+  if (typeof chunk === 'string')
+    return Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
   return Buffer.from(String(chunk));
 }
 

@@ -10,7 +10,12 @@
  * without replacing the global `Request`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { bodyFromParsedRequest, nodeBodyToWebStream, readNodeBody, type ParsedNodeRequest } from './request-body';
+import {
+  bodyFromParsedRequest,
+  nodeBodyToWebStream,
+  readNodeBody,
+  type ParsedNodeRequest,
+} from './request-body';
 
 const textDecoder = new TextDecoder();
 
@@ -137,7 +142,13 @@ export class NodeRequest {
     if (this.bodyStream) return readWebStream(this.bodyStream);
     this.used = true;
     if (this.method === 'GET' || this.method === 'HEAD') return new Uint8Array(0);
-    return bodyFromParsedRequest(this.nodeRequest) ?? readNodeBody(this.nodeRequest, this.bodyLimit);
+    const parsed = bodyFromParsedRequest(this.nodeRequest);
+    if (parsed) return parsed;
+    const bytes = await readNodeBody(this.nodeRequest, this.bodyLimit);
+    // The stream is spent now. Leave the bytes where later readers of this Node request look
+    // (a bridged middleware read the body and called next(): the endpoints behind it).
+    this.nodeRequest.rawBody ??= bytes;
+    return bytes;
   }
 }
 

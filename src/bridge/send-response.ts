@@ -31,7 +31,8 @@ export async function sendWebResponse(
   response: Response,
   options: SendOptions = {},
 ): Promise<void> {
-  const dropEncoding = response.type !== 'default' && isDecodedByFetch(response.headers.get('content-encoding'));
+  const dropEncoding =
+    response.type !== 'default' && isDecodedByFetch(response.headers.get('content-encoding'));
   copyHeaders(res, response.headers, dropEncoding);
   res.statusCode = response.status;
   if (response.statusText) res.statusMessage = response.statusText;
@@ -44,7 +45,10 @@ export async function sendWebResponse(
   const source = internalBodySource(response);
   if (source !== undefined) {
     if (!res.hasHeader('content-length') && !dropEncoding) {
-      res.setHeader('content-length', typeof source === 'string' ? Buffer.byteLength(source) : source.byteLength);
+      res.setHeader(
+        'content-length',
+        typeof source === 'string' ? Buffer.byteLength(source) : source.byteLength,
+      );
     }
     around(() => res.end(options.head ? undefined : source));
     return;
@@ -80,10 +84,21 @@ async function pipeBody(
   around: NonNullable<SendOptions['around']>,
 ): Promise<void> {
   const reader = body.getReader();
+  // One 'drain' listener for the whole body, registered through `around` like the writes: a
+  // compression() in front of us moves 'drain' listeners to its zlib stream, where `off` cannot
+  // reach them, so a listener per wait would pile up there.
+  let wake: (() => void) | undefined;
+  const onDrainOrClose = () => {
+    const resolve = wake;
+    wake = undefined;
+    resolve?.();
+  };
   const onClose = () => {
     if (!res.writableFinished) reader.cancel(new Error('The client closed the connection')).catch(noop);
+    onDrainOrClose();
   };
   res.once('close', onClose);
+  around(() => res.on('drain', onDrainOrClose));
   try {
     // Headers go out now, so the client sees them before the first chunk is ready.
     if (!res.headersSent) around(() => res.flushHeaders());
@@ -91,7 +106,9 @@ async function pipeBody(
       const { done, value } = await reader.read();
       if (done) break;
       if (res.destroyed) return;
-      if (!around(() => res.write(value))) await drained(res);
+      if (!around(() => res.write(value)) && !res.destroyed) {
+        await new Promise<void>((resolve) => (wake = resolve));
+      }
     }
     around(() => res.end());
   } catch (error) {
@@ -99,26 +116,13 @@ async function pipeBody(
     res.destroy(error instanceof Error ? error : new Error(String(error)));
   } finally {
     res.off('close', onClose);
+    res.off('drain', onDrainOrClose);
   }
-}
-
-function drained(res: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.on('drain', done);
-    res.on('close', done);
-  });
 }
 
 function isDecodedByFetch(encoding: string | null): boolean {
   if (!encoding) return false;
-  return encoding
-    .split(',')
-    .every((coding) => DECODED_BY_FETCH.has(coding.trim().toLowerCase()));
+  return encoding.split(',').every((coding) => DECODED_BY_FETCH.has(coding.trim().toLowerCase()));
 }
 
 function isNullBodyStatus(status: number): boolean {
