@@ -9,7 +9,7 @@ import type { WebMiddleware } from '../types';
 import { captureResponse, type Capture } from './capture-response';
 import { finalNext, sendPlain, type NextFunction } from './node-handler';
 import { NodeRequest } from './node-request';
-import { requestUrl } from './request-url';
+import { BAD_ORIGIN_MESSAGE, requestUrl } from './request-url';
 import { sendWebResponse } from './send-response';
 import { isResponse } from '../dispatch/run-route';
 
@@ -31,7 +31,7 @@ export function bridgeMiddleware(middleware: WebMiddleware): NodeMiddleware {
 
 async function run(middleware: WebMiddleware, req: IncomingMessage, res: ServerResponse, next: NextFunction) {
   const url = requestUrl(req);
-  if (url === undefined) return sendPlain(res, 400, 'Bad Request: invalid Host header');
+  if (url === undefined) return sendPlain(res, 400, BAD_ORIGIN_MESSAGE);
   const request = new NodeRequest(req, res, req.method ?? 'GET', url, NO_LIMIT) as unknown as Request;
 
   let capture: Capture | undefined;

@@ -9,8 +9,9 @@ import type { CompiledRoute } from '../dispatch/route';
 import { runRoute } from '../dispatch/run-route';
 import { MALFORMED_PATH, type Router } from '../router';
 import { NodeRequest } from './node-request';
+import { drainAfterResponse } from './drain-request';
 import { BodyLimitError } from './request-body';
-import { requestUrl, targetPath } from './request-url';
+import { BAD_ORIGIN_MESSAGE, requestUrl, targetPath } from './request-url';
 import { sendWebResponse } from './send-response';
 
 export type NextFunction = (error?: unknown) => void;
@@ -26,7 +27,10 @@ export async function handleNodeRequest(
   if (path === undefined) return next();
   const match = router.match(path);
   if (match === null) return next();
-  if (match === MALFORMED_PATH) return sendPlain(res, 400, 'Bad Request: malformed percent-encoding in the URL path');
+  // Whatever answers from here on, a body nobody reads is drained (bounded) after the response.
+  drainAfterResponse(req, res);
+  if (match === MALFORMED_PATH)
+    return sendPlain(res, 400, 'Bad Request: malformed percent-encoding in the URL path');
 
   const route = match.value;
   const method = req.method ?? 'GET';
@@ -45,9 +49,8 @@ export async function handleNodeRequest(
   }
 
   const url = requestUrl(req);
-  if (url === undefined) return sendPlain(res, 400, 'Bad Request: invalid Host header');
+  if (url === undefined) return sendPlain(res, 400, BAD_ORIGIN_MESSAGE);
   if (exceedsLimit(req, route.bodyLimit)) {
-    req.resume();
     res.setHeader('connection', 'close');
     return sendPlain(res, 413, 'Payload Too Large');
   }

@@ -4,6 +4,7 @@
  * by content type. Never hangs, never hands over an empty body silently.
  */
 import type { IncomingMessage } from 'node:http';
+import { isDraining } from './drain-request';
 import { encodeFormBody } from './encode-form-body';
 
 /** Raised when a body is larger than the endpoint's limit; answered with 413. */
@@ -75,7 +76,8 @@ export function readNodeBody(req: IncomingMessage, limit: number | false): Promi
       size += chunk.length;
       if (limit !== false && size > limit) {
         cleanup();
-        req.resume(); // keep draining so the connection stays usable
+        // Stop reading; the rest is drained (bounded) once the response is out.
+        req.pause();
         reject(new BodyLimitError(limit));
         return;
       }
@@ -90,7 +92,8 @@ export function readNodeBody(req: IncomingMessage, limit: number | false): Promi
       reject(err);
     };
     const onClose = () => {
-      if (!req.readableEnded) onError(new Error('The client closed the connection before the body was complete'));
+      if (!req.readableEnded)
+        onError(new Error('The client closed the connection before the body was complete'));
     };
     function cleanup() {
       req.off('data', onData);
@@ -115,11 +118,11 @@ export function nodeBodyToWebStream(req: IncomingMessage, limit: number | false)
         if (limit !== false && size > limit) {
           controller.error(new BodyLimitError(limit));
           req.removeAllListeners('data');
-          req.resume();
+          req.pause(); // the rest is drained (bounded) once the response is out
           return;
         }
         controller.enqueue(chunk);
-        if ((controller.desiredSize ?? 0) <= 0) req.pause();
+        if ((controller.desiredSize ?? 0) <= 0 && !isDraining(req)) req.pause();
       });
       req.once('end', () => {
         try {
@@ -144,9 +147,10 @@ export function nodeBodyToWebStream(req: IncomingMessage, limit: number | false)
       req.resume();
     },
     cancel() {
-      // The handler is done with the body: drain the rest so keep-alive connections stay usable.
+      // The handler is done with the body: stop reading; the rest is drained (bounded) once the
+      // response is out, so keep-alive connections stay usable.
       req.removeAllListeners('data');
-      req.resume();
+      req.pause();
     },
   });
 }

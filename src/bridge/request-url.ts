@@ -15,20 +15,40 @@ interface ExpressLikeRequest extends IncomingMessage {
 // reg-name / IPv4 / [IPv6], optional port. No userinfo, path, whitespace or control characters.
 const VALID_HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]+)(?::\d{0,5})?$/;
 
-/** `undefined` when the Host header is present but cannot be a host. */
+// Hosts already found valid: a server sees a handful, and the URL parser is the costly part of
+// the check. Bounded, so clients sending many names cannot grow it.
+const validHosts = new Set<string>();
+const MAX_REMEMBERED_HOSTS = 256;
+
+function isValidHost(host: string): boolean {
+  if (validHosts.has(host)) return true;
+  // The regex turns most garbage away cheaply; the URL parser, which handlers will run on
+  // `request.url`, has the last word (ports over 65535, `%` escapes, `foo.123`, bad IPv6).
+  if (!VALID_HOST.test(host) || !URL.canParse(`http://${host}/`)) return false;
+  if (validHosts.size < MAX_REMEMBERED_HOSTS) validHosts.add(host);
+  return true;
+}
+
+/** `undefined` when the Host header is present but cannot be a host, or the protocol is not http(s). */
 export function requestOrigin(req: ExpressLikeRequest): string | undefined {
   const host = req.headers.host;
   let authority: string;
   if (host === undefined || host === '') authority = 'localhost';
-  else if (VALID_HOST.test(host)) authority = host;
+  else if (isValidHost(host)) authority = host;
   else return undefined;
-  return `${requestProtocol(req)}://${authority}`;
+  const protocol = requestProtocol(req);
+  return protocol === undefined ? undefined : `${protocol}://${authority}`;
 }
 
-function requestProtocol(req: ExpressLikeRequest): string {
+function requestProtocol(req: ExpressLikeRequest): string | undefined {
   // Express's getter honours `trust proxy` and X-Forwarded-Proto.
   const protocol = req.protocol;
-  if (typeof protocol === 'string') return protocol;
+  if (typeof protocol === 'string') {
+    if (protocol === 'http' || protocol === 'https') return protocol;
+    // Under `trust proxy`, X-Forwarded-Proto arrives as sent: only http(s) makes a URL of ours.
+    const lower = protocol.toLowerCase();
+    return lower === 'http' || lower === 'https' ? lower : undefined;
+  }
   return (req.socket as TLSSocket | undefined)?.encrypted ? 'https' : 'http';
 }
 
@@ -56,6 +76,9 @@ export function targetPath(target: string): string | undefined {
   if (hash !== -1 && hash < end) end = hash;
   return start === 0 && end === target.length ? target : target.slice(start, end);
 }
+
+/** The 400 answer when `requestUrl` gives `undefined`. */
+export const BAD_ORIGIN_MESSAGE = 'Bad Request: invalid Host header or forwarded protocol';
 
 /** Full URL for the handler, or `undefined` when the host is invalid. */
 export function requestUrl(req: ExpressLikeRequest): string | undefined {

@@ -1,0 +1,161 @@
+/**
+ * Faults: clients that go away mid-upload or mid-download, a client too slow for the stream it
+ * asked for, and an endpoint module that throws while loading. Nothing may keep running for a
+ * client that is gone, memory stays bounded by backpressure, and startup errors name the file.
+ */
+import http from 'node:http';
+import net from 'node:net';
+import path from 'node:path';
+import express from 'express';
+import { expect } from 'chai';
+import { mountEndpoints } from '../../src';
+import { resetState, state } from '../fixtures/hardening-app/app/_lib/state';
+import { delay, send, startServer, unhandledRejectionTripwire, waitFor, type TestServer } from './helpers';
+
+const BROKEN_DIR = path.join(__dirname, '../fixtures/hardening-app/broken');
+const BROKEN_FILE = 'test/fixtures/hardening-app/broken/throws/endpoint.ts';
+
+describe('hardening: faults', function () {
+  this.timeout(10_000);
+  unhandledRejectionTripwire();
+
+  let app: TestServer;
+  before(async () => {
+    app = await startServer();
+  });
+  after(() => app.close());
+  beforeEach(() => {
+    resetState();
+    app.appErrors.length = 0;
+  });
+
+  /** Sends the headers and part of a body that promises more, then cuts the connection. */
+  async function abortUpload(target: string): Promise<void> {
+    const socket = net.connect(app.port, '127.0.0.1');
+    socket.on('error', () => {});
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(`POST ${target} HTTP/1.1\r\nHost: x\r\nContent-Length: ${1024 * 1024}\r\n\r\n`);
+    socket.write(Buffer.alloc(64 * 1024));
+    await delay(50);
+    socket.destroy();
+  }
+
+  describe('the client aborts during the upload', () => {
+    it("the handler's request.signal fires and its body read rejects", async () => {
+      await abortUpload('/upload');
+      await waitFor(() => state.uploadReadErrors.length === 1, 3000, 'the read to reject');
+      await waitFor(() => state.uploadAborted === 1, 3000, 'request.signal to fire');
+      expect(state.uploadReadErrors[0]).to.match(/aborted|closed the connection/);
+      // Nothing keeps reading for a client that is gone.
+      const chunks = state.uploadChunks;
+      await delay(100);
+      expect(state.uploadChunks).to.equal(chunks);
+    });
+
+    it('so does req.text(): the rejection reaches next(err) and nothing else', async () => {
+      await abortUpload('/limits/read?via=text');
+      await waitFor(() => app.appErrors.length === 1, 3000, 'the error to reach the app');
+      expect(app.appErrors[0]).to.match(/aborted|closed the connection/);
+    });
+
+    it('the server serves the next request', async () => {
+      await abortUpload('/upload');
+      const reply = await send(`${app.url}/methods/get-only`);
+      expect(reply.status).to.equal(200);
+    });
+  });
+
+  describe('the client aborts during the download', () => {
+    for (const route of ['download', 'firehose']) {
+      it(`/${route}: the Response stream is cancelled and not pulled again`, async () => {
+        await new Promise<void>((resolve, reject) => {
+          const req = http.get(`${app.url}/${route}`, { agent: false }, (res) => {
+            let seen = 0;
+            res.on('data', (chunk: Buffer) => {
+              seen += chunk.length;
+              if (seen > 64 * 1024) {
+                req.destroy();
+                resolve();
+              }
+            });
+          });
+          req.on('error', (error) => {
+            if (!req.destroyed) reject(error);
+          });
+        });
+        const cancelled = () => (route === 'download' ? state.downloadCancelled : state.firehoseCancelled);
+        await waitFor(() => cancelled() === 1, 3000, 'cancel()');
+        const pulls = state.firehosePulls;
+        await delay(100);
+        expect(state.downloadPullsAfterCancel).to.equal(0);
+        expect(state.firehosePulls).to.equal(pulls);
+      });
+    }
+  });
+
+  describe('a slow client reading a fast endless stream', () => {
+    it('backpressure holds the server to what the socket buffers hold', async () => {
+      const socket = net.connect(app.port, '127.0.0.1');
+      socket.on('error', () => {});
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.write('GET /firehose HTTP/1.1\r\nHost: x\r\n\r\n');
+      await waitFor(() => state.firehosePulls > 0, 3000, 'the stream to start');
+      // The client reads nothing for a second; unchecked, 64 KiB pulls would run to gigabytes.
+      socket.pause();
+      const rssBefore = process.memoryUsage().rss;
+      await delay(1000);
+      const pulledWhilePaused = state.firehosePulls;
+      const rssGrowth = process.memoryUsage().rss - rssBefore;
+      // Loopback socket buffers hold a few MiB; allow 32 MiB before calling it unbounded.
+      expect(pulledWhilePaused * 64 * 1024).to.be.lessThan(32 * 1024 * 1024);
+      expect(rssGrowth).to.be.lessThan(128 * 1024 * 1024);
+      // Reading again lets the stream go on.
+      socket.resume();
+      socket.on('data', () => {});
+      await waitFor(() => state.firehosePulls > pulledWhilePaused + 10, 3000, 'the stream to resume');
+      socket.destroy();
+      await waitFor(() => state.firehoseCancelled === 1, 3000, 'cancel() after the client left');
+    });
+  });
+
+  describe('an endpoint module that throws at import', () => {
+    it('mountEndpoints(app) rejects with an error naming the file and the cause', async () => {
+      const error = await mountEndpoints(express(), { dir: BROKEN_DIR }).then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
+      expect(error).to.be.instanceOf(Error);
+      expect(error!.name).to.equal('EndpointLoadError');
+      expect(error!.message).to.include(BROKEN_FILE);
+      expect(error!.message).to.include('boom at import');
+    });
+
+    it('the synchronous form: .ready rejects, requests reach next(err), no unhandled rejection', async () => {
+      const endpoints = mountEndpoints({ dir: BROKEN_DIR });
+      const seen: string[] = [];
+      const server = http.createServer((req, res) =>
+        endpoints(req, res, (error?: unknown) => {
+          seen.push(error instanceof Error ? error.message : String(error));
+          res.statusCode = 503;
+          res.end('not ready');
+        }),
+      );
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        const { port } = server.address() as net.AddressInfo;
+        const reply = await send(`http://127.0.0.1:${port}/fine`);
+        expect(reply.status).to.equal(503);
+        expect(seen).to.have.length(1);
+        expect(seen[0]).to.include(BROKEN_FILE);
+        const error = await endpoints.ready.then(
+          () => undefined,
+          (e: unknown) => e as Error,
+        );
+        expect(error?.message).to.include(BROKEN_FILE);
+      } finally {
+        server.closeAllConnections();
+        server.close();
+      }
+    });
+  });
+});

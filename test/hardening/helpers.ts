@@ -1,0 +1,174 @@
+/**
+ * Tools for the hardening suite: a server around the hardening fixture tree, exact bytes over a
+ * raw socket, requests on one keep-alive socket, and a tripwire for unhandled rejections.
+ */
+import http, { type Server, type ServerOptions } from 'node:http';
+import net, { type AddressInfo } from 'node:net';
+import path from 'node:path';
+import express from 'express';
+import { mountEndpoints, type EndpointsMiddleware, type MountOptions } from '../../src';
+
+export const FIXTURE_DIR = path.join(__dirname, '../fixtures/hardening-app/app');
+
+export interface TestServer {
+  port: number;
+  url: string;
+  server: Server;
+  endpoints: EndpointsMiddleware;
+  /** Errors that reached the app's error handler, by message. */
+  appErrors: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * Express 5 with the hardening tree mounted at the root, then the app's own 404 and an error
+ * handler that records what reached `next(err)` and answers 500 without details.
+ */
+export async function startServer(
+  options: MountOptions = {},
+  serverOptions: ServerOptions = {},
+): Promise<TestServer> {
+  const app = express();
+  const endpoints = await mountEndpoints(app, { dir: FIXTURE_DIR, ...options });
+  const appErrors: string[] = [];
+  app.use((_req: express.Request, res: express.Response) => {
+    res.status(404).type('text').send('app 404');
+  });
+  app.use((error: Error, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
+    appErrors.push(error.message);
+    res.status(500).type('text').send('app error');
+  });
+  const server = http.createServer(serverOptions, app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    port,
+    url: `http://127.0.0.1:${port}`,
+    server,
+    endpoints,
+    appErrors,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export interface RawExchange {
+  /** Everything the server sent, as latin1 text. */
+  text: string;
+  /** Status code of the first response, or 0 when none came. */
+  status: number;
+  /** How the connection ended. */
+  ended: 'close' | 'error' | 'timeout';
+}
+
+/**
+ * Writes `bytes` on a fresh TCP connection and collects what comes back until the server
+ * closes it (requests should say `Connection: close`) or `timeout` ms pass.
+ */
+export function rawExchange(port: number, bytes: string | Buffer, timeout = 3000): Promise<RawExchange> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(bytes));
+    const chunks: Buffer[] = [];
+    let settled = false;
+    const done = (ended: RawExchange['ended']) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket.destroy();
+      const text = Buffer.concat(chunks).toString('latin1');
+      const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(text)?.[1] ?? 0);
+      resolve({ text, status, ended });
+    };
+    const timer = setTimeout(() => done('timeout'), timeout);
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('close', () => done('close'));
+    socket.on('error', () => done('error'));
+  });
+}
+
+/** The body of a raw HTTP/1.1 response with Content-Length (or the rest, without one). */
+export function rawBody(exchange: RawExchange): string {
+  const at = exchange.text.indexOf('\r\n\r\n');
+  return at === -1 ? '' : exchange.text.slice(at + 4);
+}
+
+export interface Reply {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+  /** The local port of the client socket: equal ports mean one reused connection. */
+  localPort: number | undefined;
+}
+
+/** One request through `agent` (or a fresh connection), body sent as given. */
+export function send(
+  url: string,
+  options: {
+    method?: string;
+    headers?: http.OutgoingHttpHeaders;
+    body?: Buffer | string;
+    agent?: http.Agent;
+  } = {},
+): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, {
+      method: options.method ?? 'GET',
+      headers: options.headers,
+      agent: options.agent ?? false,
+    });
+    let localPort: number | undefined;
+    req.on('socket', (socket) => {
+      const take = () => (localPort = socket.localPort);
+      if (socket.localPort) take();
+      else socket.once('connect', take);
+    });
+    req.on('error', reject);
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: Buffer.concat(chunks),
+          localPort,
+        }),
+      );
+    });
+    req.end(options.body);
+  });
+}
+
+/** Resolves once `check()` holds; rejects after `timeout` ms. */
+export async function waitFor(check: () => boolean, timeout = 3000, what = 'condition'): Promise<void> {
+  const deadline = Date.now() + timeout;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeout} ms waiting for ${what}`);
+    await delay(10);
+  }
+}
+
+export const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Fails the suite if any promise is rejected without a handler while it runs: call in a
+ * `describe`, it installs itself before the tests and checks after each one.
+ */
+export function unhandledRejectionTripwire(): void {
+  const seen: unknown[] = [];
+  const onRejection = (reason: unknown) => seen.push(reason);
+  before(() => process.on('unhandledRejection', onRejection));
+  after(() => process.off('unhandledRejection', onRejection));
+  afterEach(async () => {
+    // Rejections are reported after a microtask turn; give them a moment.
+    await delay(5);
+    if (seen.length > 0) {
+      const reasons = seen.splice(0).map((r) => (r instanceof Error ? r.stack : String(r)));
+      throw new Error(`Unhandled rejection(s):\n${reasons.join('\n')}`);
+    }
+  });
+}
