@@ -20,7 +20,8 @@ function appendValue(params: URLSearchParams, key: string, value: unknown): void
     return;
   }
   if (typeof value === 'object') {
-    for (const [name, inner] of Object.entries(value)) appendValue(params, key ? `${key}[${name}]` : name, inner);
+    for (const [name, inner] of Object.entries(value))
+      appendValue(params, key ? `${key}[${name}]` : name, inner);
     return;
   }
   params.append(key, String(value));

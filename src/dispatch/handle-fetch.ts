@@ -27,9 +27,16 @@ export async function handleFetch(router: Router<CompiledRoute>, request: Reques
   const response = await runRoute(route, decision.entry, request, { params: match.params });
   if (request.method !== 'HEAD' || response.body === null) return response;
   await response.body.cancel();
-  return new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers });
+  return new Response(null, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
 }
 
 function plain(status: number, message: string, headers: Record<string, string> = {}): Response {
-  return new Response(message, { status, headers: { 'content-type': 'text/plain; charset=utf-8', ...headers } });
+  return new Response(message, {
+    status,
+    headers: { 'content-type': 'text/plain; charset=utf-8', ...headers },
+  });
 }

@@ -37,13 +37,12 @@ export type Dispatch =
   | { kind: 'not-allowed'; allow: string }
   | { kind: 'pass' };
 
-export function buildMethodTable(
-  exports: Record<string, unknown>,
-  pageServesGet = false,
-): MethodTable {
+export function buildMethodTable(exports: Record<string, unknown>, pageServesGet = false): MethodTable {
   const entry = (name: string, head = false): HandlerEntry | undefined => {
     const value = exports[name];
-    return typeof value === 'function' ? { handler: value as EndpointHandler, exportName: name, head } : undefined;
+    return typeof value === 'function'
+      ? { handler: value as EndpointHandler, exportName: name, head }
+      : undefined;
   };
   const fallback = entry('ANY') ?? entry('default');
   const byMethod: Record<string, HandlerEntry | undefined> = Object.create(null);

@@ -25,7 +25,9 @@ export async function runRoute(
   if (route.middleware.length === 0) return callHandler();
   const response = await runChain(route.middleware, request, callHandler);
   if (!isResponse(response)) {
-    throw new TypeError(`A middleware of ${route.displayPath} returned ${describe(response)} instead of a Response`);
+    throw new TypeError(
+      `A middleware of ${route.displayPath} returned ${describe(response)} instead of a Response`,
+    );
   }
   return response;
 }

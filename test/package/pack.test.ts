@@ -148,7 +148,6 @@ async function install(dir: string, tarball: string) {
   }
 }
 
-
 describe('the packed tarball', function () {
   let scratch: string;
   let pack: PackResult;
