@@ -1,6 +1,12 @@
 /** express-endpoints: file-based, Web-standard endpoint handlers for Express, Connect and node:http. */
-export { mountEndpoints, DEFAULT_BODY_LIMIT } from './mount';
-export { bridgeMiddleware, type NodeMiddleware } from './bridge';
+export { mountEndpoints } from './mount';
+export {
+  bridgeMiddleware,
+  DEFAULT_BODY_LIMIT,
+  BodyLimitError,
+  type BridgeOptions,
+  type NodeMiddleware,
+} from './bridge';
 export type { EndpointsMiddleware, AppLike } from './mount';
 export type { RouteInfo } from './describe-routes';
 export { EndpointValidationError } from './validate/endpoint-validation-error';

@@ -5,7 +5,7 @@
  * modules is asynchronous, and requests that arrive before it ends wait for it.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { finalNext, handleNodeRequest, type NextFunction } from './bridge';
+import { DEFAULT_BODY_LIMIT, finalNext, handleNodeRequest, type NextFunction } from './bridge';
 import { discoverTree, type DiscoveredTree, type RouteFile } from './discover';
 import { describeRoutes, middlewareFilesFor, patternsWithPage, type RouteInfo } from './describe-routes';
 import { buildMethodTable, HANDLER_EXPORTS } from './dispatch';
@@ -32,8 +32,6 @@ export interface AppLike {
   use(middleware: EndpointsMiddleware): unknown;
   enabled?(setting: string): boolean;
 }
-
-export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 export function mountEndpoints(options?: MountOptions): EndpointsMiddleware;
 export function mountEndpoints(app: AppLike, options?: MountOptions): Promise<EndpointsMiddleware>;

@@ -10,29 +10,44 @@ import { captureResponse, type Capture } from './capture-response';
 import { finalNext, sendPlain, type NextFunction } from './node-handler';
 import { NodeRequest } from './node-request';
 import { BAD_ORIGIN_MESSAGE, requestUrl } from './request-url';
+import { drainAfterResponse } from './drain-request';
+import { BodyLimitError, DEFAULT_BODY_LIMIT } from './request-body';
 import { sendWebResponse } from './send-response';
 import { isResponse } from '../dispatch/run-route';
 
-/** Body limit for requests read through a bridged middleware; endpoints apply their own. */
-const NO_LIMIT = false;
+export interface BridgeOptions {
+  /**
+   * Largest body in bytes the middleware may read (`413` past it), or `false`. Default 1 MiB, like
+   * endpoints. The body it reads stays in the request for the host's own readers after it.
+   */
+  bodyLimit?: number | false;
+}
 
 export type NodeMiddleware = (req: IncomingMessage, res: ServerResponse, next?: NextFunction) => void;
 
-export function bridgeMiddleware(middleware: WebMiddleware): NodeMiddleware {
+export function bridgeMiddleware(middleware: WebMiddleware, options: BridgeOptions = {}): NodeMiddleware {
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   if (typeof middleware !== 'function')
     throw new TypeError('bridgeMiddleware expects a (req, next) function');
   return function bridgedMiddleware(req, res, next) {
-    run(middleware, req, res, next ?? finalNext(res)).catch((error: unknown) => {
+    run(middleware, bodyLimit, req, res, next ?? finalNext(res)).catch((error: unknown) => {
       if (!res.headersSent) sendPlain(res, 500, 'Internal Server Error');
       else res.destroy(error instanceof Error ? error : undefined);
     });
   };
 }
 
-async function run(middleware: WebMiddleware, req: IncomingMessage, res: ServerResponse, next: NextFunction) {
+async function run(
+  middleware: WebMiddleware,
+  bodyLimit: number | false,
+  req: IncomingMessage,
+  res: ServerResponse,
+  next: NextFunction,
+) {
   const url = requestUrl(req);
   if (url === undefined) return sendPlain(res, 400, BAD_ORIGIN_MESSAGE);
-  const request = new NodeRequest(req, res, req.method ?? 'GET', url, NO_LIMIT) as unknown as Request;
+  const method = req.method ?? 'GET';
+  const request = new NodeRequest(req, res, method, url, bodyLimit, true) as unknown as Request;
 
   let capture: Capture | undefined;
   let upstreamHeaders: OutgoingHttpHeaders | undefined;
@@ -52,6 +67,11 @@ async function run(middleware: WebMiddleware, req: IncomingMessage, res: ServerR
     if (!isResponse(response))
       throw new TypeError(`A bridged middleware returned ${typeof response}, not a Response`);
   } catch (error) {
+    // Over the limit is the client's mistake, answered as endpoints answer it.
+    if (error instanceof BodyLimitError && !res.headersSent) {
+      drainAfterResponse(req, res);
+      return sendPlain(res, 413, 'Payload Too Large');
+    }
     if (!capture) return next(error);
     // The chain already ran; its error handler cannot be entered again.
     capture.discard();
@@ -61,7 +81,7 @@ async function run(middleware: WebMiddleware, req: IncomingMessage, res: ServerR
     return;
   }
 
-  if (!capture) return sendWebResponse(res, response, { head: req.method === 'HEAD' });
+  if (!capture) return sendWebResponse(res, response, { head: method === 'HEAD' });
   const chainResponse = await capture.response.catch(() => undefined);
   if (response !== chainResponse) {
     capture.discard();
@@ -70,7 +90,7 @@ async function run(middleware: WebMiddleware, req: IncomingMessage, res: ServerR
     }
   }
   try {
-    await sendWebResponse(res, response, { head: req.method === 'HEAD', around: capture.passThrough });
+    await sendWebResponse(res, response, { head: method === 'HEAD', around: capture.passThrough });
   } finally {
     capture.restore();
   }

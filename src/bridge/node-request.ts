@@ -10,6 +10,7 @@
  * without replacing the global `Request`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readAndRestoreBody } from './restore-body';
 import {
   bodyFromParsedRequest,
   nodeBodyToWebStream,
@@ -33,6 +34,8 @@ export class NodeRequest {
     readonly method: string,
     readonly url: string,
     private readonly bodyLimit: number | false,
+    /** Leave the body in the Node stream for the host's own readers (bridged middleware). */
+    private readonly restoreBody = false,
   ) {}
 
   get headers(): Headers {
@@ -134,6 +137,7 @@ export class NodeRequest {
         },
       });
     }
+    if (this.restoreBody) return bytesAsStream(() => this.readSource());
     return nodeBodyToWebStream(this.nodeRequest, this.bodyLimit);
   }
 
@@ -141,15 +145,31 @@ export class NodeRequest {
     if (this.bodyUsed) throw new TypeError('Body is unusable: it has already been read');
     if (this.bodyStream) return readWebStream(this.bodyStream);
     this.used = true;
+    return this.readSource();
+  }
+
+  /** The body's bytes from wherever they are: parsed by the host, or still in the Node stream. */
+  private async readSource(): Promise<Uint8Array> {
     if (this.method === 'GET' || this.method === 'HEAD') return new Uint8Array(0);
     const parsed = bodyFromParsedRequest(this.nodeRequest);
     if (parsed) return parsed;
-    const bytes = await readNodeBody(this.nodeRequest, this.bodyLimit);
-    // The stream is spent now. Leave the bytes where later readers of this Node request look
-    // (a bridged middleware read the body and called next(): the endpoints behind it).
+    if (!this.restoreBody) return readNodeBody(this.nodeRequest, this.bodyLimit);
+    const bytes = await readAndRestoreBody(this.nodeRequest, this.bodyLimit);
+    // Endpoints mounted behind a bridged middleware find the bytes here, exactly as sent.
     this.nodeRequest.rawBody ??= bytes;
     return bytes;
   }
+}
+
+/** A one-chunk stream whose bytes are read on the first pull. */
+function bytesAsStream(read: () => Promise<Uint8Array>): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const bytes = await read();
+      if (bytes.byteLength > 0) controller.enqueue(bytes);
+      controller.close();
+    },
+  });
 }
 
 /** Header list from rawHeaders, repeats kept, HTTP/2 pseudo-headers (`:path`) left out. */

@@ -7,6 +7,9 @@ import type { IncomingMessage } from 'node:http';
 import { isDraining } from './drain-request';
 import { encodeFormBody } from './encode-form-body';
 
+/** Default `bodyLimit`: 1 MiB. */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
 /** Raised when a body is larger than the endpoint's limit; answered with 413. */
 export class BodyLimitError extends Error {
   readonly status = 413;
