@@ -12,7 +12,10 @@ import { NodeRequest } from './node-request';
 import { drainAfterResponse } from './drain-request';
 import { BodyLimitError } from './request-body';
 import { BAD_ORIGIN_MESSAGE, requestUrl, targetPath } from './request-url';
-import { sendWebResponse } from './send-response';
+import { writeWebResponse, type SendOptions } from './send-response';
+
+const SEND_HEAD: SendOptions = { head: true };
+const SEND_BODY: SendOptions = {};
 
 export type NextFunction = (error?: unknown) => void;
 
@@ -58,15 +61,18 @@ export async function handleNodeRequest(
   const request = new NodeRequest(req, res, method, url, route.bodyLimit) as unknown as Request;
   let response: Response;
   try {
-    response = await runRoute(route, decision.entry, request, {
+    const result = runRoute(route, decision.entry, request, {
       params: match.params,
       node: { req: req as IncomingMessage & Record<string, unknown>, res },
     });
+    // A handler that answers synchronously is not awaited: no microtask trips per request.
+    response = result instanceof Promise ? await result : result;
   } catch (error) {
     return fail(res, next, error);
   }
   try {
-    await sendWebResponse(res, response, { head: method === 'HEAD' });
+    const streaming = writeWebResponse(res, response, method === 'HEAD' ? SEND_HEAD : SEND_BODY);
+    if (streaming !== undefined) await streaming;
   } catch (error) {
     fail(res, next, error);
   }

@@ -31,6 +31,19 @@ export async function sendWebResponse(
   response: Response,
   options: SendOptions = {},
 ): Promise<void> {
+  return writeWebResponse(res, response, options);
+}
+
+/**
+ * `sendWebResponse` without a promise when there is nothing to wait for: string and bytes
+ * bodies are written at once and this returns `undefined`; a streamed body returns the promise
+ * of its end. Throws synchronously when Node refuses a header.
+ */
+export function writeWebResponse(
+  res: ServerResponse,
+  response: Response,
+  options: SendOptions = {},
+): Promise<void> | undefined {
   const dropEncoding =
     response.type !== 'default' && isDecodedByFetch(response.headers.get('content-encoding'));
   copyHeaders(res, response.headers, dropEncoding);
@@ -58,7 +71,7 @@ export async function sendWebResponse(
     around(() => res.end());
     return;
   }
-  await pipeBody(res, response.body, around);
+  return pipeBody(res, response.body, around);
 }
 
 function copyHeaders(res: ServerResponse, headers: Headers, dropEncoding: boolean): void {

@@ -7,23 +7,52 @@ import type { EndpointContext } from '../types';
 import type { HandlerEntry } from './method-table';
 import type { CompiledRoute } from './route';
 
-export async function runRoute(
+export function runRoute(
+  route: CompiledRoute,
+  entry: HandlerEntry,
+  request: Request,
+  context: EndpointContext,
+): Response | Promise<Response> {
+  // No middleware: call the handler directly and stay synchronous when it is. Awaiting a
+  // Response that is already there costs the request trips through the microtask queue.
+  if (route.middleware.length === 0) return callHandler(route, entry, request, context);
+  return runWithMiddleware(route, entry, request, context);
+}
+
+/** May throw synchronously (a handler that throws, or returns something else than a Response). */
+function callHandler(
+  route: CompiledRoute,
+  entry: HandlerEntry,
+  request: Request,
+  context: EndpointContext,
+): Response | Promise<Response> {
+  const result = entry.handler(request, context) as unknown;
+  if (isThenable(result)) {
+    return Promise.resolve(result).then((value) => checkedResponse(route, entry, value));
+  }
+  return checkedResponse(route, entry, result);
+}
+
+function checkedResponse(route: CompiledRoute, entry: HandlerEntry, value: unknown): Response {
+  if (isResponse(value)) return value;
+  throw new TypeError(
+    `${route.displayPath}: export ${entry.exportName} returned ${describe(value)} instead of a Response`,
+  );
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | null)?.then === 'function';
+}
+
+async function runWithMiddleware(
   route: CompiledRoute,
   entry: HandlerEntry,
   request: Request,
   context: EndpointContext,
 ): Promise<Response> {
-  const callHandler = async (): Promise<Response> => {
-    const response = await entry.handler(request, context);
-    if (!isResponse(response)) {
-      throw new TypeError(
-        `${route.displayPath}: export ${entry.exportName} returned ${describe(response)} instead of a Response`,
-      );
-    }
-    return response;
-  };
-  if (route.middleware.length === 0) return callHandler();
-  const response = await runChain(route.middleware, request, callHandler);
+  const response = await runChain(route.middleware, request, async () =>
+    callHandler(route, entry, request, context),
+  );
   if (!isResponse(response)) {
     throw new TypeError(
       `A middleware of ${route.displayPath} returned ${describe(response)} instead of a Response`,
