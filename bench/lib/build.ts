@@ -1,0 +1,22 @@
+/** Bundles the bench processes (server, load, startup) and the library source into bench/.scratch/build. */
+import path from 'node:path';
+import { build } from 'esbuild';
+import { BENCH_DIR } from './trees';
+
+// Under .scratch: ignored by git, ESLint, Prettier and tsc alike.
+export const BUILD = path.join(BENCH_DIR, '.scratch', 'build');
+
+export async function buildBench(): Promise<void> {
+  await build({
+    entryPoints: ['server', 'load', 'startup'].map((name) => path.join(BENCH_DIR, `${name}.ts`)),
+    outdir: BUILD,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    // Like the published build: dependencies stay imports, our own code is bundled.
+    packages: 'external',
+    logLevel: 'warning',
+  });
+}

@@ -1,0 +1,288 @@
+/**
+ * One bench server: `node bench/.scratch/build/server.mjs '<json config>'` builds the variant named in the
+ * config for one scenario, listens on 127.0.0.1 at an ephemeral port and prints `LISTENING <port>`.
+ *
+ * Peers are imported only by their own variants, so @hono/node-server's replacement of the global
+ * Request/Response (its default) never reaches another variant's process. Handlers of the Web
+ * bridges (ours and the peers) are the very endpoint files under bench/trees, so they all run the
+ * same code; the native variants rebuild the same bytes the Node/Express way.
+ *
+ * With an IPC channel (forked), `cpu-start`/`cpu-stop` report the CPU time used in between, and
+ * `mem-start`/`mem-stop` the RSS before and the high-water RSS after a transfer (scenario f).
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import http, { type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { Readable, Writable, pipeline } from 'node:stream';
+import { pathToFileURL } from 'node:url';
+import type { Express } from 'express';
+import { mountEndpoints } from '../src/index';
+import {
+  BIG_CHUNKS,
+  CHUNK_SIZE,
+  FILL_BYTE,
+  HELLO,
+  LAST_ROUTE,
+  MANY_ROUTES,
+  STREAM_CHUNKS,
+  routeBody,
+  routeName,
+} from './lib/payloads';
+import { SMALL_TREE, treeDir } from './lib/trees';
+
+export interface ServerConfig {
+  scenario: 'a' | 'b' | 'c' | 'd' | 'f';
+  /** `<host>-<library>` or `<library>-<host>`, then `[+json][@one|@many]`; see lib/variants.ts. */
+  variant: string;
+}
+
+type Handler = (req: Request, ctx: { params: Record<string, string> }) => Response | Promise<Response>;
+type Middleware = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
+
+const require = createRequire(import.meta.url);
+const CHUNK = new Uint8Array(CHUNK_SIZE).fill(FILL_BYTE);
+const chunkCount = (scenario: ServerConfig['scenario']) => (scenario === 'f' ? BIG_CHUNKS : STREAM_CHUNKS);
+
+async function main(): Promise<void> {
+  const config = JSON.parse(process.argv[2] ?? '{}') as ServerConfig;
+  const listener = await buildListener(config);
+  const server = http.createServer(listener);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  watchMemory();
+  process.stdout.write(`LISTENING ${(server.address() as AddressInfo).port}\n`);
+  process.on('SIGTERM', () => process.exit(0));
+  process.on('SIGINT', () => process.exit(0));
+}
+
+async function buildListener(config: ServerConfig): Promise<RequestListener> {
+  const [base, routes = 'one'] = config.variant.split('@') as [string, string | undefined];
+  const json = base.endsWith('+json');
+  // `node-raw`, `express5-native`, `ee-express5`, `hono-node`: one part names the host.
+  const parts = base.replace('+json', '').split('-');
+  const host = parts.find((p) => p === 'node' || p.startsWith('express'))!;
+  const library = parts.find((p) => p !== host)!;
+  const dir = config.scenario === 'd' ? treeDir(routes === 'many' ? 'many-js' : 'one-js') : SMALL_TREE;
+
+  if (host === 'node') {
+    if (library === 'raw') return rawNode(config.scenario);
+    if (library === 'response') return rawWithResponse();
+    // The middleware answers 404 itself when no `next` is given.
+    if (library === 'ee') return mountEndpoints({ dir }) as unknown as RequestListener;
+    if (library === 'hono' || library === 'honoNoGlobals') {
+      const { getRequestListener } = await import('@hono/node-server');
+      const options = library === 'honoNoGlobals' ? { overrideGlobalObjects: false } : {};
+      return getRequestListener(await peerFetch(), options) as unknown as RequestListener;
+    }
+  }
+
+  const express = (
+    host === 'express4' ? require('express4') : require('express')
+  ) as typeof import('express');
+  const app = express();
+  if (json) app.use(express.json());
+  switch (library) {
+    case 'floor': {
+      const body = JSON.stringify(HELLO);
+      app.use((_req, res) => res.end(body));
+      break;
+    }
+    case 'native':
+      nativeRoutes(app, config.scenario, routes === 'many');
+      break;
+    case 'response':
+      app.use(rawWithResponse() as unknown as Middleware);
+      break;
+    case 'ee':
+      await mountEndpoints(app, { dir });
+      break;
+    case 'hono':
+    case 'honoNoGlobals': {
+      const { getRequestListener } = await import('@hono/node-server');
+      const options = library === 'honoNoGlobals' ? { overrideGlobalObjects: false } : {};
+      app.use(getRequestListener(await peerFetch(), options) as unknown as Middleware);
+      break;
+    }
+    case 'whatwg': {
+      const { createServerAdapter } = await import('@whatwg-node/server');
+      app.use(createServerAdapter(await peerFetch()) as unknown as Middleware);
+      break;
+    }
+    default:
+      throw new Error(`unknown variant ${config.variant}`);
+  }
+  return app as unknown as RequestListener;
+}
+
+/**
+ * The peers have no file router: they get the endpoint modules of bench/trees/small behind the
+ * cheapest dispatcher that can tell the paths apart (one Map lookup), their best case.
+ */
+async function peerFetch(): Promise<(req: Request) => Response | Promise<Response>> {
+  const table = new Map<string, Record<string, Handler>>();
+  for (const name of ['hello', 'echo', 'stream', 'upload', 'download']) {
+    const file = path.join(SMALL_TREE, 'api', name, 'endpoint.js');
+    table.set(`/api/${name}`, (await import(pathToFileURL(file).href)) as Record<string, Handler>);
+  }
+  const params = {};
+  return (req) => {
+    const url = req.url;
+    const start = url.indexOf('/', url.indexOf('//') + 2);
+    const query = url.indexOf('?', start);
+    const handler = table.get(query === -1 ? url.slice(start) : url.slice(start, query))?.[req.method];
+    return handler ? handler(req, { params }) : new Response('Not Found', { status: 404 });
+  };
+}
+
+function nativeRoutes(app: Express, scenario: ServerConfig['scenario'], many: boolean): void {
+  switch (scenario) {
+    case 'a':
+      app.get('/api/hello', (_req, res) => {
+        res.json(HELLO);
+      });
+      return;
+    case 'b':
+      // Behind `express.json()` (the `+json` variants); without it there is no body to echo.
+      app.post('/api/echo', (req, res) => {
+        res.json(req.body);
+      });
+      return;
+    case 'c':
+      app.get('/api/stream', (_req, res) => {
+        res.type('application/octet-stream');
+        pipeline(Readable.from(chunks(STREAM_CHUNKS)), res, () => {});
+      });
+      return;
+    case 'd':
+      // Registered in order, so the requested route is the last one Express tries.
+      for (let i = many ? 0 : LAST_ROUTE; i < MANY_ROUTES; i++) {
+        app.get(`/api/${routeName(i)}/:id`, (req, res) => {
+          res.json(routeBody(i, req.params.id!));
+        });
+      }
+      return;
+    case 'f':
+      throw new Error('scenario f compares against raw node:http only');
+  }
+}
+
+function rawNode(scenario: ServerConfig['scenario']): RequestListener {
+  switch (scenario) {
+    case 'a':
+      return (_req, res) => sendJson(res, HELLO);
+    case 'b':
+      return (req, res) => {
+        const parts: Buffer[] = [];
+        req.on('data', (chunk: Buffer) => parts.push(chunk));
+        req.on('end', () => sendJson(res, JSON.parse(Buffer.concat(parts).toString('utf8'))));
+      };
+    case 'c':
+      return (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/octet-stream' });
+        pipeline(Readable.from(chunks(STREAM_CHUNKS)), res, () => {});
+      };
+    case 'd':
+      return (req, res) => sendJson(res, routeBody(LAST_ROUTE, req.url!.split('/')[3]!));
+    case 'f':
+      // Piping both ways: the physical limit the bridge is measured against.
+      return (req, res) => {
+        if (req.method === 'POST') {
+          let bytes = 0;
+          const counter = new Writable({
+            write(chunk: Buffer, _encoding, done) {
+              bytes += chunk.length;
+              done();
+            },
+          });
+          pipeline(req, counter, (err) => (err ? res.destroy(err) : sendJson(res, { bytes })));
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'application/octet-stream' });
+        pipeline(Readable.from(chunks(chunkCount(scenario))), res, () => {});
+      };
+  }
+}
+
+/**
+ * Diagnostic for (a): the raw handler (or Express floor) that also builds, and drops, the
+ * `Response.json()` the endpoint builds. No bridge can go faster while handlers use the
+ * runtime's own Response.
+ */
+function rawWithResponse(): RequestListener {
+  return (_req, res) => {
+    const response = Response.json(HELLO);
+    if (response.status !== 200) throw new Error('unreachable');
+    sendJson(res, HELLO);
+  };
+}
+
+function sendJson(res: ServerResponse, value: unknown): void {
+  const body = JSON.stringify(value);
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+function* chunks(count: number): Generator<Uint8Array> {
+  for (let i = 0; i < count; i++) yield CHUNK;
+}
+
+/**
+ * Over IPC: the CPU time the process used during a measurement (user + system), and for
+ * scenario (f) the RSS before a transfer and the process's high-water RSS after it.
+ */
+function watchMemory(): void {
+  if (!process.send) return;
+  let before = 0;
+  let peakTracker: { stop(): number } | undefined;
+  let cpu = process.cpuUsage();
+  process.on('message', (message: { type: string }) => {
+    if (message.type === 'cpu-start') {
+      cpu = process.cpuUsage();
+      process.send!({ type: 'cpu-started' });
+    } else if (message.type === 'cpu-stop') {
+      const used = process.cpuUsage(cpu);
+      process.send!({ type: 'cpu', micros: used.user + used.system, user: used.user, system: used.system });
+    } else if (message.type === 'mem-start') {
+      before = process.memoryUsage.rss();
+      peakTracker = trackPeak();
+      process.send!({ type: 'mem-started', before });
+    } else if (message.type === 'mem-stop') {
+      const peak = peakTracker?.stop() ?? Number.NaN;
+      process.send!({ type: 'mem', before, peak, now: process.memoryUsage.rss() });
+    }
+  });
+}
+
+/**
+ * The process's peak RSS from now on. Linux: reset the kernel's high-water mark (`VmHWM`, via
+ * /proc/self/clear_refs) and read it back at the end, which misses nothing. Elsewhere: sample
+ * every 5 ms. (`resourceUsage().maxRSS` will not do: it counts from the process's start.)
+ */
+function trackPeak(): { stop(): number } {
+  let sampled = process.memoryUsage.rss();
+  const timer = setInterval(() => {
+    sampled = Math.max(sampled, process.memoryUsage.rss());
+  }, 5);
+  let kernel = false;
+  try {
+    writeFileSync('/proc/self/clear_refs', '5');
+    kernel = true;
+  } catch {
+    // not Linux, or not allowed: sampling only
+  }
+  return {
+    stop() {
+      clearInterval(timer);
+      sampled = Math.max(sampled, process.memoryUsage.rss());
+      if (!kernel) return sampled;
+      const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
+      return hwm ? Math.max(sampled, Number(hwm[1]) * 1024) : sampled;
+    },
+  };
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
