@@ -85,6 +85,22 @@ describe('integration: loading endpoint files', function () {
       });
     });
 
+    it('loads TypeScript in an ES module package (and .mts anywhere) through tsx ESM hooks', async () => {
+      const dir = path.join(fixtures, 'esm-ts-tree');
+      const ts = await serveOnce({ entry: builtEntry, dir, url: '/greet/Di' });
+      expect(ts).to.deep.equal({
+        status: 200,
+        body: { text: 'Hello, Di!', via: 'esm-typescript' },
+        execArgv: [],
+      });
+      const mts = await serveOnce({ entry: builtEntry, dir, url: '/mts/Ed' });
+      expect(mts).to.deep.equal({
+        status: 200,
+        body: { text: 'Hi, Ed!', via: 'mts', meta: 'string' },
+        execArgv: [],
+      });
+    });
+
     it('loads a compiled CommonJS tree without any loader', async () => {
       const outcome = await serveOnce({
         entry: builtEntry,
