@@ -1,0 +1,58 @@
+/**
+ * Type-level checks of the public API, compiled by `npm run typecheck` (never run): the ways
+ * users wire the library into Express (its types are Express 5's) and Connect, and write handlers, must
+ * type-check without casts.
+ */
+import connect from 'connect';
+import express from 'express';
+import http from 'node:http';
+import {
+  bridgeMiddleware,
+  mountEndpoints,
+  type EndpointContext,
+  type EndpointHandler,
+  type EndpointsMiddleware,
+  type ParamsOf,
+  type WebMiddleware,
+} from '../../src/index';
+import { createTestRequest } from '../../src/testing';
+
+export async function wiring(): Promise<void> {
+  const app5 = express();
+  app5.use(mountEndpoints({ dir: 'app' }));
+  app5.use('/v1', mountEndpoints({ dir: new URL('file:///srv/app') }));
+  const mounted: EndpointsMiddleware = await mountEndpoints(app5, { dir: 'app', strict: true });
+  mounted.routes.map((route) => route.pattern);
+
+  app5.use(bridgeMiddleware(async (_req, next) => next(), { bodyLimit: 4096 }));
+
+  const app = connect();
+  app.use(mountEndpoints());
+  await mountEndpoints(app, { bodyLimit: false });
+
+  http.createServer(mountEndpoints());
+  const response: Response = await mounted.fetch(createTestRequest('/x'));
+  void response;
+}
+
+// Handlers: no import needed for the plain form; the helper types narrow params.
+export async function GET(req: Request, { params }: { params: { id: string } }) {
+  return Response.json({ id: params.id, url: req.url });
+}
+export const PUT: EndpointHandler<'/users/[id]/[[...rest]]'> = async (_req, { params, node }) => {
+  const id: string = params.id;
+  const rest: string[] | undefined = params.rest;
+  void node?.req.headers;
+  return Response.json({ id, rest });
+};
+export function DELETE(_req: Request, context: EndpointContext<'/files/[...path]'>) {
+  const path: string[] = context.params.path;
+  return new Response(path.join('/'));
+}
+export const auth: WebMiddleware = async (req, next) =>
+  req.headers.has('authorization') ? next() : new Response(null, { status: 401 });
+
+type Check<T extends true> = T;
+export type ParamsAreDerived = Check<
+  ParamsOf<'/a/[x]/[...y]/[[...z]]'> extends { x: string; y: string[]; z?: string[] } ? true : false
+>;
