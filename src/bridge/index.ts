@@ -2,5 +2,5 @@
 export { handleNodeRequest, finalNext, sendPlain, type NextFunction } from './node-handler';
 export { NodeRequest } from './node-request';
 export { sendWebResponse } from './send-response';
-export { BodyLimitError, DEFAULT_BODY_LIMIT } from './request-body';
+export { BodyLimitError, ClientClosedError, DEFAULT_BODY_LIMIT } from './request-body';
 export { bridgeMiddleware, type BridgeOptions, type NodeMiddleware } from './bridge-middleware';

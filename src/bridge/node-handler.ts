@@ -10,7 +10,7 @@ import { runRoute } from '../dispatch/run-route';
 import { MALFORMED_PATH, type Router } from '../router';
 import { NodeRequest } from './node-request';
 import { drainAfterResponse } from './drain-request';
-import { BodyLimitError } from './request-body';
+import { BodyLimitError, ClientClosedError } from './request-body';
 import { BAD_ORIGIN_MESSAGE, requestUrl, targetPath } from './request-url';
 import { writeWebResponse, type SendOptions } from './send-response';
 
@@ -80,12 +80,19 @@ export async function handleNodeRequest(
 
 /** Before anything is sent the host's error handler answers; after, the socket is all we have. */
 function fail(res: ServerResponse, next: NextFunction, error: unknown): void {
+  if (isClientGone(res, error)) return;
   if (res.headersSent) {
     res.destroy(error instanceof Error ? error : undefined);
     return;
   }
   if (error instanceof BodyLimitError) return sendPlain(res, 413, 'Payload Too Large');
   next(error);
+}
+
+/** The client left, and the error only says so: there is nobody to answer. */
+function isClientGone(res: ServerResponse, error: unknown): boolean {
+  if (!res.destroyed && !res.socket?.destroyed) return false;
+  return error instanceof ClientClosedError || (error as { code?: unknown } | null)?.code === 'ECONNRESET';
 }
 
 function exceedsLimit(req: IncomingMessage, limit: number | false): boolean {

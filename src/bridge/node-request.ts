@@ -13,6 +13,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readAndRestoreBody } from './restore-body';
 import {
   bodyFromParsedRequest,
+  ClientClosedError,
   nodeBodyToWebStream,
   readNodeBody,
   type ParsedNodeRequest,
@@ -118,7 +119,8 @@ export class NodeRequest {
     const res = this.nodeResponse;
     if (res) {
       const onClose = () => {
-        if (!res.writableFinished) controller.abort(new Error('The client closed the connection'));
+        if (!res.writableFinished)
+          controller.abort(new ClientClosedError('The client closed the connection'));
       };
       if (res.destroyed || res.closed) onClose();
       else res.once('close', onClose);

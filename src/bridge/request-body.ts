@@ -20,6 +20,17 @@ export class BodyLimitError extends Error {
   }
 }
 
+/**
+ * The client went away before the exchange was over. Nobody is left to answer, so it is not
+ * passed to the host's error handler (which would log a 500 for a request no one waits for).
+ */
+export class ClientClosedError extends Error {
+  constructor(message = 'The client closed the connection before the body was complete') {
+    super(message);
+    this.name = 'ClientClosedError';
+  }
+}
+
 /** Raised when earlier middleware consumed the body and left nothing we can hand over. */
 export class BodyUnavailableError extends Error {
   readonly status = 500;
@@ -95,8 +106,7 @@ export function readNodeBody(req: IncomingMessage, limit: number | false): Promi
       reject(err);
     };
     const onClose = () => {
-      if (!req.readableEnded)
-        onError(new Error('The client closed the connection before the body was complete'));
+      if (!req.readableEnded) onError(new ClientClosedError());
     };
     function cleanup() {
       req.off('data', onData);
@@ -138,7 +148,7 @@ export function nodeBodyToWebStream(req: IncomingMessage, limit: number | false)
       req.once('close', () => {
         if (!req.readableEnded) {
           try {
-            controller.error(new Error('The client closed the connection before the body was complete'));
+            controller.error(new ClientClosedError());
           } catch {
             // already closed
           }

@@ -8,7 +8,7 @@
  * keeps 'end' from being emitted: the stream looks untouched to whoever reads it next.
  */
 import type { IncomingMessage } from 'node:http';
-import { BodyLimitError } from './request-body';
+import { BodyLimitError, ClientClosedError } from './request-body';
 
 export function readAndRestoreBody(req: IncomingMessage, limit: number | false): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -35,7 +35,7 @@ export function readAndRestoreBody(req: IncomingMessage, limit: number | false):
     };
     const onError = (error: Error) => settle(error);
     const onClose = () => {
-      if (!req.complete) settle(new Error('The client closed the connection before the body was complete'));
+      if (!req.complete) settle(new ClientClosedError());
     };
     req.on('readable', onReadable);
     req.on('error', onError);

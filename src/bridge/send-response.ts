@@ -7,6 +7,7 @@
  * are written as they come, with backpressure, and cancelled if the client goes away.
  */
 import type { ServerResponse } from 'node:http';
+import { ClientClosedError } from './request-body';
 import { internalBodySource } from './response-internals';
 
 // Never forwarded: they describe one connection, and Node sets its own.
@@ -107,7 +108,8 @@ async function pipeBody(
     resolve?.();
   };
   const onClose = () => {
-    if (!res.writableFinished) reader.cancel(new Error('The client closed the connection')).catch(noop);
+    if (!res.writableFinished)
+      reader.cancel(new ClientClosedError('The client closed the connection')).catch(noop);
     onDrainOrClose();
   };
   res.once('close', onClose);
