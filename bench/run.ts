@@ -10,7 +10,7 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -437,7 +437,6 @@ function runStartup(): StartupRow[] {
   log('\n(e) startup');
   const rows: StartupRow[] = [];
   const jsDir = treeDir('many-js');
-  const tsDir = treeDir('many-ts');
   const tmpRoot = mkdtempSync(path.join(os.tmpdir(), 'ee-bench-'));
   try {
     // JavaScript. Node 20 keeps no compile cache between processes, so "cold" (the first process
@@ -455,36 +454,40 @@ function runStartup(): StartupRow[] {
       ...phases(jsPhases),
     });
 
-    // TypeScript, loaded through tsx (registered by the library). Cold: tsx's transform cache is
-    // empty (a fresh TMPDIR per run); warm: the cache of an earlier run in the same TMPDIR.
-    const tsCold = Array.from({ length: STARTUP_RUNS }, (_, i) => {
-      const tmp = path.join(tmpRoot, `cold-${i}`);
-      execFileSync('mkdir', ['-p', tmp]);
-      return runStartupProcess('mount', tsDir, tmp).total!;
-    });
-    const warmTmp = path.join(tmpRoot, 'warm');
-    execFileSync('mkdir', ['-p', warmTmp]);
-    runStartupProcess('mount', tsDir, warmTmp);
-    const tsWarm = Array.from(
-      { length: STARTUP_RUNS },
-      () => runStartupProcess('mount', tsDir, warmTmp).total!,
+    rows.push(
+      ...typeScriptRows('TypeScript (ES module package)', treeDir('many-ts'), path.join(tmpRoot, 'esm')),
     );
-    const tsPhases = Array.from({ length: STARTUP_RUNS }, () => runStartupProcess('phases', tsDir, warmTmp));
-    rows.push({ tree: 'TypeScript', case: 'cold', runs: tsCold, total: median(tsCold), limit: 2000 });
-    rows.push({
-      tree: 'TypeScript',
-      case: 'warm',
-      runs: tsWarm,
-      total: median(tsWarm),
-      limit: 2000,
-      ...phases(tsPhases),
-    });
+    rows.push(
+      ...typeScriptRows('TypeScript (CommonJS package)', treeDir('many-ts-cjs'), path.join(tmpRoot, 'cjs')),
+    );
   } finally {
     rmSync(tmpRoot, { recursive: true, force: true });
   }
   for (const row of rows)
     log(`  ${row.tree} ${row.case}: ${fmtMs(row.total)} ms (runs ${row.runs.map(fmtMs).join(', ')})`);
   return rows;
+}
+
+/**
+ * TypeScript, loaded through tsx (registered by the library): import() and tsx's ESM hooks in an
+ * ES module package, require() and its in-thread CommonJS hook in a CommonJS one. Cold: tsx's
+ * transform cache is empty (a fresh TMPDIR per run); warm: the cache of an earlier run.
+ */
+function typeScriptRows(tree: string, dir: string, tmpRoot: string): StartupRow[] {
+  const cold = Array.from({ length: STARTUP_RUNS }, (_, i) => {
+    const tmp = path.join(tmpRoot, `cold-${i}`);
+    mkdirSync(tmp, { recursive: true });
+    return runStartupProcess('mount', dir, tmp).total!;
+  });
+  const warmTmp = path.join(tmpRoot, 'warm');
+  mkdirSync(warmTmp, { recursive: true });
+  runStartupProcess('mount', dir, warmTmp);
+  const warm = Array.from({ length: STARTUP_RUNS }, () => runStartupProcess('mount', dir, warmTmp).total!);
+  const warmPhases = Array.from({ length: STARTUP_RUNS }, () => runStartupProcess('phases', dir, warmTmp));
+  return [
+    { tree, case: 'cold', runs: cold, total: median(cold), limit: 2000 },
+    { tree, case: 'warm', runs: warm, total: median(warm), limit: 2000, ...phases(warmPhases) },
+  ];
 }
 
 function phases(runs: Record<string, number>[]) {
