@@ -12,7 +12,7 @@ import {
   FIXTURE_DIR,
   rawBody,
   rawExchange,
-  send,
+  httpRequest,
   startServer,
   unhandledRejectionTripwire,
   type TestServer,
@@ -41,7 +41,7 @@ describe('hardening: bad input', function () {
 
   /** The server still answers a normal request after whatever the test sent. */
   async function stillServing(server: TestServer = app) {
-    const reply = await send(`${server.url}/methods/get-only`);
+    const reply = await httpRequest(`${server.url}/methods/get-only`);
     expect([reply.status, reply.body.toString()]).to.deep.equal([200, 'get']);
   }
 
@@ -287,7 +287,7 @@ describe('hardening: bad input', function () {
     for (const [route, method, message] of cases) {
       it(`${route}: an error naming file and export reaches next(err); no details to the client`, async () => {
         app.appErrors.length = 0;
-        const reply = await send(`${app.url}/${route}`, { method });
+        const reply = await httpRequest(`${app.url}/${route}`, { method });
         expect([reply.status, reply.body.toString()]).to.deep.equal([500, 'app error']);
         expect(app.appErrors).to.deep.equal([`${fixtureFile(route)}: ${message}`]);
       });
@@ -300,7 +300,7 @@ describe('hardening: bad input', function () {
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       try {
         const { port } = server.address() as { port: number };
-        const reply = await send(`http://127.0.0.1:${port}/bad-return/undefined`);
+        const reply = await httpRequest(`http://127.0.0.1:${port}/bad-return/undefined`);
         expect([reply.status, reply.body.toString()]).to.deep.equal([500, 'Internal Server Error']);
       } finally {
         server.closeAllConnections();
@@ -321,15 +321,19 @@ describe('hardening: bad input', function () {
 
   describe('bodies read twice or never', () => {
     it('a second read rejects with TypeError', async () => {
-      const reply = await send(`${app.url}/read-twice`, { method: 'POST', body: 'abc' });
+      const reply = await httpRequest(`${app.url}/read-twice`, { method: 'POST', body: 'abc' });
       expect(json(reply.body.toString())).to.deep.equal({ first: 'abc', second: 'TypeError' });
     });
 
     it('a body never read leaves the connection usable (see body-limits: unread bodies)', async () => {
       const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
       try {
-        const first = await send(`${app.url}/ignore-body`, { method: 'POST', body: 'x'.repeat(5000), agent });
-        const second = await send(`${app.url}/ignore-body`, {
+        const first = await httpRequest(`${app.url}/ignore-body`, {
+          method: 'POST',
+          body: 'x'.repeat(5000),
+          agent,
+        });
+        const second = await httpRequest(`${app.url}/ignore-body`, {
           method: 'POST',
           body: 'y'.repeat(5000),
           agent,
@@ -387,7 +391,7 @@ describe('hardening: bad input', function () {
     after(() => proxied.close());
 
     it('X-Forwarded-Proto: https is followed', async () => {
-      const reply = await send(`${proxied.url}/headers`, {
+      const reply = await httpRequest(`${proxied.url}/headers`, {
         headers: { 'x-forwarded-proto': 'https', host: 'a.test' },
       });
       expect(json(reply.body.toString()).url).to.equal('https://a.test/headers');
@@ -395,7 +399,7 @@ describe('hardening: bad input', function () {
 
     for (const proto of ['javascript', 'a b', 'http://evil', '']) {
       it(`X-Forwarded-Proto ${JSON.stringify(proto)}: 400, never a URL the handler cannot parse`, async () => {
-        const reply = await send(`${proxied.url}/headers`, {
+        const reply = await httpRequest(`${proxied.url}/headers`, {
           headers: { 'x-forwarded-proto': proto, host: 'a.test' },
         });
         if (proto === '') {

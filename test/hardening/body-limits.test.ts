@@ -11,7 +11,7 @@ import {
   delay,
   rawBody,
   rawExchange,
-  send,
+  httpRequest,
   startServer,
   unhandledRejectionTripwire,
   waitFor,
@@ -83,7 +83,7 @@ describe('hardening: body limits', function () {
     });
 
     it('accepts exactly the limit', async () => {
-      const reply = await send(`${tight.url}/limits/read?via=arrayBuffer`, {
+      const reply = await httpRequest(`${tight.url}/limits/read?via=arrayBuffer`, {
         method: 'POST',
         body: Buffer.alloc(KiB, 0x61),
       });
@@ -92,7 +92,7 @@ describe('hardening: body limits', function () {
     });
 
     it('answers 413 with the body on its way, and the client reads the answer', async () => {
-      const reply = await send(`${tight.url}/limits/read`, {
+      const reply = await httpRequest(`${tight.url}/limits/read`, {
         method: 'POST',
         body: Buffer.alloc(64 * KiB, 0x61),
       });
@@ -140,7 +140,7 @@ describe('hardening: body limits', function () {
 
   describe('bodyLimit: false and per-endpoint overrides', () => {
     it('bodyLimit: false lets a body over the default limit through', async () => {
-      const reply = await send(`${open.url}/limits/read?via=stream`, {
+      const reply = await httpRequest(`${open.url}/limits/read?via=stream`, {
         method: 'POST',
         body: Buffer.alloc(MiB + 1),
       });
@@ -149,19 +149,22 @@ describe('hardening: body limits', function () {
     });
 
     it('config.bodyLimit smaller than the mount limit: 413 by Content-Length and by streaming', async () => {
-      const byLength = await send(`${app.url}/limits/small`, { method: 'POST', body: 'x'.repeat(17) });
+      const byLength = await httpRequest(`${app.url}/limits/small`, { method: 'POST', body: 'x'.repeat(17) });
       expect(byLength.status).to.equal(413);
       const streamed = await chunkedPost(`${app.url}/limits/small`, [
         Buffer.from('x'.repeat(10)),
         Buffer.from('x'.repeat(10)),
       ]);
       expect(streamed.status).to.equal(413);
-      const fits = await send(`${app.url}/limits/small`, { method: 'POST', body: 'x'.repeat(16) });
+      const fits = await httpRequest(`${app.url}/limits/small`, { method: 'POST', body: 'x'.repeat(16) });
       expect(fits.status).to.equal(200);
     });
 
     it('config.bodyLimit larger than the mount limit, and config.bodyLimit: false, win over it', async () => {
-      const large = await send(`${tight.url}/limits/large`, { method: 'POST', body: Buffer.alloc(2 * MiB) });
+      const large = await httpRequest(`${tight.url}/limits/large`, {
+        method: 'POST',
+        body: Buffer.alloc(2 * MiB),
+      });
       expect(large.status).to.equal(200);
       expect(json(large.body.toString())).to.deep.equal({ size: 2 * MiB });
       const unlimited = await chunkedPost(`${tight.url}/limits/unlimited`, [
@@ -181,14 +184,14 @@ describe('hardening: body limits', function () {
     afterEach(() => agent.destroy());
 
     it('a body the handler never read is drained: the next request reuses the connection', async () => {
-      const first = await send(`${app.url}/ignore-body`, {
+      const first = await httpRequest(`${app.url}/ignore-body`, {
         method: 'POST',
         body: Buffer.alloc(200 * KiB),
         agent,
       });
       expect(first.status).to.equal(200);
       expect(first.body.toString()).to.equal('ignored');
-      const second = await send(`${app.url}/methods/get-only`, { agent });
+      const second = await httpRequest(`${app.url}/methods/get-only`, { agent });
       expect(second.status).to.equal(200);
       expect(second.body.toString()).to.equal('get');
       expect(second.localPort).to.equal(first.localPort);
@@ -201,7 +204,7 @@ describe('hardening: body limits', function () {
         agent,
       );
       expect(first.status).to.equal(200);
-      const second = await send(`${app.url}/methods/get-only`, { agent });
+      const second = await httpRequest(`${app.url}/methods/get-only`, { agent });
       expect(second.status).to.equal(200);
     });
 
@@ -210,7 +213,7 @@ describe('hardening: body limits', function () {
         const chunks = Array.from({ length: 16 }, () => Buffer.alloc(16 * KiB));
         const first = await chunkedPost(`${app.url}/read-some${query}`, chunks, agent);
         expect(first.status).to.equal(200);
-        const second = await send(`${app.url}/methods/get-only`, { agent });
+        const second = await httpRequest(`${app.url}/methods/get-only`, { agent });
         expect(second.status).to.equal(200);
         expect(second.localPort).to.equal(first.localPort);
       });
@@ -223,7 +226,7 @@ describe('hardening: body limits', function () {
         expect(reply.status).to.equal(202);
         await waitFor(() => state.readAfterResponse !== undefined, 3000, 'the read after the response');
         expect(state.readAfterResponse).to.equal(256 * KiB);
-        const next = await send(`${app.url}/methods/get-only`, { agent });
+        const next = await httpRequest(`${app.url}/methods/get-only`, { agent });
         expect(next.status).to.equal(200);
       });
     }

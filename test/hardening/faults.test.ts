@@ -10,7 +10,14 @@ import express from 'express';
 import { expect } from 'chai';
 import { mountEndpoints } from '../../src';
 import { resetState, state } from '../fixtures/hardening-app/app/_lib/state';
-import { delay, send, startServer, unhandledRejectionTripwire, waitFor, type TestServer } from './helpers';
+import {
+  delay,
+  httpRequest,
+  startServer,
+  unhandledRejectionTripwire,
+  waitFor,
+  type TestServer,
+} from './helpers';
 
 const BROKEN_DIR = path.join(__dirname, '../fixtures/hardening-app/broken');
 const BROKEN_FILE = 'test/fixtures/hardening-app/broken/throws/endpoint.ts';
@@ -62,7 +69,7 @@ describe('hardening: faults', function () {
 
     it('the server serves the next request', async () => {
       await abortUpload('/upload');
-      const reply = await send(`${app.url}/methods/get-only`);
+      const reply = await httpRequest(`${app.url}/methods/get-only`);
       expect(reply.status).to.equal(200);
     });
   });
@@ -145,7 +152,7 @@ describe('hardening: faults', function () {
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       try {
         const { port } = server.address() as net.AddressInfo;
-        const reply = await send(`http://127.0.0.1:${port}/fine`);
+        const reply = await httpRequest(`http://127.0.0.1:${port}/fine`);
         expect(reply.status).to.equal(503);
         expect(seen).to.have.length(1);
         expect(seen[0]).to.include(BROKEN_FILE);

@@ -3,10 +3,13 @@
  * raw socket, requests on one keep-alive socket, and a tripwire for unhandled rejections.
  */
 import http, { type Server, type ServerOptions } from 'node:http';
-import net, { type AddressInfo } from 'node:net';
+import net from 'node:net';
 import path from 'node:path';
 import express from 'express';
 import { mountEndpoints, type EndpointsMiddleware, type MountOptions } from '../../src';
+import { delay, listen } from '../support/net';
+
+export { delay, httpRequest, waitFor } from '../support/net';
 
 export const FIXTURE_DIR = path.join(__dirname, '../fixtures/hardening-app/app');
 
@@ -39,20 +42,7 @@ export async function startServer(
     res.status(500).type('text').send('app error');
   });
   const server = http.createServer(serverOptions, app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    port,
-    url: `http://127.0.0.1:${port}`,
-    server,
-    endpoints,
-    appErrors,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { ...(await listen(server)), server, endpoints, appErrors };
 }
 
 export interface RawExchange {
@@ -94,65 +84,6 @@ export function rawBody(exchange: RawExchange): string {
   const at = exchange.text.indexOf('\r\n\r\n');
   return at === -1 ? '' : exchange.text.slice(at + 4);
 }
-
-export interface Reply {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: Buffer;
-  /** The local port of the client socket: equal ports mean one reused connection. */
-  localPort: number | undefined;
-}
-
-/** One request through `agent` (or a fresh connection), body sent as given. */
-export function send(
-  url: string,
-  options: {
-    method?: string;
-    headers?: http.OutgoingHttpHeaders;
-    body?: Buffer | string;
-    agent?: http.Agent;
-  } = {},
-): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, {
-      method: options.method ?? 'GET',
-      headers: options.headers,
-      agent: options.agent ?? false,
-    });
-    let localPort: number | undefined;
-    req.on('socket', (socket) => {
-      const take = () => (localPort = socket.localPort);
-      if (socket.localPort) take();
-      else socket.once('connect', take);
-    });
-    req.on('error', reject);
-    req.on('response', (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('error', reject);
-      res.on('end', () =>
-        resolve({
-          status: res.statusCode ?? 0,
-          headers: res.headers,
-          body: Buffer.concat(chunks),
-          localPort,
-        }),
-      );
-    });
-    req.end(options.body);
-  });
-}
-
-/** Resolves once `check()` holds; rejects after `timeout` ms. */
-export async function waitFor(check: () => boolean, timeout = 3000, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + timeout;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeout} ms waiting for ${what}`);
-    await delay(10);
-  }
-}
-
-export const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * Fails the suite if any promise is rejected without a handler while it runs: call in a

@@ -12,7 +12,8 @@ import request from 'supertest';
 import { createTestRequest } from '../../src/testing';
 import { BIG_TEXT, setUpstream, state } from '../fixtures/app/_lib/store';
 import { hosts, UPSTREAM, type RunningHost } from './hosts';
-import { headerLines, rawRequest, startGzipUpstream, waitFor, type Upstream } from './http-helpers';
+import { httpRequest, waitFor, type Listening } from '../support/net';
+import { headerLines, startGzipUpstream } from './http-helpers';
 
 const dir = path.join(__dirname, '../fixtures/app');
 const fixtureFile = (route: string) => `test/fixtures/app/${route}/endpoint.ts`;
@@ -20,7 +21,7 @@ const fixtureFile = (route: string) => `test/fixtures/app/${route}/endpoint.ts`;
 describe('integration: endpoints served by every host', function () {
   this.timeout(10_000);
 
-  let upstream: Upstream;
+  let upstream: Listening;
   before(async () => {
     upstream = await startGzipUpstream();
     setUpstream(upstream.url);
@@ -70,17 +71,17 @@ describe('integration: endpoints served by every host', function () {
           expect(updated.status).to.equal(200);
           expect(updated.body).to.deep.equal({ id, name: 'Grace Hopper' });
 
-          const deleted = await rawRequest(`${app.url}/api/users/${id}`, { method: 'DELETE' });
+          const deleted = await httpRequest(`${app.url}/api/users/${id}`, { method: 'DELETE' });
           expect(deleted.status).to.equal(204);
           expect(deleted.body.length).to.equal(0);
           expect(deleted.headers['content-type']).to.equal(undefined);
 
-          const gone = await rawRequest(`${app.url}/api/users/${id}`);
+          const gone = await httpRequest(`${app.url}/api/users/${id}`);
           expect(gone.status).to.equal(404);
           expect(gone.body.length).to.equal(0);
           expect(gone.headers['content-type']).to.equal(undefined);
 
-          const deletedAgain = await rawRequest(`${app.url}/api/users/${id}`, { method: 'DELETE' });
+          const deletedAgain = await httpRequest(`${app.url}/api/users/${id}`, { method: 'DELETE' });
           expect(deletedAgain.status).to.equal(404);
           expect(deletedAgain.body.length).to.equal(0);
         });
@@ -105,7 +106,7 @@ describe('integration: endpoints served by every host', function () {
         });
 
         it('decodes each segment after splitting, so a%2Fb is one segment "a/b"', async () => {
-          const res = await rawRequest(`${app.url}/files/a%2Fb/c%20d`);
+          const res = await httpRequest(`${app.url}/files/a%2Fb/c%20d`);
           expect(res.status).to.equal(200);
           expect(JSON.parse(res.body.toString())).to.deep.equal({ keys: ['path'], path: ['a/b', 'c d'] });
         });
@@ -116,10 +117,10 @@ describe('integration: endpoints served by every host', function () {
         });
 
         it('answers malformed percent-encoding with 400', async () => {
-          const res = await rawRequest(`${app.url}/files/%zz`);
+          const res = await httpRequest(`${app.url}/files/%zz`);
           expect(res.status).to.equal(400);
           expect(res.body.toString()).to.equal('Bad Request: malformed percent-encoding in the URL path');
-          const cutOff = await rawRequest(`${app.url}/api/users/%E0%A4%A`);
+          const cutOff = await httpRequest(`${app.url}/api/users/%E0%A4%A`);
           expect(cutOff.status).to.equal(400);
         });
       });
@@ -142,20 +143,20 @@ describe('integration: endpoints served by every host', function () {
         });
 
         it('serves HEAD with the GET handler, headers only', async () => {
-          const res = await rawRequest(`${app.url}/methods/get-only`, { method: 'HEAD' });
+          const res = await httpRequest(`${app.url}/methods/get-only`, { method: 'HEAD' });
           expect(res.status).to.equal(200);
           expect(res.headers['x-handler']).to.equal('GET');
           expect(res.headers['content-type']).to.equal('text/plain; charset=utf-8');
           expect(res.headers['content-length']).to.equal(String('GET only'.length));
           expect(res.body.length).to.equal(0);
-          const withAny = await rawRequest(`${app.url}/methods/any`, { method: 'HEAD' });
+          const withAny = await httpRequest(`${app.url}/methods/any`, { method: 'HEAD' });
           expect(withAny.headers['x-handler']).to.equal('GET');
           expect(withAny.body.length).to.equal(0);
         });
 
         it('serves HEAD of a streamed response without reading the stream', async () => {
           const started = Date.now();
-          const res = await rawRequest(`${app.url}/stream`, { method: 'HEAD' });
+          const res = await httpRequest(`${app.url}/stream`, { method: 'HEAD' });
           expect(res.status).to.equal(200);
           expect(res.headers['content-type']).to.equal('text/plain; charset=utf-8');
           expect(res.body.length).to.equal(0);
@@ -163,7 +164,7 @@ describe('integration: endpoints served by every host', function () {
         });
 
         it('answers OPTIONS itself with 204 and Allow when nothing exports it', async () => {
-          const res = await rawRequest(`${app.url}/methods/get-only`, { method: 'OPTIONS' });
+          const res = await httpRequest(`${app.url}/methods/get-only`, { method: 'OPTIONS' });
           expect(res.status).to.equal(204);
           expect(res.headers.allow).to.equal('GET, HEAD, OPTIONS');
           expect(res.body.length).to.equal(0);
@@ -186,7 +187,7 @@ describe('integration: endpoints served by every host', function () {
         });
 
         it("lets HEAD fall through to the app's own page too", async () => {
-          const res = await rawRequest(`${app.url}/contact`, { method: 'HEAD' });
+          const res = await httpRequest(`${app.url}/contact`, { method: 'HEAD' });
           expect(res.status).to.equal(200);
           expect(res.headers['content-type']).to.equal('text/html; charset=utf-8');
           expect(res.body.length).to.equal(0);
@@ -258,7 +259,7 @@ describe('integration: endpoints served by every host', function () {
 
           it('round-trips a 1 MiB random binary body byte for byte', async () => {
             const bytes = randomBytes(1024 * 1024);
-            const res = await rawRequest(`${server().url}/echo?as=bytes`, {
+            const res = await httpRequest(`${server().url}/echo?as=bytes`, {
               method: 'POST',
               headers: { 'content-type': 'application/octet-stream' },
               body: bytes,
@@ -273,7 +274,7 @@ describe('integration: endpoints served by every host', function () {
 
       describe('request body limit', () => {
         it('answers 413 to a body over the default 1 MiB', async () => {
-          const res = await rawRequest(`${app.url}/echo?as=bytes`, {
+          const res = await httpRequest(`${app.url}/echo?as=bytes`, {
             method: 'POST',
             headers: { 'content-type': 'application/octet-stream' },
             body: Buffer.alloc(1024 * 1024 + 1),
@@ -306,7 +307,7 @@ describe('integration: endpoints served by every host', function () {
 
       describe('headers and cookies set upstream', () => {
         it('keep them, and add each of the handler’s Set-Cookie values as its own line', async () => {
-          const res = await rawRequest(`${app.url}/headers`);
+          const res = await httpRequest(`${app.url}/headers`);
           expect(res.status).to.equal(200);
           expect(res.headers[UPSTREAM.header[0]]).to.equal(UPSTREAM.header[1]);
           expect(res.headers['x-content-type-options']).to.equal('nosniff'); // helmet
@@ -338,7 +339,7 @@ describe('integration: endpoints served by every host', function () {
         });
 
         it('answers 400 to a Host header that cannot be a host, without crashing', async () => {
-          const res = await rawRequest(`${app.url}/whoami`, { headers: { host: 'bad host/x' } });
+          const res = await httpRequest(`${app.url}/whoami`, { headers: { host: 'bad host/x' } });
           expect(res.status).to.equal(400);
           const after = await request(app.url).get('/whoami');
           expect(after.status).to.equal(200);
@@ -469,7 +470,7 @@ describe('integration: endpoints served by every host', function () {
 
       describe('a catch-all proxy returning fetch() of a gzip upstream', () => {
         it('sends the decoded body without the stale content-encoding and content-length', async () => {
-          const res = await rawRequest(`${app.url}/proxy/some/where?q=1`, {
+          const res = await httpRequest(`${app.url}/proxy/some/where?q=1`, {
             headers: { 'accept-encoding': 'gzip' },
           });
           const text = 'GET /some/where?q=1';
@@ -491,7 +492,7 @@ describe('integration: endpoints served by every host', function () {
 
       describe('compression() mounted first', () => {
         it('still compresses a large endpoint response', async () => {
-          const res = await rawRequest(`${compressed.url}/big`, { headers: { 'accept-encoding': 'gzip' } });
+          const res = await httpRequest(`${compressed.url}/big`, { headers: { 'accept-encoding': 'gzip' } });
           expect(res.status).to.equal(200);
           expect(res.headers['content-encoding']).to.equal('gzip');
           expect(res.body.length).to.be.lessThan(BIG_TEXT.length / 10);
@@ -499,7 +500,7 @@ describe('integration: endpoints served by every host', function () {
         });
 
         it('compresses a streamed response as a whole', async () => {
-          const res = await rawRequest(`${compressed.url}/stream`, {
+          const res = await httpRequest(`${compressed.url}/stream`, {
             headers: { 'accept-encoding': 'gzip' },
           });
           expect(res.headers['content-encoding']).to.equal('gzip');
@@ -507,7 +508,7 @@ describe('integration: endpoints served by every host', function () {
         });
 
         it('leaves it alone for a client that does not accept gzip', async () => {
-          const res = await rawRequest(`${compressed.url}/big`, {
+          const res = await httpRequest(`${compressed.url}/big`, {
             headers: { 'accept-encoding': 'identity' },
           });
           expect(res.headers['content-encoding']).to.equal(undefined);

@@ -8,12 +8,12 @@
  * so one suite can assert the same behaviour everywhere.
  */
 import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import compression from 'compression';
 import connect from 'connect';
 import express5 from 'express';
 import helmet from 'helmet';
 import { mountEndpoints, type EndpointsMiddleware } from '../../src';
+import { listen } from '../support/net';
 
 // The npm alias `express4` has no types of its own; the API used here is the same as 5's.
 const express4 = require('express4') as typeof express5;
@@ -143,7 +143,7 @@ function expressHost(name: string, express: typeof express5): Host {
       });
       app.use(notFound);
       app.use(errorHandler);
-      return listen(http.createServer(app), endpoints);
+      return listenWith(http.createServer(app), endpoints);
     },
   };
 }
@@ -161,7 +161,7 @@ const connectHost: Host = {
     app.use(legacyRoutes as connect.NextHandleFunction);
     app.use(notFound as connect.NextHandleFunction);
     app.use(errorHandler as connect.ErrorHandleFunction);
-    return listen(http.createServer(app), endpoints);
+    return listenWith(http.createServer(app), endpoints);
   },
 };
 
@@ -180,7 +180,7 @@ const nodeHost: Host = {
       ],
       errorHandler,
     );
-    return listen(http.createServer(handle), endpoints);
+    return listenWith(http.createServer(handle), endpoints);
   },
 };
 
@@ -216,19 +216,8 @@ function createChain(layers: Layer[], onError: typeof errorHandler) {
   };
 }
 
-async function listen(server: Server, endpoints: EndpointsMiddleware): Promise<RunningHost> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    port,
-    endpoints,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+async function listenWith(server: Server, endpoints: EndpointsMiddleware): Promise<RunningHost> {
+  return { ...(await listen(server)), endpoints };
 }
 
 export const hosts: Host[] = [

@@ -5,10 +5,10 @@
  * the host's own API (Express's `res.json`/`res.send`/`res.sendFile` where the host has them),
  * because what `bridgeMiddleware` must capture is exactly what those write.
  */
-import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import connect from 'connect';
 import express5 from 'express';
+import { listen } from '../support/net';
 
 // The npm alias `express4` has no types of its own; the API used here is the same as 5's.
 const express4 = require('express4') as typeof express5;
@@ -112,19 +112,6 @@ function exactRoute(path: string, method: string, handle: Handler): Handler {
     } catch (error) {
       next(error);
     }
-  };
-}
-
-async function listen(server: Server): Promise<Running> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
   };
 }
 

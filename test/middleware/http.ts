@@ -3,6 +3,9 @@
  * arrived relative to the end, and HEAD responses read exactly as sent.
  */
 import http, { type IncomingHttpHeaders } from 'node:http';
+import { httpRequest } from '../support/net';
+
+export { delay } from '../support/net';
 
 export interface Reply {
   status: number;
@@ -20,38 +23,10 @@ export interface RequestOptions {
   body?: string;
 }
 
-export function request(url: string, options: RequestOptions = {}): Promise<Reply> {
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, {
-      method: options.method ?? 'GET',
-      headers: options.headers,
-      agent: false,
-    });
-    req.on('error', reject);
-    req.on('response', (res) => {
-      const chunks: Buffer[] = [];
-      let firstChunkAt: number | undefined;
-      res.on('data', (chunk: Buffer) => {
-        firstChunkAt ??= performance.now() - started;
-        chunks.push(chunk);
-      });
-      res.on('error', reject);
-      res.on('end', () =>
-        resolve({
-          status: res.statusCode ?? 0,
-          headers: res.headers,
-          body: Buffer.concat(chunks).toString(),
-          firstChunkAt,
-          endAt: performance.now() - started,
-        }),
-      );
-    });
-    req.end(options.body);
-  });
+export async function request(url: string, options: RequestOptions = {}): Promise<Reply> {
+  const reply = await httpRequest(url, options);
+  return { ...reply, body: reply.body.toString() };
 }
-
-export const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** GET with the body as raw bytes (nothing decoded), for compressed responses. */
 export function requestBytes(

@@ -1,0 +1,100 @@
+/**
+ * What every HTTP test needs: a server on an ephemeral loopback port, one request on a fresh
+ * connection with nothing decoded or merged, and polling for a condition.
+ */
+import http, { type Agent, type IncomingHttpHeaders, type OutgoingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface Listening {
+  url: string;
+  port: number;
+  /** Closes the server and every connection still open. */
+  close(): Promise<void>;
+}
+
+export async function listen(server: Server): Promise<Listening> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export interface HttpRequestOptions {
+  method?: string;
+  headers?: OutgoingHttpHeaders;
+  body?: Buffer | string;
+  /** Default: a fresh connection (`false`); pass a keep-alive agent to reuse one. */
+  agent?: Agent | false;
+}
+
+export interface HttpReply {
+  status: number;
+  headers: IncomingHttpHeaders;
+  /** Header lines as received: repeats (Set-Cookie) kept apart. */
+  rawHeaders: string[];
+  /** The body as received (no decoding). */
+  body: Buffer;
+  /** Milliseconds from the request to the first body chunk and to the end. */
+  firstChunkAt: number | undefined;
+  endAt: number;
+  /** The client's port: tells whether two requests shared a connection. */
+  localPort: number | undefined;
+}
+
+/** One request; the target goes out unchanged (`/files/%zz` stays malformed). */
+export function httpRequest(url: string, options: HttpRequestOptions = {}): Promise<HttpReply> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, {
+      method: options.method ?? 'GET',
+      headers: options.headers,
+      agent: options.agent ?? false,
+    });
+    let localPort: number | undefined;
+    req.on('socket', (socket) => {
+      const take = () => (localPort = socket.localPort);
+      if (socket.localPort) take();
+      else socket.once('connect', take);
+    });
+    req.on('error', reject);
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      let firstChunkAt: number | undefined;
+      res.on('data', (chunk: Buffer) => {
+        firstChunkAt ??= performance.now() - started;
+        chunks.push(chunk);
+      });
+      res.on('error', reject);
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          rawHeaders: res.rawHeaders,
+          body: Buffer.concat(chunks),
+          firstChunkAt,
+          endAt: performance.now() - started,
+          localPort,
+        }),
+      );
+    });
+    req.end(options.body);
+  });
+}
+
+export const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Resolves once `check()` holds; rejects after `timeout` ms, naming what it waited for. */
+export async function waitFor(check: () => boolean, timeout = 3000, what = 'condition'): Promise<void> {
+  const deadline = Date.now() + timeout;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeout} ms waiting for ${what}`);
+    await delay(10);
+  }
+}
