@@ -2,7 +2,7 @@
  * Calls a route's handler (through its middleware) with a Web Request and checks that what
  * comes back is a Response. Shared by the Node bridge and `.fetch`: no Node objects here.
  */
-import { runChain } from '../middleware/run-chain';
+import { runChain } from '../middleware';
 import type { EndpointContext } from '../types';
 import type { HandlerEntry } from './method-table';
 import type { CompiledRoute } from './route';
