@@ -57,7 +57,8 @@ export class NodeRequest {
 
   get bodyUsed(): boolean {
     if (this.real) return this.real.bodyUsed;
-    return this.used || (this.bodyStream != null && isDisturbed(this.bodyStream));
+    // A reader on our stream counts as use, as it does for a Request's own stream.
+    return this.used || (this.bodyStream != null && this.bodyStream.locked);
   }
 
   async arrayBuffer(): Promise<ArrayBuffer> {
@@ -98,17 +99,21 @@ export class NodeRequest {
   /** The real Request, built once; later reads go through it. */
   toRequest(): Request {
     if (this.real) return this.real;
-    const hasBody = this.method !== 'GET' && this.method !== 'HEAD';
     const init: RequestInit & { duplex?: 'half' } = {
       method: this.method,
       headers: this.headers,
       signal: this.signal,
     };
-    if (hasBody && !this.used) {
-      init.body = this.body;
+    const hasBody = methodHasBody(this.method);
+    const used = hasBody && this.bodyUsed;
+    if (hasBody) {
+      // A body already read directly is handed over as a used one, so clone(), new Request(req)
+      // and a second read fail as they do on any used Request instead of seeing an empty body.
+      init.body = used ? new ReadableStream() : this.body;
       init.duplex = 'half';
     }
     this.real = new Request(this.url, init);
+    if (used) this.real.body!.getReader().read().catch(noop);
     return this.real;
   }
 
@@ -129,16 +134,9 @@ export class NodeRequest {
   }
 
   private createBodyStream(): ReadableStream<Uint8Array> | null {
-    if (this.method === 'GET' || this.method === 'HEAD') return null;
+    if (!methodHasBody(this.method)) return null;
     const parsed = bodyFromParsedRequest(this.nodeRequest);
-    if (parsed) {
-      return new ReadableStream<Uint8Array>({
-        start(controller) {
-          if (parsed.byteLength > 0) controller.enqueue(parsed);
-          controller.close();
-        },
-      });
-    }
+    if (parsed) return bytesAsStream(async () => parsed);
     if (this.restoreBody) return bytesAsStream(() => this.readSource());
     return nodeBodyToWebStream(this.nodeRequest, this.bodyLimit);
   }
@@ -152,7 +150,7 @@ export class NodeRequest {
 
   /** The body's bytes from wherever they are: parsed by the host, or still in the Node stream. */
   private async readSource(): Promise<Uint8Array> {
-    if (this.method === 'GET' || this.method === 'HEAD') return new Uint8Array(0);
+    if (!methodHasBody(this.method)) return new Uint8Array(0);
     const parsed = bodyFromParsedRequest(this.nodeRequest);
     if (parsed) return parsed;
     if (!this.restoreBody) return readNodeBody(this.nodeRequest, this.bodyLimit);
@@ -198,9 +196,12 @@ async function readWebStream(stream: ReadableStream<Uint8Array>): Promise<Uint8A
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
 }
 
-function isDisturbed(stream: ReadableStream): boolean {
-  return stream.locked;
+/** GET and HEAD carry no body; a Request refuses one for them. */
+function methodHasBody(method: string): boolean {
+  return method !== 'GET' && method !== 'HEAD';
 }
+
+function noop(): void {}
 
 // --- make NodeRequest a Request as far as user code and undici can tell -----------------------
 
