@@ -124,19 +124,25 @@ export function readNodeBody(req: IncomingMessage, limit: number | false): Promi
 /** The Node stream as a Web stream: pulls with backpressure, errors past the limit or on abort. */
 export function nodeBodyToWebStream(req: IncomingMessage, limit: number | false): ReadableStream<Uint8Array> {
   let size = 0;
+  let onData: ((chunk: Buffer) => void) | undefined;
+  // Only our own listener goes: others on the request (the bounded drain) keep theirs.
+  const stopReading = () => {
+    if (onData) req.off('data', onData);
+    req.pause(); // the rest is drained (bounded) once the response is out
+  };
   return new ReadableStream<Uint8Array>({
     start(controller) {
-      req.on('data', (chunk: Buffer) => {
+      onData = (chunk: Buffer) => {
         size += chunk.length;
         if (limit !== false && size > limit) {
           controller.error(new BodyLimitError(limit));
-          req.removeAllListeners('data');
-          req.pause(); // the rest is drained (bounded) once the response is out
+          stopReading();
           return;
         }
         controller.enqueue(chunk);
         if ((controller.desiredSize ?? 0) <= 0 && !isDraining(req)) req.pause();
-      });
+      };
+      req.on('data', onData);
       req.once('end', () => {
         try {
           controller.close();
@@ -159,11 +165,8 @@ export function nodeBodyToWebStream(req: IncomingMessage, limit: number | false)
     pull() {
       req.resume();
     },
-    cancel() {
-      // The handler is done with the body: stop reading; the rest is drained (bounded) once the
-      // response is out, so keep-alive connections stay usable.
-      req.removeAllListeners('data');
-      req.pause();
-    },
+    // The handler is done with the body: stop reading; the rest is drained (bounded) once the
+    // response is out, so keep-alive connections stay usable.
+    cancel: stopReading,
   });
 }
