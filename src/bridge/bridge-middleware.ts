@@ -7,11 +7,10 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { WebMiddleware } from '../types';
 import { captureResponse, type Capture } from './capture-response';
-import { finalNext, sendPlain, type NextFunction } from './node-handler';
+import { failRequest, finalNext, sendPlain, type NextFunction } from './plain-answers';
 import { NodeRequest } from './node-request';
 import { BAD_ORIGIN_MESSAGE, requestUrl } from './request-url';
-import { drainAfterResponse } from './drain-request';
-import { BodyLimitError, DEFAULT_BODY_LIMIT } from './request-body';
+import { DEFAULT_BODY_LIMIT } from './request-body';
 import { sendWebResponse } from './send-response';
 import { isResponse } from '../dispatch/run-route';
 
@@ -67,18 +66,11 @@ async function run(
     if (!isResponse(response))
       throw new TypeError(`A bridged middleware returned ${typeof response}, not a Response`);
   } catch (error) {
-    // Over the limit is the client's mistake, answered as endpoints answer it.
-    if (error instanceof BodyLimitError && !res.headersSent) {
-      drainAfterResponse(req, res);
-      return sendPlain(res, 413, 'Payload Too Large');
-    }
-    if (!capture) return next(error);
+    if (!capture) return failRequest(req, res, next, error);
     // The chain already ran; its error handler cannot be entered again.
     capture.discard();
     capture.restore();
-    if (!res.headersSent) return sendPlain(res, 500, 'Internal Server Error');
-    res.destroy();
-    return;
+    return failRequest(req, res, () => sendPlain(res, 500, 'Internal Server Error'), error);
   }
 
   if (!capture) return sendWebResponse(res, response, { head: method === 'HEAD' });

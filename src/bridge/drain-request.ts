@@ -16,10 +16,15 @@ export const DRAIN_MAX_MS = 2000;
  * own unbounded `_dump()` on `finish`, and only takes what no handler read.
  */
 export function drainAfterResponse(req: IncomingMessage, res: ServerResponse): void {
+  if (armed.has(req)) return;
   const headers = req.headers;
   if (headers['transfer-encoding'] === undefined && (headers['content-length'] ?? '0') === '0') return;
+  armed.add(req);
   res.once('prefinish', () => drainRequest(req));
 }
+
+/** Requests whose drain is armed: arming twice (a 413 after the route's own arming) is a no-op. */
+const armed = new WeakSet<IncomingMessage>();
 
 const draining = new WeakSet<IncomingMessage>();
 

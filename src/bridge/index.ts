@@ -1,5 +1,6 @@
 /** bridge: the only code that knows Node's http objects (req/res <-> Request/Response). */
-export { handleNodeRequest, finalNext, sendPlain, type NextFunction } from './node-handler';
+export { handleNodeRequest } from './node-handler';
+export { finalNext, type NextFunction } from './plain-answers';
 export { NodeRequest } from './node-request';
 export { sendWebResponse } from './send-response';
 export { BodyLimitError, ClientClosedError, DEFAULT_BODY_LIMIT } from './request-body';

@@ -10,14 +10,12 @@ import { runRoute } from '../dispatch/run-route';
 import { MALFORMED_PATH, type Router } from '../router';
 import { NodeRequest } from './node-request';
 import { drainAfterResponse } from './drain-request';
-import { BodyLimitError, ClientClosedError } from './request-body';
+import { failRequest, sendPlain, type NextFunction } from './plain-answers';
 import { BAD_ORIGIN_MESSAGE, requestUrl, targetPath } from './request-url';
 import { writeWebResponse, type SendOptions } from './send-response';
 
 const SEND_HEAD: SendOptions = { head: true };
 const SEND_BODY: SendOptions = {};
-
-export type NextFunction = (error?: unknown) => void;
 
 /** Host-independent: `next` is optional so a bare node:http server can use the middleware. */
 export async function handleNodeRequest(
@@ -68,54 +66,18 @@ export async function handleNodeRequest(
     // A handler that answers synchronously is not awaited: no microtask trips per request.
     response = result instanceof Promise ? await result : result;
   } catch (error) {
-    return fail(res, next, error);
+    return failRequest(req, res, next, error);
   }
   try {
     const streaming = writeWebResponse(res, response, method === 'HEAD' ? SEND_HEAD : SEND_BODY);
     if (streaming !== undefined) await streaming;
   } catch (error) {
-    fail(res, next, error);
+    failRequest(req, res, next, error);
   }
-}
-
-/** Before anything is sent the host's error handler answers; after, the socket is all we have. */
-function fail(res: ServerResponse, next: NextFunction, error: unknown): void {
-  if (isClientGone(res, error)) return;
-  if (res.headersSent) {
-    res.destroy(error instanceof Error ? error : undefined);
-    return;
-  }
-  if (error instanceof BodyLimitError) return sendPlain(res, 413, 'Payload Too Large');
-  next(error);
-}
-
-/** The client left, and the error only says so: there is nobody to answer. */
-function isClientGone(res: ServerResponse, error: unknown): boolean {
-  if (!res.destroyed && !res.socket?.destroyed) return false;
-  return error instanceof ClientClosedError || (error as { code?: unknown } | null)?.code === 'ECONNRESET';
 }
 
 function exceedsLimit(req: IncomingMessage, limit: number | false): boolean {
   if (limit === false) return false;
   const length = req.headers['content-length'];
   return length !== undefined && Number(length) > limit;
-}
-
-export function sendPlain(res: ServerResponse, status: number, message: string): void {
-  res.statusCode = status;
-  res.setHeader('content-type', 'text/plain; charset=utf-8');
-  res.setHeader('content-length', Buffer.byteLength(message));
-  res.end(message);
-}
-
-/** What a bare node:http server gets when no `next` is given: 404 and 500, no stack traces. */
-export function finalNext(res: ServerResponse): NextFunction {
-  return (error?: unknown) => {
-    if (res.headersSent) {
-      res.destroy();
-      return;
-    }
-    if (error === undefined) return sendPlain(res, 404, 'Not Found');
-    sendPlain(res, 500, 'Internal Server Error');
-  };
 }

@@ -31,6 +31,12 @@ export class ClientClosedError extends Error {
   }
 }
 
+/** Node reports a client gone mid-body as `Error: aborted` (ECONNRESET): one class for both. */
+export function asClientClosed(error: Error): Error {
+  if ((error as NodeJS.ErrnoException).code !== 'ECONNRESET') return error;
+  return Object.assign(new ClientClosedError(), { cause: error });
+}
+
 /** Raised when earlier middleware consumed the body and left nothing we can hand over. */
 export class BodyUnavailableError extends Error {
   readonly status = 500;
@@ -103,7 +109,7 @@ export function readNodeBody(req: IncomingMessage, limit: number | false): Promi
     };
     const onError = (err: Error) => {
       cleanup();
-      reject(err);
+      reject(asClientClosed(err));
     };
     const onClose = () => {
       if (!req.readableEnded) onError(new ClientClosedError());
@@ -150,7 +156,7 @@ export function nodeBodyToWebStream(req: IncomingMessage, limit: number | false)
           // already errored (limit) or cancelled
         }
       });
-      req.once('error', (err) => controller.error(err));
+      req.once('error', (err) => controller.error(asClientClosed(err)));
       req.once('close', () => {
         if (!req.readableEnded) {
           try {

@@ -8,7 +8,7 @@
  * keeps 'end' from being emitted: the stream looks untouched to whoever reads it next.
  */
 import type { IncomingMessage } from 'node:http';
-import { BodyLimitError, ClientClosedError } from './request-body';
+import { asClientClosed, BodyLimitError, ClientClosedError } from './request-body';
 
 export function readAndRestoreBody(req: IncomingMessage, limit: number | false): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -33,7 +33,7 @@ export function readAndRestoreBody(req: IncomingMessage, limit: number | false):
       // `complete` is set with the message's last byte, in the same call that ends the stream.
       if (req.complete) settle();
     };
-    const onError = (error: Error) => settle(error);
+    const onError = (error: Error) => settle(asClientClosed(error));
     const onClose = () => {
       if (!req.complete) settle(new ClientClosedError());
     };

@@ -6,6 +6,7 @@
  */
 import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import net from 'node:net';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
@@ -629,6 +630,36 @@ for (const host of hosts) {
         const reply = await request(`${url}/echo`, { method: 'POST', body });
         expect(seenLength).to.equal(body.length);
         expect(JSON.parse(reply.body).downstream).to.equal(body);
+      });
+
+      it('a client that aborts while the middleware reads the body is not an error for the app', async () => {
+        let readError: string | undefined;
+        let errorHandlerRuns = 0;
+        const url = await start([
+          {
+            use: bridgeMiddleware(async (req, next) => {
+              try {
+                await req.text();
+              } catch (error) {
+                readError = (error as Error).name;
+                throw error;
+              }
+              return next();
+            }),
+          },
+          echo,
+          { onError: (_error, _req, res) => (errorHandlerRuns++, sendJson(res, {}, 500)) },
+        ]);
+        const socket = net.connect(Number(new URL(url).port), '127.0.0.1');
+        socket.on('error', () => {});
+        await new Promise((resolve) => socket.once('connect', resolve));
+        socket.write('POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\npartial');
+        await delay(50);
+        socket.destroy();
+        for (let i = 0; i < 100 && readError === undefined; i++) await delay(10);
+        expect(readError).to.equal('ClientClosedError');
+        await delay(100);
+        expect(errorHandlerRuns).to.equal(0);
       });
 
       it('a body over the bridged bodyLimit gets 413 and the route never runs', async () => {
