@@ -1,7 +1,5 @@
 /** bridge: the only code that knows Node's http objects (req/res <-> Request/Response). */
 export { handleNodeRequest } from './node-handler';
 export { finalNext, type NextFunction } from './plain-answers';
-export { NodeRequest } from './node-request';
-export { sendWebResponse } from './send-response';
 export { BodyLimitError, ClientClosedError, DEFAULT_BODY_LIMIT } from './request-body';
 export { bridgeMiddleware, type BridgeOptions, type NodeMiddleware } from './bridge-middleware';

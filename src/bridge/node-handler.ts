@@ -12,7 +12,7 @@ import { NodeRequest } from './node-request';
 import { drainAfterResponse } from './drain-request';
 import { failRequest, sendPlain, type NextFunction } from './plain-answers';
 import { BAD_ORIGIN_MESSAGE, requestUrl, targetPath } from './request-url';
-import { writeWebResponse, type SendOptions } from './send-response';
+import { sendWebResponse, type SendOptions } from './send-response';
 
 const SEND_HEAD: SendOptions = { head: true };
 const SEND_BODY: SendOptions = {};
@@ -69,7 +69,7 @@ export async function handleNodeRequest(
     return failRequest(req, res, next, error);
   }
   try {
-    const streaming = writeWebResponse(res, response, method === 'HEAD' ? SEND_HEAD : SEND_BODY);
+    const streaming = sendWebResponse(res, response, method === 'HEAD' ? SEND_HEAD : SEND_BODY);
     if (streaming !== undefined) await streaming;
   } catch (error) {
     failRequest(req, res, next, error);

@@ -27,20 +27,12 @@ export interface SendOptions {
 
 const direct = <T>(write: () => T): T => write();
 
-export async function sendWebResponse(
-  res: ServerResponse,
-  response: Response,
-  options: SendOptions = {},
-): Promise<void> {
-  return writeWebResponse(res, response, options);
-}
-
 /**
- * `sendWebResponse` without a promise when there is nothing to wait for: string and bytes
- * bodies are written at once and this returns `undefined`; a streamed body returns the promise
- * of its end. Throws synchronously when Node refuses a header.
+ * String and byte bodies are written at once and this returns `undefined` (no promise to wait
+ * for on the hot path); a streamed body returns the promise of its end. Throws synchronously
+ * when Node refuses a header.
  */
-export function writeWebResponse(
+export function sendWebResponse(
   res: ServerResponse,
   response: Response,
   options: SendOptions = {},
