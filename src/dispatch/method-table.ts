@@ -16,33 +16,31 @@ export interface HandlerEntry {
   handler: EndpointHandler;
   /** The export that serves it, for error messages (`GET`, `ANY`, `default`). */
   exportName: string;
-  /** HEAD served by a GET/ANY handler: send headers only. */
-  head: boolean;
 }
 
+export type Dispatch =
+  | { readonly kind: 'handler'; readonly entry: HandlerEntry }
+  | { readonly kind: 'options'; readonly allow: string }
+  | { readonly kind: 'not-allowed'; readonly allow: string }
+  | { readonly kind: 'pass' };
+
 export interface MethodTable {
-  /** Handlers by method, HEAD and OPTIONS already resolved. */
+  /** Handlers by method, HEAD already resolved. */
   byMethod: Record<string, HandlerEntry | undefined>;
   /** ANY or default, for methods without their own export. */
   fallback: HandlerEntry | undefined;
   /** The `Allow` header value. */
   allow: string;
-  /** GET/HEAD belong to a page in the host app: pass them on. */
-  pageServesGet: boolean;
+  /** The decision for each standard method, made once: no allocation per request. */
+  decisions: Record<string, Dispatch>;
+  /** The decision for any other method (PROPFIND, …). */
+  otherwise: Dispatch;
 }
 
-export type Dispatch =
-  | { kind: 'handler'; entry: HandlerEntry }
-  | { kind: 'options'; allow: string }
-  | { kind: 'not-allowed'; allow: string }
-  | { kind: 'pass' };
-
 export function buildMethodTable(exports: Record<string, unknown>, pageServesGet = false): MethodTable {
-  const entry = (name: string, head = false): HandlerEntry | undefined => {
+  const entry = (name: string): HandlerEntry | undefined => {
     const value = exports[name];
-    return typeof value === 'function'
-      ? { handler: value as EndpointHandler, exportName: name, head }
-      : undefined;
+    return typeof value === 'function' ? { handler: value as EndpointHandler, exportName: name } : undefined;
   };
   const fallback = entry('ANY') ?? entry('default');
   const byMethod: Record<string, HandlerEntry | undefined> = Object.create(null);
@@ -50,10 +48,7 @@ export function buildMethodTable(exports: Record<string, unknown>, pageServesGet
     const own = entry(method);
     if (own) byMethod[method] = own;
   }
-  if (!byMethod.HEAD) {
-    const get = entry('GET', true) ?? (fallback && { ...fallback, head: true });
-    if (get) byMethod.HEAD = get;
-  }
+  byMethod.HEAD ??= byMethod.GET ?? fallback;
   if (pageServesGet) {
     delete byMethod.GET;
     delete byMethod.HEAD;
@@ -62,19 +57,25 @@ export function buildMethodTable(exports: Record<string, unknown>, pageServesGet
   const served = fallback
     ? [...HTTP_METHODS]
     : [...HTTP_METHODS.filter((m) => byMethod[m]), ...(byMethod.OPTIONS ? [] : ['OPTIONS'])];
-  return {
-    byMethod,
-    fallback,
-    allow: served.filter((m) => !(pageServesGet && (m === 'GET' || m === 'HEAD'))).join(', '),
-    pageServesGet,
-  };
+  const allow = served.filter((m) => !(pageServesGet && isGetOrHead(m))).join(', ');
+  const otherwise: Dispatch = fallback
+    ? { kind: 'handler', entry: fallback }
+    : { kind: 'not-allowed', allow };
+  const decisions: Record<string, Dispatch> = Object.create(null);
+  for (const method of HTTP_METHODS) {
+    const own = byMethod[method];
+    if (own) decisions[method] = { kind: 'handler', entry: own };
+    else if (pageServesGet && isGetOrHead(method)) decisions[method] = { kind: 'pass' };
+    else if (method === 'OPTIONS' && !fallback) decisions[method] = { kind: 'options', allow };
+    else decisions[method] = otherwise;
+  }
+  return { byMethod, fallback, allow, decisions, otherwise };
 }
 
 export function dispatch(table: MethodTable, method: string): Dispatch {
-  const own = table.byMethod[method];
-  if (own) return { kind: 'handler', entry: own };
-  if (table.pageServesGet && (method === 'GET' || method === 'HEAD')) return { kind: 'pass' };
-  if (table.fallback) return { kind: 'handler', entry: table.fallback };
-  if (method === 'OPTIONS') return { kind: 'options', allow: table.allow };
-  return { kind: 'not-allowed', allow: table.allow };
+  return table.decisions[method] ?? table.otherwise;
+}
+
+function isGetOrHead(method: string): boolean {
+  return method === 'GET' || method === 'HEAD';
 }
