@@ -14,7 +14,7 @@ import type { CompiledRoute } from './dispatch/route';
 import { loadModule, type ModuleExports } from './load';
 import { createRouter, type Router } from './router';
 import type { MountOptions, WebMiddleware } from './types';
-import { EndpointValidationError, validateTree } from './validate';
+import { assertValidTree } from './validate';
 
 /** The Connect middleware `mountEndpoints` returns. */
 export interface EndpointsMiddleware {
@@ -57,7 +57,7 @@ export function mountEndpoints(
 
 function createEndpoints(options: MountOptions): EndpointsMiddleware {
   const tree = discoverTree(options.dir ?? 'app');
-  throwOnProblems(tree);
+  assertValidTree(tree);
 
   const routes = describeRoutes(tree);
   let router: Router<CompiledRoute> | undefined;
@@ -102,7 +102,7 @@ async function compile(tree: DiscoveredTree, options: MountOptions): Promise<Rou
       return mod ? { ...file, exports: exportInfoOf(mod) } : file;
     }),
   };
-  throwOnProblems(loaded);
+  assertValidTree(loaded);
 
   const pages = patternsWithPage(tree);
   const entries = tree.files
@@ -140,11 +140,6 @@ function exportInfoOf(mod: ModuleExports) {
     hasStar: false,
     nonFunctions: names.filter((n) => handlerNames.has(n) && typeof mod[n] !== 'function'),
   };
-}
-
-function throwOnProblems(tree: DiscoveredTree): void {
-  const problems = validateTree(tree);
-  if (problems.length > 0) throw new EndpointValidationError(problems);
 }
 
 function isApp(value: unknown): value is AppLike {

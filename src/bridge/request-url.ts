@@ -30,7 +30,7 @@ function isValidHost(host: string): boolean {
 }
 
 /** `undefined` when the Host header is present but cannot be a host, or the protocol is not http(s). */
-export function requestOrigin(req: ExpressLikeRequest): string | undefined {
+function requestOrigin(req: ExpressLikeRequest): string | undefined {
   const host = req.headers.host;
   let authority: string;
   if (host === undefined || host === '') authority = 'localhost';
@@ -53,7 +53,7 @@ function requestProtocol(req: ExpressLikeRequest): string | undefined {
 }
 
 /** The request target as the client sent it, before sub-path mounts stripped a prefix. */
-export function originalTarget(req: ExpressLikeRequest): string {
+function originalTarget(req: ExpressLikeRequest): string {
   return req.originalUrl ?? req.url ?? '/';
 }
 

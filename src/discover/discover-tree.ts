@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fg from 'fast-glob';
 import { formatPattern, parseFolder } from './parse-segment';
-import { readExportsOfFiles } from './read-exports';
+import { readExports } from './read-exports';
 import type { DiscoveredTree, RouteFile, RouteFileKind, Segment } from './types';
 
 // Exact base names, so `endpoint.d.ts`, `endpoint.test.ts` or `endpoint.spec.js` can never match.
@@ -38,12 +38,8 @@ export function discoverTree(dir?: string | URL): DiscoveredTree {
 
   const cwd = process.cwd();
   const files = relativePaths.map((relative) => describeFile(root, relative, cwd));
-  const withExports = files.filter((file) => file.kind !== 'page').map((file) => file.file);
-  const exportsByFile = readExportsOfFiles(withExports);
-  for (const file of files) {
-    const info = exportsByFile.get(file.file);
-    if (info) file.exports = info;
-  }
+  // Pages belong to the host app; only endpoints and middleware have exports we need.
+  for (const file of files) if (file.kind !== 'page') file.exports = readExports(file.file);
   return { root, files };
 }
 

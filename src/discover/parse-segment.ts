@@ -64,7 +64,7 @@ function named(
 }
 
 /** How a segment is written in a URL pattern: `users`, `[id]`, `[...rest]`, `[[...rest]]`. */
-export function formatSegment(segment: Segment): string {
+function formatSegment(segment: Segment): string {
   switch (segment.kind) {
     case 'static':
       return segment.value;

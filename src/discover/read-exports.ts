@@ -26,11 +26,6 @@ export function readExports(file: string, source?: string): ExportInfo {
   return exportsOfCode(code.charCodeAt(0) === 0xfeff ? code.slice(1) : code);
 }
 
-/** Reads many files: what discovery calls. */
-export function readExportsOfFiles(files: readonly string[]): Map<string, ExportInfo> {
-  return new Map(files.map((file) => [file, readExports(file)]));
-}
-
 // TypeScript's `export = value`, at the start of a line: the CommonJS `module.exports = value`.
 const EXPORT_ASSIGNMENT = /^([ \t]*)export[ \t]*=(?![=>])/m;
 const EXPORT_ASSIGNMENTS = new RegExp(EXPORT_ASSIGNMENT.source, 'gm');

@@ -8,7 +8,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { readExports } from '../../src/discover';
-import { readExportsOfFiles } from '../../src/discover/read-exports';
 
 let dir: string;
 
@@ -369,35 +368,5 @@ describe('readExports', () => {
     const source = `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'x');\nthrow new Error('ran');\nexports.GET = () => {};`;
     expect(readExports(fileOf('endpoint.js', source)).names).to.deep.equal(['GET']);
     expect(existsSync(marker)).to.equal(false);
-  });
-});
-
-describe('readExportsOfFiles (batched)', () => {
-  it('gives the same answers as readExports, file by file, unreadable code included', () => {
-    const sources: Record<string, string> = {
-      'a.ts': 'export function GET(req: Request) {}\nexport const config = { a: 1 };',
-      'b.ts': 'export const x: = 1;',
-      'c.js': 'module.exports = { POST() {} };',
-      'd.mjs': "export * from './x';",
-      'e.js': 'export function (',
-      'f.cts': 'export = { GET: 1 };',
-      'g.mts': 'export default 42;',
-    };
-    const files = Object.entries(sources).map(([name, source]) => fileOf(name, source));
-    const batched = readExportsOfFiles(files);
-    expect([...batched.keys()].sort()).to.deep.equal([...files].sort());
-    for (const file of files) expect(batched.get(file), file).to.deep.equal(readExports(file));
-  });
-
-  it('handles two files that would share an output name (endpoint.ts and endpoint.js)', () => {
-    const ts = fileOf('endpoint.ts', 'export function GET() {}');
-    const js = fileOf('endpoint.js', 'export function POST() {}');
-    const batched = readExportsOfFiles([ts, js]);
-    expect(batched.get(ts)?.names).to.deep.equal(['GET']);
-    expect(batched.get(js)?.names).to.deep.equal(['POST']);
-  });
-
-  it('returns an empty map for no files', () => {
-    expect(readExportsOfFiles([]).size).to.equal(0);
   });
 });
