@@ -66,14 +66,19 @@ function canRequireTypeScript(): boolean {
 }
 
 /**
- * A CommonJS module imported with `import()` shows `module.exports` as `default` (its named
- * exports only when Node's static analysis found them); handler lookup wants the exports object.
+ * A CommonJS module imported with `import()` shows `module.exports` as `default`, beside the
+ * names Node's static analysis found in it, each the very same value; handler lookup wants the
+ * exports object. An ES module's `default` is whatever it exports as default.
  */
 function moduleExports(namespace: ModuleExports): ModuleExports {
   const inner = namespace.default;
   if (inner === null || typeof inner !== 'object') return namespace;
-  const isCommonJs = 'module.exports' in namespace || (inner as ModuleExports).__esModule === true;
-  return isCommonJs ? (inner as ModuleExports) : namespace;
+  const exportsObject = inner as ModuleExports;
+  if ('module.exports' in namespace || exportsObject.__esModule === true) return exportsObject;
+  const isCommonJs = Object.keys(namespace).every(
+    (name) => name === 'default' || namespace[name] === exportsObject[name],
+  );
+  return isCommonJs ? exportsObject : namespace;
 }
 
 function isUnknownExtension(error: unknown): boolean {
