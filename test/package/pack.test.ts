@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
 
@@ -88,6 +88,36 @@ req.json().then((body) => {
 `;
 
 /**
+ * The product itself from the installed tarball: a tree mounted on bare node:http, answering a
+ * real request through the bridge, and the same tree through `.fetch`.
+ */
+const serveScript = (load: string) => `
+${load}
+const server = http.createServer(mountEndpoints({ dir: 'app' }));
+server.listen(0, '127.0.0.1', async () => {
+  const base = 'http://127.0.0.1:' + server.address().port;
+  const served = await fetch(base + '/greet/Ada', { method: 'POST', body: 'hi' });
+  const viaFetch = await mountEndpoints({ dir: 'app' }).fetch(createTestRequest('/greet/Bo', { method: 'POST', body: 'yo' }));
+  const missing = await fetch(base + '/nope');
+  console.log(JSON.stringify({ served: await served.json(), viaFetch: await viaFetch.json(), missing: missing.status }));
+  server.close();
+});
+`;
+const ESM_SERVE = serveScript(
+  "import http from 'node:http';\nimport { mountEndpoints } from 'express-endpoints';\nimport { createTestRequest } from 'express-endpoints/testing';",
+);
+const CJS_SERVE = serveScript(
+  "const http = require('node:http');\nconst { mountEndpoints } = require('express-endpoints');\nconst { createTestRequest } = require('express-endpoints/testing');",
+);
+const ESM_ENDPOINT = `export async function POST(req, { params }) {
+  return Response.json({ name: params.name, body: await req.text(), module: 'esm' });
+}
+`;
+const CJS_ENDPOINT = `exports.POST = async (req, { params }) =>
+  Response.json({ name: params.name, body: await req.text(), module: 'commonjs' });
+`;
+
+/**
  * Compiles as ESM in the `"type": "module"` app and as CommonJS in the other, so both the
  * `import` (.d.mts) and `require` (.d.ts) typings are checked. The `@ts-expect-error` lines fail
  * the check if the types ever degrade to `any` (an unresolvable type does that silently).
@@ -136,7 +166,10 @@ function tsconfig(extra: Record<string, unknown> = {}) {
 async function writeApp(dir: string, packageJson: object, files: Record<string, string>) {
   await mkdir(dir, { recursive: true });
   await writeFile(join(dir, 'package.json'), JSON.stringify(packageJson, null, 2));
-  for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
+  for (const [name, text] of Object.entries(files)) {
+    await mkdir(dirname(join(dir, name)), { recursive: true });
+    await writeFile(join(dir, name), text);
+  }
 }
 
 async function install(dir: string, tarball: string) {
@@ -163,8 +196,24 @@ describe('the packed tarball', function () {
 
     esmDir = join(scratch, 'esm-app');
     cjsDir = join(scratch, 'cjs-app');
-    await writeApp(esmDir, { name: 'scratch-esm', private: true, type: 'module' }, { 'index.mjs': ESM_APP });
-    await writeApp(cjsDir, { name: 'scratch-cjs', private: true, type: 'commonjs' }, { 'index.js': CJS_APP });
+    await writeApp(
+      esmDir,
+      { name: 'scratch-esm', private: true, type: 'module' },
+      {
+        'index.mjs': ESM_APP,
+        'serve.mjs': ESM_SERVE,
+        'app/greet/[name]/endpoint.js': ESM_ENDPOINT,
+      },
+    );
+    await writeApp(
+      cjsDir,
+      { name: 'scratch-cjs', private: true, type: 'commonjs' },
+      {
+        'index.js': CJS_APP,
+        'serve.js': CJS_SERVE,
+        'app/greet/[name]/endpoint.js': CJS_ENDPOINT,
+      },
+    );
     await Promise.all([install(esmDir, tarball), install(cjsDir, tarball)]);
   });
 
@@ -243,6 +292,21 @@ describe('the packed tarball', function () {
       expect(resolved[0]).to.match(/\/node_modules\/express-endpoints\/dist\/index\.js$/);
       expect(resolved[1]).to.match(/\/node_modules\/express-endpoints\/dist\/testing\.js$/);
     });
+
+    for (const [kind, dirOf, script] of [
+      ['ESM', () => esmDir, 'serve.mjs'],
+      ['CommonJS', () => cjsDir, 'serve.js'],
+    ] as const) {
+      it(`the ${kind} app serves an endpoint tree on node:http and through .fetch`, async () => {
+        const { stdout } = await exec(process.execPath, [script], dirOf());
+        const module = kind === 'ESM' ? 'esm' : 'commonjs';
+        expect(JSON.parse(stdout)).to.deep.equal({
+          served: { name: 'Ada', body: 'hi', module },
+          viaFetch: { name: 'Bo', body: 'yo', module },
+          missing: 404,
+        });
+      });
+    }
 
     it('links the express-endpoints bin to an executable with a node shebang', async () => {
       const bin = join(cjsDir, 'node_modules/.bin/express-endpoints');
