@@ -8,7 +8,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import type { WebMiddleware } from '../types';
 import { captureResponse, type Capture } from './capture-response';
 import { failRequest, finalNext, sendPlain, type NextFunction } from './plain-answers';
-import { NodeRequest } from './node-request';
+import { toWebRequest } from './web-request';
 import { BAD_ORIGIN_MESSAGE, requestUrl } from './request-url';
 import { DEFAULT_BODY_LIMIT } from './request-body';
 import { sendWebResponse } from './send-response';
@@ -46,7 +46,7 @@ async function run(
   const url = requestUrl(req);
   if (url === undefined) return sendPlain(res, 400, BAD_ORIGIN_MESSAGE);
   const method = req.method ?? 'GET';
-  const request = new NodeRequest(req, res, method, url, bodyLimit, true) as unknown as Request;
+  const request = toWebRequest(req, res, url, { bodyLimit, restoreBody: true });
 
   let capture: Capture | undefined;
   let upstreamHeaders: OutgoingHttpHeaders | undefined;

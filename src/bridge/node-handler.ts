@@ -8,11 +8,12 @@ import { dispatch } from '../dispatch/method-table';
 import type { CompiledRoute } from '../dispatch/route';
 import { runRoute } from '../dispatch/run-route';
 import { MALFORMED_PATH, type Router } from '../router';
-import { NodeRequest } from './node-request';
 import { drainAfterResponse } from './drain-request';
 import { failRequest, sendPlain, type NextFunction } from './plain-answers';
 import { BAD_ORIGIN_MESSAGE, requestUrl, targetPath } from './request-url';
 import { sendWebResponse, type SendOptions } from './send-response';
+import { isForbiddenMethod } from './http-methods';
+import { toWebRequest } from './web-request';
 
 const SEND_HEAD: SendOptions = { head: true };
 const SEND_BODY: SendOptions = {};
@@ -35,7 +36,10 @@ export async function handleNodeRequest(
 
   const route = match.value;
   const method = req.method ?? 'GET';
-  const decision = dispatch(route.table, method);
+  // CONNECT, TRACE and TRACK cannot be a Request, so no handler serves them.
+  const decision = isForbiddenMethod(method)
+    ? { kind: 'not-allowed' as const, allow: route.table.allow }
+    : dispatch(route.table, method);
   switch (decision.kind) {
     case 'pass':
       return next();
@@ -56,9 +60,9 @@ export async function handleNodeRequest(
     return sendPlain(res, 413, 'Payload Too Large');
   }
 
-  const request = new NodeRequest(req, res, method, url, route.bodyLimit) as unknown as Request;
   let response: Response;
   try {
+    const request = toWebRequest(req, res, url, { bodyLimit: route.bodyLimit });
     const result = runRoute(route, decision.entry, request, {
       params: match.params,
       node: { req: req as IncomingMessage & Record<string, unknown>, res },
@@ -69,8 +73,7 @@ export async function handleNodeRequest(
     return failRequest(req, res, next, error);
   }
   try {
-    const streaming = sendWebResponse(res, response, method === 'HEAD' ? SEND_HEAD : SEND_BODY);
-    if (streaming !== undefined) await streaming;
+    await sendWebResponse(res, response, method === 'HEAD' ? SEND_HEAD : SEND_BODY);
   } catch (error) {
     failRequest(req, res, next, error);
   }

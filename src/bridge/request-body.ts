@@ -7,6 +7,12 @@ import type { IncomingMessage } from 'node:http';
 import { isDraining } from './drain-request';
 import { encodeFormBody } from './encode-form-body';
 
+/**
+ * Streams over a request body pull only when their reader asks: a Request built around one must
+ * not start reading the body before the handler does.
+ */
+export const NO_READ_AHEAD: QueuingStrategy<Uint8Array> = { highWaterMark: 0 };
+
 /** Default `bodyLimit`: 1 MiB. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
@@ -87,47 +93,12 @@ function encodeParsedBody(body: unknown, contentType: string): Uint8Array {
   return Buffer.from(JSON.stringify(body) ?? '');
 }
 
-/** Reads the whole Node stream into one buffer, enforcing the limit while reading. */
-export function readNodeBody(req: IncomingMessage, limit: number | false): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (limit !== false && size > limit) {
-        cleanup();
-        // Stop reading; the rest is drained (bounded) once the response is out.
-        req.pause();
-        reject(new BodyLimitError(limit));
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = () => {
-      cleanup();
-      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
-    };
-    const onError = (err: Error) => {
-      cleanup();
-      reject(asClientClosed(err));
-    };
-    const onClose = () => {
-      if (!req.readableEnded) onError(new ClientClosedError());
-    };
-    function cleanup() {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
-      req.off('close', onClose);
-    }
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
-    req.on('close', onClose);
-  });
-}
-
-/** The Node stream as a Web stream: pulls with backpressure, errors past the limit or on abort. */
+/**
+ * The Node stream as a Web stream: pulls with backpressure, errors past the limit or on abort.
+ * It listens from the start, paused: a handler that answers first and reads the body afterwards
+ * still gets the bytes that arrive after the response, which the bounded drain would otherwise
+ * take.
+ */
 export function nodeBodyToWebStream(req: IncomingMessage, limit: number | false): ReadableStream<Uint8Array> {
   let size = 0;
   let onData: ((chunk: Buffer) => void) | undefined;
@@ -136,43 +107,58 @@ export function nodeBodyToWebStream(req: IncomingMessage, limit: number | false)
     if (onData) req.off('data', onData);
     req.pause(); // the rest is drained (bounded) once the response is out
   };
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      onData = (chunk: Buffer) => {
-        size += chunk.length;
-        if (limit !== false && size > limit) {
-          controller.error(new BodyLimitError(limit));
-          stopReading();
-          return;
-        }
-        controller.enqueue(chunk);
-        if ((controller.desiredSize ?? 0) <= 0 && !isDraining(req)) req.pause();
-      };
-      req.on('data', onData);
-      req.once('end', () => {
-        try {
-          controller.close();
-        } catch {
-          // already errored (limit) or cancelled
-        }
-      });
-      req.once('error', (err) => controller.error(asClientClosed(err)));
-      req.once('close', () => {
-        if (!req.readableEnded) {
-          try {
-            controller.error(new ClientClosedError());
-          } catch {
-            // already closed
-          }
-        }
-      });
-      req.pause();
+  const attach = (controller: ReadableStreamDefaultController<Uint8Array>) => {
+    const fail = (error: Error) => {
+      try {
+        controller.error(error);
+      } catch {
+        // already closed or cancelled
+      }
+    };
+    onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (limit !== false && size > limit) {
+        fail(new BodyLimitError(limit));
+        stopReading();
+        return;
+      }
+      controller.enqueue(chunk);
+      if ((controller.desiredSize ?? 0) <= 0 && !isDraining(req)) req.pause();
+    };
+    if (req.readableEnded) {
+      controller.close();
+      return;
+    }
+    if (req.destroyed) {
+      fail(new ClientClosedError());
+      return;
+    }
+    req.on('data', onData);
+    req.once('end', () => {
+      try {
+        controller.close();
+      } catch {
+        // already errored (limit) or cancelled
+      }
+    });
+    req.once('error', (err) => fail(asClientClosed(err)));
+    req.once('close', () => {
+      if (!req.readableEnded) fail(new ClientClosedError());
+    });
+  };
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        attach(controller);
+        req.pause();
+      },
+      pull() {
+        req.resume();
+      },
+      // The handler is done with the body: stop reading; the rest is drained (bounded) once the
+      // response is out, so keep-alive connections stay usable.
+      cancel: stopReading,
     },
-    pull() {
-      req.resume();
-    },
-    // The handler is done with the body: stop reading; the rest is drained (bounded) once the
-    // response is out, so keep-alive connections stay usable.
-    cancel: stopReading,
-  });
+    NO_READ_AHEAD,
+  );
 }

@@ -3,12 +3,13 @@
  *
  * Headers that earlier middleware set on `res` (helmet, cors, `res.cookie`) stay; the handler's
  * headers override them by name, except `Set-Cookie`, whose values are added beside them.
- * Bodies built from a string or bytes are written in one `end()` with Content-Length; streams
- * are written as they come, with backpressure, and cancelled if the client goes away.
+ * A body whose bytes are all there (a string, bytes, JSON, form data, a blob) is written in one
+ * `end()` with Content-Length. Nothing reads undici's internals to learn that: the body is read
+ * like any stream, and what it yields without waiting tells. Streams are written as they come,
+ * with backpressure, and cancelled if the client goes away.
  */
 import type { ServerResponse } from 'node:http';
 import { ClientClosedError } from './request-body';
-import { internalBodySource } from './response-internals';
 
 // Never forwarded: they describe one connection, and Node sets its own.
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection']);
@@ -28,15 +29,16 @@ export interface SendOptions {
 const direct = <T>(write: () => T): T => write();
 
 /**
- * String and byte bodies are written at once and this returns `undefined` (no promise to wait
- * for on the hot path); a streamed body returns the promise of its end. Throws synchronously
- * when Node refuses a header.
+ * Bodies whose bytes are all there at once (strings, bytes, `Response.json()`, form data, blobs)
+ * go out in one `end()` with Content-Length; a HEAD gets the same Content-Length and no body.
+ * Anything else streams. Rejects, with nothing sent, when the body fails before its first byte;
+ * throws when Node refuses a header.
  */
-export function sendWebResponse(
+export async function sendWebResponse(
   res: ServerResponse,
   response: Response,
   options: SendOptions = {},
-): Promise<void> | undefined {
+): Promise<void> {
   const dropEncoding =
     response.type !== 'default' && isDecodedByFetch(response.headers.get('content-encoding'));
   copyHeaders(res, response.headers, dropEncoding);
@@ -44,27 +46,29 @@ export function sendWebResponse(
   if (response.statusText) res.statusMessage = response.statusText;
 
   const around = options.around ?? direct;
-  if (response.body === null || isNullBodyStatus(response.status)) {
+  const body = response.body;
+  if (body === null || isNullBodyStatus(response.status)) {
+    body?.cancel().catch(noop);
     around(() => res.end());
     return;
   }
-  const source = internalBodySource(response);
-  if (source !== undefined) {
-    if (!res.hasHeader('content-length') && !dropEncoding) {
-      res.setHeader(
-        'content-length',
-        typeof source === 'string' ? Buffer.byteLength(source) : source.byteLength,
-      );
+  const reader = body.getReader();
+  const start = await readAvailable(reader);
+  if (start.done) {
+    const bytes = joinChunks(start.chunks);
+    // A HEAD answer may declare the length of the body it leaves out (Express's res.send does).
+    if (!(options.head && bytes.byteLength === 0 && res.hasHeader('content-length'))) {
+      res.setHeader('content-length', bytes.byteLength);
     }
-    around(() => res.end(options.head ? undefined : source));
+    around(() => res.end(options.head || bytes.byteLength === 0 ? undefined : bytes));
     return;
   }
   if (options.head) {
-    response.body.cancel().catch(noop);
+    reader.cancel().catch(noop);
     around(() => res.end());
     return;
   }
-  return pipeBody(res, response.body, around);
+  return pipeBody(res, reader, start, around);
 }
 
 function copyHeaders(res: ServerResponse, headers: Headers, dropEncoding: boolean): void {
@@ -86,10 +90,10 @@ function copyHeaders(res: ServerResponse, headers: Headers, dropEncoding: boolea
 
 async function pipeBody(
   res: ServerResponse,
-  body: ReadableStream<Uint8Array>,
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  start: Available,
   around: NonNullable<SendOptions['around']>,
 ): Promise<void> {
-  const reader = body.getReader();
   // One 'drain' listener for the whole body, registered through `around` like the writes: a
   // compression() in front of us moves 'drain' listeners to its zlib stream, where `off` cannot
   // reach them, so a listener per wait would pile up there.
@@ -109,8 +113,11 @@ async function pipeBody(
   try {
     // Headers go out now, so the client sees them before the first chunk is ready.
     if (!res.headersSent) around(() => res.flushHeaders());
+    for (const chunk of start.chunks) around(() => res.write(chunk));
+    let pending = start.pending;
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = await (pending ?? reader.read());
+      pending = undefined;
       if (done) break;
       if (res.destroyed) return;
       if (!around(() => res.write(value)) && !res.destroyed) {
@@ -125,6 +132,69 @@ async function pipeBody(
     res.off('close', onClose);
     res.off('drain', onDrainOrClose);
   }
+}
+
+/** What a body had ready without waiting on I/O, and the read still under way if it did not end. */
+interface Available {
+  chunks: Uint8Array[];
+  done: boolean;
+  pending?: Promise<ReadableStreamReadResult<Uint8Array>>;
+}
+
+// How long "ready without waiting" is. Bodies built from strings and bytes answer a read within a
+// microtask or two, form data within six (Node 20); a Blob's last read may need one macrotask.
+// A stream whose source waits on I/O or a timer stays pending past both and is streamed.
+const READY_TICKS = 8;
+// Past this much buffered, a body that keeps producing synchronously is streamed instead.
+const MAX_BUFFERED = 1024 * 1024;
+
+async function readAvailable(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<Available> {
+  const chunks: Uint8Array[] = [];
+  let buffered = 0;
+  let waitedForMacrotask = false;
+  for (;;) {
+    const read = reader.read();
+    let result = await settledSoon(read, false);
+    if (result === PENDING && !waitedForMacrotask) {
+      waitedForMacrotask = true;
+      result = await settledSoon(read, true);
+    }
+    if (result === PENDING) return { chunks, done: false, pending: read };
+    if (result.done) return { chunks, done: true };
+    chunks.push(result.value);
+    buffered += result.value.byteLength;
+    if (buffered > MAX_BUFFERED) return { chunks, done: false };
+  }
+}
+
+const PENDING = Symbol('pending');
+
+/** The read's result if it settles within a few microtasks (or one macrotask), else PENDING. */
+async function settledSoon<T>(promise: Promise<T>, macrotask: boolean): Promise<T | typeof PENDING> {
+  let settled = false;
+  let failed = false;
+  let value: T | undefined;
+  let error: unknown;
+  promise.then(
+    (v) => {
+      settled = true;
+      value = v;
+    },
+    (e: unknown) => {
+      settled = failed = true;
+      error = e;
+    },
+  );
+  if (macrotask) await new Promise<void>((resolve) => setImmediate(resolve));
+  for (let i = 0; i < READY_TICKS && !settled; i++) await undefined;
+  if (!settled) return PENDING;
+  if (failed) throw error;
+  return value as T;
+}
+
+function joinChunks(chunks: Uint8Array[]): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!;
+  return chunks.length === 0 ? new Uint8Array(0) : Buffer.concat(chunks);
 }
 
 function isDecodedByFetch(encoding: string | null): boolean {

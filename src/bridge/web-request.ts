@@ -1,0 +1,104 @@
+/**
+ * toWebRequest: the handler's `Request`, built from Node's IncomingMessage.
+ *
+ * It is a native `Request`, not a look-alike: undici keeps a Request's state in private class
+ * fields, so only a real one works with `new Request(req)`, `fetch(req)`, `clone()` and
+ * `console.log(req)` on every Node version. What stays lazy is the body: its stream reads from
+ * the Node request only when the handler reads it, so a handler that never reads pays nothing
+ * for it, and an unread body is drained (bounded) after the response.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readAndRestoreBody } from './restore-body';
+import {
+  bodyFromParsedRequest,
+  ClientClosedError,
+  nodeBodyToWebStream,
+  NO_READ_AHEAD,
+  type ParsedNodeRequest,
+} from './request-body';
+import { methodHasBody } from './http-methods';
+
+export interface WebRequestOptions {
+  /** Largest body in bytes a handler may read (`BodyLimitError` past it), or `false`. */
+  bodyLimit: number | false;
+  /**
+   * Leave the body in the Node stream for the host's readers after us (`bridgeMiddleware`):
+   * what the middleware reads is put back, and kept as `req.rawBody` for endpoints behind it.
+   */
+  restoreBody?: boolean;
+}
+
+type RequestInitWithDuplex = RequestInit & { duplex?: 'half' };
+
+export function toWebRequest(
+  req: ParsedNodeRequest,
+  res: ServerResponse | undefined,
+  url: string,
+  options: WebRequestOptions,
+): Request {
+  const method = req.method ?? 'GET';
+  const init: RequestInitWithDuplex = { method, headers: headersFromNode(req) };
+  if (res) init.signal = closeSignal(res);
+  if (methodHasBody(method)) {
+    init.body = requestBody(req, options);
+    init.duplex = 'half';
+  }
+  return new Request(url, init);
+}
+
+/** Header pairs from rawHeaders, repeats kept, HTTP/2 pseudo-headers (`:path`) left out. */
+export function headersFromNode(req: IncomingMessage): [string, string][] {
+  const raw = req.rawHeaders;
+  const pairs: [string, string][] = [];
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.charCodeAt(0) !== 58 /* : */) pairs.push([name, raw[i + 1]!]);
+  }
+  return pairs;
+}
+
+/** Aborted when the client goes away before the response is complete. */
+function closeSignal(res: ServerResponse): AbortSignal {
+  const controller = new AbortController();
+  const onClose = () => {
+    if (!res.writableFinished) controller.abort(new ClientClosedError('The client closed the connection'));
+  };
+  if (res.destroyed || res.closed) onClose();
+  else res.once('close', onClose);
+  return controller.signal;
+}
+
+function requestBody(req: ParsedNodeRequest, options: WebRequestOptions): BodyInit {
+  let parsed: Uint8Array | undefined;
+  try {
+    parsed = bodyFromParsedRequest(req);
+  } catch (error) {
+    // Raised when the handler reads the body, as any other body error would be.
+    return lazyBytes(() => Promise.reject(error));
+  }
+  // A body parser ran first: its bytes, with a known length (fetch(req) can send it as is).
+  if (parsed) return parsed as Uint8Array<ArrayBuffer>;
+  if (options.restoreBody) {
+    return lazyBytes(async () => {
+      const bytes = await readAndRestoreBody(req, options.bodyLimit);
+      // Endpoints mounted behind a bridged middleware find the bytes here, exactly as sent.
+      req.rawBody ??= bytes;
+      return bytes;
+    });
+  }
+  return nodeBodyToWebStream(req, options.bodyLimit);
+}
+
+/** A one-chunk stream whose bytes are fetched on the first read. */
+function lazyBytes(read: () => Promise<Uint8Array>): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const bytes = await read();
+        if (bytes.byteLength > 0) controller.enqueue(bytes);
+        controller.close();
+      },
+    },
+    NO_READ_AHEAD,
+  );
+}
