@@ -142,35 +142,39 @@ interface Available {
 }
 
 // How long "ready without waiting" is. Bodies built from strings and bytes answer a read within a
-// microtask or two, form data within six (Node 20); a Blob's last read may need one macrotask.
-// A stream whose source waits on I/O or a timer stays pending past both and is streamed.
+// microtask or two, form data within six (Node 20); a Blob's parts are read off the main thread on
+// Node 24, each within a turn or two of the event loop. A stream whose source waits on the network
+// or a timer stays pending past that and is streamed. The turns waited are bounded per response.
 const READY_TICKS = 8;
-// Past this much buffered, a body that keeps producing synchronously is streamed instead.
+const READY_TURNS_PER_READ = 3;
+const READY_TURNS = 16;
+// Past this much buffered, a body that keeps producing chunks without waiting is streamed instead.
 const MAX_BUFFERED = 1024 * 1024;
 
 async function readAvailable(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<Available> {
   const chunks: Uint8Array[] = [];
   let buffered = 0;
-  let waitedForMacrotask = false;
+  let turns = 0;
   for (;;) {
     const read = reader.read();
     let result = await settledSoon(read, false);
-    if (result === PENDING && !waitedForMacrotask) {
-      waitedForMacrotask = true;
+    for (let turn = 0; result === PENDING && turn < READY_TURNS_PER_READ && turns < READY_TURNS; turn++) {
+      turns++;
       result = await settledSoon(read, true);
     }
     if (result === PENDING) return { chunks, done: false, pending: read };
     if (result.done) return { chunks, done: true };
     chunks.push(result.value);
-    buffered += result.value.byteLength;
+    // Checked before counting this chunk: one large chunk and its end still go out as one write.
     if (buffered > MAX_BUFFERED) return { chunks, done: false };
+    buffered += result.value.byteLength;
   }
 }
 
 const PENDING = Symbol('pending');
 
-/** The read's result if it settles within a few microtasks (or one macrotask), else PENDING. */
-async function settledSoon<T>(promise: Promise<T>, macrotask: boolean): Promise<T | typeof PENDING> {
+/** The read's result if it settles within a few microtasks (after a turn of the event loop), else PENDING. */
+async function settledSoon<T>(promise: Promise<T>, nextTurn: boolean): Promise<T | typeof PENDING> {
   let settled = false;
   let failed = false;
   let value: T | undefined;
@@ -185,7 +189,7 @@ async function settledSoon<T>(promise: Promise<T>, macrotask: boolean): Promise<
       error = e;
     },
   );
-  if (macrotask) await new Promise<void>((resolve) => setImmediate(resolve));
+  if (nextTurn) await new Promise<void>((resolve) => setImmediate(resolve));
   for (let i = 0; i < READY_TICKS && !settled; i++) await undefined;
   if (!settled) return PENDING;
   if (failed) throw error;
