@@ -21,5 +21,7 @@ export type {
   EndpointHandler,
   WebMiddleware,
   MountOptions,
+  EndpointErrorInfo,
+  ErrorReporter,
 } from './types';
 export type { TestRequestOptions } from './testing/create-test-request';
