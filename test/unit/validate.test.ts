@@ -313,7 +313,11 @@ const cases: Case[] = [
   ['a literal config (fine)', { 'endpoint.ts': `${GET}export const config = { bodyLimit: 1 };` }, []],
   ['lower-case get', { 'endpoint.ts': 'export function get() {}' }, [['lowercase-method', ['endpoint.ts']]]],
   ['a QUERY-only endpoint', { 'endpoint.ts': 'export function QUERY() {}' }, []],
-  ['lower-case query', { 'endpoint.ts': 'export function query() {}' }, [['lowercase-method', ['endpoint.ts']]]],
+  [
+    'lower-case query',
+    { 'endpoint.ts': 'export function query() {}' },
+    [['lowercase-method', ['endpoint.ts']]],
+  ],
   [
     'mixed-case Post and any',
     { 'endpoint.js': 'export const Post = () => {}, any = () => {};' },
@@ -411,7 +415,9 @@ describe('validateTree', () => {
 
     it('no-handler lists QUERY among the handler names', () => {
       const { problem } = only({ 'x/endpoint.ts': 'export const config = {};' });
-      expect(problem.message).to.match(/export one of GET, HEAD, POST, PUT, PATCH, DELETE, QUERY, OPTIONS, ANY, default\.$/);
+      expect(problem.message).to.match(
+        /export one of GET, HEAD, POST, PUT, PATCH, DELETE, QUERY, OPTIONS, ANY, default\.$/,
+      );
     });
 
     it('param-name-mismatch names the params', () => {
