@@ -9,6 +9,7 @@ export {
 } from './bridge';
 export type { EndpointsMiddleware, AppLike } from './mount';
 export type { RouteInfo } from './describe-routes';
+export type { HttpMethod, HandlerExportName } from './dispatch';
 export { EndpointValidationError } from './validate/endpoint-validation-error';
 export { EndpointLoadError } from './load';
 export type { Problem } from './validate/types';
@@ -20,5 +21,7 @@ export type {
   EndpointHandler,
   WebMiddleware,
   MountOptions,
+  EndpointErrorInfo,
+  ErrorReporter,
 } from './types';
 export type { TestRequestOptions } from './testing/create-test-request';

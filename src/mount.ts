@@ -8,11 +8,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DEFAULT_BODY_LIMIT, finalNext, handleNodeRequest, type NextFunction } from './bridge';
 import { discoverTree, type DiscoveredTree, type RouteFile } from './discover';
 import { describeRoutes, middlewareFilesFor, patternsWithPage, type RouteInfo } from './describe-routes';
-import { buildMethodTable, HANDLER_EXPORTS } from './dispatch';
+import { buildMethodTable, HANDLER_EXPORTS, HTTP_METHODS, type MethodTable } from './dispatch';
 import { handleFetch } from './dispatch/handle-fetch';
-import type { CompiledRoute } from './dispatch/route';
+import { logError } from './dispatch/report-error';
+import type { CompiledRoute, ExpressStyleRoute } from './dispatch/route';
 import { loadModule, type ModuleExports } from './load';
-import { createRouter, type Router } from './router';
+import { createRouter, expressPath, type Router } from './router';
 import type { MountOptions, WebMiddleware } from './types';
 import { assertValidTree } from './validate';
 
@@ -59,10 +60,12 @@ function createEndpoints(options: MountOptions): EndpointsMiddleware {
   const tree = discoverTree(options.dir ?? 'app');
   assertValidTree(tree);
 
+  // Rows are updated in place once the modules are loaded, so a reference kept earlier stays current.
   const routes = describeRoutes(tree);
   let router: Router<CompiledRoute> | undefined;
   const ready = compile(tree, options).then((compiled) => {
-    router = compiled;
+    router = compiled.router;
+    routes.splice(0, routes.length, ...describeRoutes(compiled.loaded));
   });
   // The error reaches whoever awaits `.ready`, and every request; it must not also crash the
   // process as an unhandled rejection when nobody awaits it.
@@ -70,11 +73,12 @@ function createEndpoints(options: MountOptions): EndpointsMiddleware {
 
   const middleware = (req: IncomingMessage, res: ServerResponse, next?: NextFunction): void => {
     const done = next ?? finalNext(res);
+    const hostGetsErrors = next !== undefined;
     if (router) {
-      handleNodeRequest(router, req, res, done).catch(done);
+      handleNodeRequest(router, req, res, done, hostGetsErrors).catch(done);
       return;
     }
-    ready.then(() => handleNodeRequest(router!, req, res, done)).catch(done);
+    ready.then(() => handleNodeRequest(router!, req, res, done, hostGetsErrors)).catch(done);
   };
   return Object.assign(middleware, {
     ready,
@@ -87,7 +91,10 @@ function createEndpoints(options: MountOptions): EndpointsMiddleware {
 }
 
 /** Loads every module, confirms the exports static reading could not see, builds the router. */
-async function compile(tree: DiscoveredTree, options: MountOptions): Promise<Router<CompiledRoute>> {
+async function compile(
+  tree: DiscoveredTree,
+  options: MountOptions,
+): Promise<{ router: Router<CompiledRoute>; loaded: DiscoveredTree }> {
   const modules = new Map<RouteFile, ModuleExports>();
   await Promise.all(
     tree.files
@@ -105,24 +112,42 @@ async function compile(tree: DiscoveredTree, options: MountOptions): Promise<Rou
   assertValidTree(loaded);
 
   const pages = patternsWithPage(tree);
+  const optionMiddleware = options.middleware ?? [];
+  const optionNames = optionMiddleware.map(
+    (mw, i) => `middleware option #${i + 1}${mw.name ? ` (${mw.name})` : ''}`,
+  );
   const entries = tree.files
     .filter((f) => f.kind === 'endpoint')
     .map((file) => {
       const mod = modules.get(file)!;
+      const folders = middlewareFilesFor(tree, file);
+      const table = buildMethodTable(mod, pages.has(file.pattern));
       const route: CompiledRoute = {
         pattern: file.pattern,
         displayPath: file.displayPath,
-        table: buildMethodTable(mod, pages.has(file.pattern)),
-        middleware: [...(options.middleware ?? []), ...folderMiddleware(tree, file, modules)],
+        table,
+        middleware: [...optionMiddleware, ...folders.map((f) => modules.get(f)!.default as WebMiddleware)],
+        middlewareNames: [...optionNames, ...folders.map((f) => f.displayPath)],
         bodyLimit: bodyLimitOf(mod, options),
+        expressRoute: expressRouteOf(file, table),
+        onError: options.onError ?? logError,
       };
       return { segments: file.segments, value: route };
     });
-  return createRouter(entries, { caseSensitive: options.caseSensitive, strict: options.strict });
+  const router = createRouter(entries, { caseSensitive: options.caseSensitive, strict: options.strict });
+  return { router, loaded };
 }
 
-function folderMiddleware(tree: DiscoveredTree, endpoint: RouteFile, modules: Map<RouteFile, ModuleExports>) {
-  return middlewareFilesFor(tree, endpoint).map((file) => modules.get(file)!.default as WebMiddleware);
+/** `req.route` for this endpoint, in the shape Express gives its own routes. */
+function expressRouteOf(file: RouteFile, table: MethodTable): ExpressStyleRoute {
+  const methods: Record<string, boolean> = {};
+  if (table.fallback) methods._all = true;
+  for (const method of HTTP_METHODS) if (table.byMethod[method]) methods[method.toLowerCase()] = true;
+  return Object.freeze({
+    path: expressPath(file.segments),
+    stack: Object.freeze([]),
+    methods: Object.freeze(methods),
+  });
 }
 
 function bodyLimitOf(mod: ModuleExports, options: MountOptions): number | false {

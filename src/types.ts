@@ -36,11 +36,27 @@ export interface NodeContext {
   res: ServerResponse & { locals?: Record<string, unknown> };
 }
 
-/** Second argument of every handler. */
+/**
+ * Second argument of every handler. `mountEndpoints` always sets `route`, `mountPath` and `after`
+ * (on Node and under `.fetch`); they are optional so a unit test can call a handler with `{ params }`.
+ */
 export interface EndpointContext<P extends Params | string = Params> {
   params: P extends string ? ParamsOf<P> : P;
   /** The Node request/response behind this call; `undefined` under `.fetch()` and in unit tests. */
   node?: NodeContext;
+  /** The route pattern that matched, as the folders spell it: `/api/users/[id]`. */
+  route?: string;
+  /**
+   * Where the tree is mounted: `'/docs'` under `app.use('/docs', endpoints)`, `''` at the root and
+   * under `.fetch()`. `${mountPath}/api/users/${id}` is a link to another endpoint of the tree.
+   */
+  mountPath?: string;
+  /**
+   * Runs `fn` once the response has been sent (or the client has left): audit logs, metrics, cache
+   * warming. Under `.fetch()`, once the Response body has been read or cancelled. Errors, thrown or
+   * rejected, go to `onError`.
+   */
+  after?: (fn: () => unknown) => void;
 }
 
 /** An exported `GET`/`POST`/…/`ANY`/default handler. */
@@ -51,6 +67,30 @@ export type EndpointHandler<P extends Params | string = Params> = (
 
 /** A Web-standard middleware: answer on its own, or call `next()` and return (or change) its Response. */
 export type WebMiddleware = (req: Request, next: () => Promise<Response>) => Response | Promise<Response>;
+
+/** What `onError` is told about an error, beside the error itself. */
+export interface EndpointErrorInfo {
+  /** The request being served. */
+  request: Request;
+  /** The route pattern, e.g. `/api/users/[id]`. */
+  route: string;
+  /** The endpoint file, relative to the working directory. */
+  file: string;
+  /**
+   * What failed: the handler's export (`GET`, `ANY`, `default`), or the middleware (its file, or
+   * `middleware option #1 (name)`) when a middleware threw.
+   */
+  export: string;
+  /**
+   * The error also goes to the host's error handler through `next(err)` (Express, Connect, any
+   * chain that passes `next`). `false` on a bare node:http server, under `.fetch()`, for `after()`
+   * callbacks, and once the response has started (the connection is broken instead).
+   */
+  passedToNext: boolean;
+}
+
+/** Called for every error a handler, a middleware, an `after()` callback or the bridge runs into. */
+export type ErrorReporter = (error: unknown, info: EndpointErrorInfo) => void;
 
 /** Options of `mountEndpoints`. */
 export interface MountOptions {
@@ -67,4 +107,10 @@ export interface MountOptions {
    * Default 1 MiB. An endpoint overrides it with `export const config = { bodyLimit }`.
    */
   bodyLimit?: number | false;
+  /**
+   * Told about every error (never about a client that went away). The default logs it with
+   * `console.error`, naming the file and the export, unless the host's error handler also gets it
+   * (`passedToNext`), so Express apps do not log each error twice.
+   */
+  onError?: ErrorReporter;
 }

@@ -8,6 +8,7 @@ import { dispatch } from '../dispatch/method-table';
 import type { CompiledRoute } from '../dispatch/route';
 import { runRoute } from '../dispatch/run-route';
 import { MALFORMED_PATH, type Router } from '../router';
+import { NodeRouteContext } from './node-context';
 import { drainAfterResponse } from './drain-request';
 import { failRequest, sendPlain, type NextFunction } from './plain-answers';
 import { BAD_ORIGIN_MESSAGE, requestUrl, targetPath } from './request-url';
@@ -18,12 +19,16 @@ import { toWebRequest } from './web-request';
 const SEND_HEAD: SendOptions = { head: true };
 const SEND_BODY: SendOptions = {};
 
-/** Host-independent: `next` is optional so a bare node:http server can use the middleware. */
+/**
+ * Host-independent: `next` is optional so a bare node:http server can use the middleware.
+ * `hostGetsErrors` says whether `next` is the host's (whose error handler then sees errors).
+ */
 export async function handleNodeRequest(
   router: Router<CompiledRoute>,
   req: IncomingMessage,
   res: ServerResponse,
   next: NextFunction,
+  hostGetsErrors = true,
 ): Promise<void> {
   const path = targetPath(req.url ?? '/');
   if (path === undefined) return next();
@@ -40,9 +45,10 @@ export async function handleNodeRequest(
   const decision = isForbiddenMethod(method)
     ? { kind: 'not-allowed' as const, allow: route.table.allow }
     : dispatch(route.table, method);
+  if (decision.kind === 'pass') return next();
+  // Request loggers and metrics name a request by `req.route.path`, as for Express's own routes.
+  (req as IncomingMessage & { route?: unknown }).route = route.expressRoute;
   switch (decision.kind) {
-    case 'pass':
-      return next();
     case 'options':
       res.statusCode = 204;
       res.setHeader('allow', decision.allow);
@@ -60,23 +66,26 @@ export async function handleNodeRequest(
     return sendPlain(res, 413, 'Payload Too Large');
   }
 
+  const request = toWebRequest(req, res, url, { bodyLimit: route.bodyLimit });
+  const exportName = decision.entry.exportName;
+  const context = new NodeRouteContext(match.params, request, route, exportName, req, res, hostGetsErrors);
   let response: Response;
   try {
-    const request = toWebRequest(req, res, url, { bodyLimit: route.bodyLimit });
-    const result = runRoute(route, decision.entry, request, {
-      params: match.params,
-      node: { req: req as IncomingMessage & Record<string, unknown>, res },
-    });
+    const result = runRoute(route, decision.entry, request, context);
     // A handler that answers synchronously is not awaited: no microtask trips per request.
     response = result instanceof Promise ? await result : result;
   } catch (error) {
+    // runRoute told onError already.
     return failRequest(req, res, next, error);
   }
   try {
     await sendWebResponse(res, response, method === 'HEAD' ? SEND_HEAD : SEND_BODY);
   } catch (error) {
-    failRequest(req, res, next, error);
+    context.reportError(error, exportName);
+    return failRequest(req, res, next, error);
   }
+  // A body stream that failed after the headers went out broke the connection with its error.
+  if (res.errored) context.reportError(res.errored, exportName, false);
 }
 
 function exceedsLimit(req: IncomingMessage, limit: number | false): boolean {

@@ -1,10 +1,13 @@
 /**
  * The route table as a Web-standard `fetch(request) => Response` handler: for unit tests
- * through the real table, and for hosts other than Node. 404 when nothing matches.
+ * through the real table, and for hosts other than Node. 404 when nothing matches; a handler
+ * error is told to `onError` and answered with a 500, as the Node side answers it without a host
+ * error handler (the promise never rejects for it).
  */
 import { MALFORMED_PATH, type Router } from '../router';
 import { dispatch } from './method-table';
 import type { CompiledRoute } from './route';
+import { RouteContext } from './route-context';
 import { runRoute } from './run-route';
 
 export async function handleFetch(router: Router<CompiledRoute>, request: Request): Promise<Response> {
@@ -24,10 +27,62 @@ export async function handleFetch(router: Router<CompiledRoute>, request: Reques
     case 'not-allowed':
       return plain(405, 'Method Not Allowed', { allow: decision.allow });
   }
-  const response = await runRoute(route, decision.entry, request, { params: match.params });
-  if (request.method !== 'HEAD' || response.body === null) return response;
-  await response.body.cancel();
-  return new Response(null, {
+  const context = new RouteContext(match.params, request, route, decision.entry.exportName);
+  let response: Response;
+  try {
+    response = await runRoute(route, decision.entry, request, context);
+  } catch {
+    // Already told to onError by runRoute.
+    response = plain(500, 'Internal Server Error');
+  }
+  if (request.method === 'HEAD' && response.body !== null) {
+    await response.body.cancel();
+    response = new Response(null, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+  }
+  return context.hasAfterCallbacks ? withAfterCallbacks(response, context) : response;
+}
+
+/**
+ * The Response, its body wrapped so that `after()` callbacks run once it has been read to the end,
+ * cancelled or has failed — "after the response was sent", for a caller that is not a socket. A
+ * null body: at once, once the caller has the Response.
+ */
+function withAfterCallbacks(response: Response, context: RouteContext): Response {
+  const body = response.body;
+  if (body === null) {
+    setImmediate(() => context.runAfterCallbacks());
+    return response;
+  }
+  const reader = body.getReader();
+  const done = () => context.runAfterCallbacks(); // runs the callbacks once, however often called
+  const wrapped = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const chunk = await reader.read();
+        if (chunk.done) {
+          controller.close();
+          done();
+        } else {
+          controller.enqueue(chunk.value);
+        }
+      } catch (error) {
+        controller.error(error);
+        done();
+      }
+    },
+    async cancel(reason) {
+      try {
+        await reader.cancel(reason);
+      } finally {
+        done();
+      }
+    },
+  });
+  return new Response(wrapped, {
     status: response.status,
     statusText: response.statusText,
     headers: response.headers,

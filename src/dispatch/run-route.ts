@@ -1,41 +1,70 @@
 /**
  * Calls a route's handler (through its middleware) with a Web Request and checks that what
  * comes back is a Response. Shared by the Node bridge and `.fetch`: no Node objects here.
+ *
+ * A thrown Response is the answer (`throw Response.redirect(url)`, `throw new Response(null,
+ * { status: 404 })`), as with Next.js's `redirect()`/`notFound()`. Every other error is told to
+ * `onError` here, where it is known whether the handler or which middleware failed, and then
+ * thrown on for the host to answer (`next(err)`, or a 500).
  */
-import { runChain } from '../middleware';
-import type { EndpointContext } from '../types';
+import { runChain, type ChainHooks } from '../middleware';
 import type { HandlerEntry } from './method-table';
 import type { CompiledRoute } from './route';
+import type { RouteContext } from './route-context';
 
 export function runRoute(
   route: CompiledRoute,
   entry: HandlerEntry,
   request: Request,
-  context: EndpointContext,
+  context: RouteContext,
 ): Response | Promise<Response> {
   // No middleware: call the handler directly and stay synchronous when it is. Awaiting a
   // Response that is already there costs the request trips through the microtask queue.
-  if (route.middleware.length === 0) return callHandler(route, entry, request, context);
+  if (route.middleware.length === 0) {
+    try {
+      return callHandler(route, entry, request, context);
+    } catch (error) {
+      return answerOrReport(error, context, entry.exportName);
+    }
+  }
   return runWithMiddleware(route, entry, request, context);
 }
 
-/** May throw synchronously (a handler that throws, or returns something else than a Response). */
+/** A thrown Response is returned; anything else is reported and thrown again. */
+function answerOrReport(error: unknown, context: RouteContext, what: string): Response {
+  if (isResponse(error)) return error;
+  context.reportError(error, what);
+  throw error;
+}
+
+/**
+ * May throw synchronously (a handler that throws, or returns something else than a Response). With
+ * `report`, a rejection is handled here as `runRoute` handles a throw; without, it is passed on.
+ */
 function callHandler(
   route: CompiledRoute,
   entry: HandlerEntry,
   request: Request,
-  context: EndpointContext,
+  context: RouteContext,
+  report = true,
 ): Response | Promise<Response> {
   const result = entry.handler(request, context) as unknown;
   if (isThenable(result)) {
-    return Promise.resolve(result).then((value) => checkedResponse(route, entry, value));
+    const failed = (error: unknown): Response => {
+      if (report) return answerOrReport(error, context, entry.exportName);
+      throw error;
+    };
+    return Promise.resolve(result).then(
+      (value) => (isResponse(value) ? value : failed(notAResponse(route, entry, value))),
+      failed,
+    );
   }
-  return checkedResponse(route, entry, result);
+  if (isResponse(result)) return result;
+  throw notAResponse(route, entry, result);
 }
 
-function checkedResponse(route: CompiledRoute, entry: HandlerEntry, value: unknown): Response {
-  if (isResponse(value)) return value;
-  throw new TypeError(
+function notAResponse(route: CompiledRoute, entry: HandlerEntry, value: unknown): TypeError {
+  return new TypeError(
     `${route.displayPath}: export ${entry.exportName} returned ${describe(value)} instead of a Response`,
   );
 }
@@ -48,17 +77,44 @@ async function runWithMiddleware(
   route: CompiledRoute,
   entry: HandlerEntry,
   request: Request,
-  context: EndpointContext,
+  context: RouteContext,
 ): Promise<Response> {
-  const response = await runChain(route.middleware, request, async () =>
-    callHandler(route, entry, request, context),
-  );
-  if (!isResponse(response)) {
-    throw new TypeError(
-      `A middleware of ${route.displayPath} returned ${describe(response)} instead of a Response`,
+  // The innermost step an error came out of is the one to blame; the steps it passes through
+  // on its way out see the same error and leave the blame where it is.
+  let blamed: unknown;
+  let culprit: string | undefined;
+  const hooks: ChainHooks = {
+    failed(index, error) {
+      if (culprit !== undefined && blamed === error) return;
+      blamed = error;
+      culprit = route.middlewareNames[index];
+    },
+    notAResponse: (index, value) =>
+      new TypeError(
+        `${route.middlewareNames[index]}: the middleware returned ${describe(value)} instead of a Response`,
+      ),
+    isResponse,
+  };
+  const last = async (): Promise<Response> => {
+    try {
+      return await callHandler(route, entry, request, context, false);
+    } catch (error) {
+      if (isResponse(error)) return error;
+      blamed = error;
+      culprit = entry.exportName;
+      throw error;
+    }
+  };
+  try {
+    return await runChain(route.middleware, request, last, hooks);
+  } catch (error) {
+    // An error no step was blamed for cannot happen today; the outermost middleware is the guess.
+    context.reportError(
+      error,
+      blamed === error && culprit !== undefined ? culprit : route.middlewareNames[0],
     );
+    throw error;
   }
-  return response;
 }
 
 /** Accepts Responses from other realms or undici copies, which fail `instanceof`. */

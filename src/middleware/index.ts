@@ -1,2 +1,2 @@
 /** middleware: Web `(req, next)` middleware chains, run in Request/Response terms (no Node objects). */
-export { runChain } from './run-chain';
+export { runChain, type ChainHooks } from './run-chain';

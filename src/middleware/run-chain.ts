@@ -1,25 +1,49 @@
 /**
  * Runs Web middleware around a final handler, in order, entirely in Request/Response terms:
  * each middleware gets `next()`, which runs the rest of the chain and resolves to its Response.
+ *
+ * A Response a middleware throws is its answer, as SvelteKit's `redirect()`/`error()` and Next.js's
+ * `notFound()` are: the outer middleware's `next()` resolves to it. Any other error is reported to
+ * `failed` by the innermost step it came out of, then passed outwards.
  */
 import type { WebMiddleware } from '../types';
+
+export interface ChainHooks {
+  /** Step `index` (a middleware) threw or rejected with `error` (told once per step it passes). */
+  failed(index: number, error: unknown): void;
+  /** The error for a middleware that resolved to something other than a Response. */
+  notAResponse(index: number, value: unknown): Error;
+  /** Tells a Response from other values, including Responses of other realms. */
+  isResponse(value: unknown): value is Response;
+}
 
 export function runChain(
   chain: readonly WebMiddleware[],
   request: Request,
   last: () => Promise<Response>,
+  hooks: ChainHooks,
 ): Promise<Response> {
   let called = -1;
+  const answerOr = (index: number, error: unknown): Promise<Response> => {
+    if (hooks.isResponse(error)) return Promise.resolve(error);
+    hooks.failed(index, error);
+    return Promise.reject(error);
+  };
   const step = (index: number): Promise<Response> => {
     if (index <= called) return Promise.reject(new Error('next() was called more than once by a middleware'));
     called = index;
     const middleware = chain[index];
     if (!middleware) return last();
+    let result: Response | Promise<Response>;
     try {
-      return Promise.resolve(middleware(request, () => step(index + 1)));
+      result = middleware(request, () => step(index + 1));
     } catch (error) {
-      return Promise.reject(error);
+      return answerOr(index, error);
     }
+    return Promise.resolve(result).then(
+      (value) => (hooks.isResponse(value) ? value : answerOr(index, hooks.notAResponse(index, value))),
+      (error: unknown) => answerOr(index, error),
+    );
   };
   return step(0);
 }

@@ -2,13 +2,14 @@
  * Validation: everything that makes a discovered tree unusable, found without running endpoint code and
  * reported all at once, so one `check` run lists every fix to make.
  */
+import { HANDLER_EXPORTS, HTTP_METHODS } from '../dispatch/method-table';
 import { formatPattern, parseFolder } from '../discover/parse-segment';
 import type { DiscoveredTree, RouteFile, Segment } from '../discover/types';
 import { EndpointValidationError } from './endpoint-validation-error';
 import type { Problem } from './types';
 
-const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
-const HANDLERS = new Set([...METHODS, 'ANY', 'default']);
+const METHODS = new Set<string>(HTTP_METHODS);
+const HANDLERS = new Set<string>(HANDLER_EXPORTS);
 // What a page serves itself; an endpoint beside a page may not (spec: "GET, ANY or default export").
 const SERVES_GET = ['GET', 'ANY', 'default'];
 

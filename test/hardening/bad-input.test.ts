@@ -7,7 +7,7 @@ import http from 'node:http';
 import path from 'node:path';
 import express from 'express';
 import { expect } from 'chai';
-import { mountEndpoints } from '../../src';
+import { mountEndpoints, type EndpointErrorInfo } from '../../src';
 import {
   FIXTURE_DIR,
   rawBody,
@@ -308,14 +308,21 @@ describe('hardening: bad input', function () {
       }
     });
 
-    it('through .fetch() the promise rejects with the same error', async () => {
-      const endpoints = mountEndpoints({ dir: FIXTURE_DIR });
-      const error = await endpoints.fetch(new Request('http://localhost/bad-return/object')).then(
-        () => undefined,
-        (e: unknown) => e as Error,
-      );
+    it('through .fetch() the answer is a 500, and onError gets the error naming file and export', async () => {
+      const seen: Array<[unknown, EndpointErrorInfo]> = [];
+      const endpoints = mountEndpoints({ dir: FIXTURE_DIR, onError: (e, info) => seen.push([e, info]) });
+      const res = await endpoints.fetch(new Request('http://localhost/bad-return/object'));
+      expect([res.status, await res.text()]).to.deep.equal([500, 'Internal Server Error']);
+      expect(seen).to.have.length(1);
+      const [error, info] = seen[0]!;
       expect(error).to.be.instanceOf(TypeError);
-      expect(error!.message).to.include(fixtureFile('bad-return/object'));
+      expect((error as Error).message).to.include(fixtureFile('bad-return/object'));
+      expect([info.file, info.export, info.route, info.passedToNext]).to.deep.equal([
+        fixtureFile('bad-return/object'),
+        'GET',
+        '/bad-return/object',
+        false,
+      ]);
     });
   });
 

@@ -42,12 +42,16 @@ describe('integration: endpoints served by every host', function () {
       /** `compression()` mounted first. */
       let compressed: RunningHost;
 
+      /** What `onError` was told (semantics.test.ts tests it; here it keeps the output quiet). */
+      const reported: unknown[] = [];
+      const onError = (error: unknown) => void reported.push(error);
+
       before(async () => {
         [app, parsed, v1, compressed] = await Promise.all([
-          host.start({ dir }),
-          host.start({ dir, bodyParsers: true }),
-          host.start({ dir, prefix: '/v1' }),
-          host.start({ dir, compression: true }),
+          host.start({ dir, onError }),
+          host.start({ dir, onError, bodyParsers: true }),
+          host.start({ dir, onError, prefix: '/v1' }),
+          host.start({ dir, onError, compression: true }),
         ]);
       });
       after(async () => {

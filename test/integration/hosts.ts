@@ -12,7 +12,7 @@ import compression from 'compression';
 import connect from 'connect';
 import express5 from 'express';
 import helmet from 'helmet';
-import { mountEndpoints, type EndpointsMiddleware } from '../../src';
+import { mountEndpoints, type EndpointsMiddleware, type ErrorReporter } from '../../src';
 import { listen } from '../support/net';
 
 // The npm alias `express4` has no types of its own; the API used here is the same as 5's.
@@ -27,6 +27,10 @@ export interface HostOptions {
   compression?: boolean;
   /** Mount the endpoints under this path (e.g. `/v1`) instead of at the root. */
   prefix?: string;
+  /** `mountEndpoints`'s `onError`. */
+  onError?: ErrorReporter;
+  /** More middleware first of all (a request logger). */
+  first?: Middleware[];
 }
 
 export interface RunningHost {
@@ -46,7 +50,7 @@ export interface Host {
 
 type Req = IncomingMessage & { user?: unknown; rawBody?: Buffer; originalUrl?: string };
 type Next = (error?: unknown) => void;
-type Middleware = (req: Req, res: ServerResponse, next: Next) => void;
+export type Middleware = (req: Req, res: ServerResponse, next: Next) => void;
 
 /** What the suite expects from the upstream middleware. */
 export const UPSTREAM = {
@@ -111,6 +115,7 @@ const expressUpstream = ((req: Req, res: express5.Response, next: Next) => {
 /** Everything before the endpoints, by option. */
 function before(express: typeof express5, options: HostOptions, first = upstream): Middleware[] {
   return [
+    ...(options.first ?? []),
     first,
     helmet() as Middleware,
     ...(options.compression ? [compression() as Middleware] : []),
@@ -129,11 +134,11 @@ function expressHost(name: string, express: typeof express5): Host {
       let endpoints: EndpointsMiddleware;
       if (options.prefix) {
         // The synchronous form, as a sub-path mount.
-        endpoints = mountEndpoints({ dir: options.dir });
+        endpoints = mountEndpoints({ dir: options.dir, onError: options.onError });
         app.use(options.prefix, endpoints);
         await endpoints.ready;
       } else {
-        endpoints = await mountEndpoints(app, { dir: options.dir });
+        endpoints = await mountEndpoints(app, { dir: options.dir, onError: options.onError });
       }
       app.get('/contact', (_req, res) => {
         res.type('html').send(CONTACT_PAGE);
@@ -154,7 +159,7 @@ const connectHost: Host = {
   async start(options) {
     const app = connect();
     for (const mw of before(express5, options)) app.use(mw as connect.NextHandleFunction);
-    const endpoints = mountEndpoints({ dir: options.dir });
+    const endpoints = mountEndpoints({ dir: options.dir, onError: options.onError });
     if (options.prefix) app.use(options.prefix, endpoints);
     else app.use(endpoints);
     await endpoints.ready;
@@ -169,7 +174,7 @@ const nodeHost: Host = {
   name: 'node:http',
   trustsProxy: false,
   async start(options) {
-    const endpoints = mountEndpoints({ dir: options.dir });
+    const endpoints = mountEndpoints({ dir: options.dir, onError: options.onError });
     await endpoints.ready;
     const handle = createChain(
       [

@@ -10,6 +10,8 @@ import {
   bridgeMiddleware,
   mountEndpoints,
   type EndpointContext,
+  type EndpointErrorInfo,
+  type HttpMethod,
   type EndpointHandler,
   type EndpointsMiddleware,
   type ParamsOf,
@@ -56,3 +58,20 @@ type Check<T extends true> = T;
 export type ParamsAreDerived = Check<
   ParamsOf<'/a/[x]/[...y]/[[...z]]'> extends { x: string; y: string[]; z?: string[] } ? true : false
 >;
+
+// The context's extras, the QUERY export and onError.
+export const QUERY: EndpointHandler<'/search'> = async (req, { route, mountPath, after }) => {
+  after?.(async () => {
+    await Promise.resolve(`${req.method} ${route ?? ''}`);
+  });
+  return Response.json({ link: `${mountPath ?? ''}/search` });
+};
+export const methods: HttpMethod[] = ['GET', 'QUERY', 'OPTIONS'];
+export function withOnError(): void {
+  mountEndpoints({
+    onError(error: unknown, info: EndpointErrorInfo) {
+      const where: string = `${info.file} ${info.export} ${info.route} ${info.request.url}`;
+      if (!info.passedToNext) console.error(where, error);
+    },
+  });
+}

@@ -125,6 +125,18 @@ describe('express-endpoints routes', () => {
     ]);
   });
 
+  it('lists QUERY, and check accepts a QUERY-only endpoint', () => {
+    writeTree({
+      'app/search/endpoint.ts': 'export async function QUERY(req: Request) { return new Response(); }',
+      'app/both/endpoint.ts': `${GET}export function QUERY() {}`,
+    });
+    expect(run('check').status).to.equal(0);
+    expect(run('routes').stdout.split('\n').slice(1, 3)).to.deep.equal([
+      'GET HEAD QUERY OPTIONS  /both    app/both/endpoint.ts',
+      'QUERY OPTIONS           /search  app/search/endpoint.ts',
+    ]);
+  });
+
   it('still prints the table for an invalid tree, then the problems, and exits 1', () => {
     writeTree({ 'app/a/page.tsx': '', 'app/a/endpoint.ts': GET });
     const result = run('routes');

@@ -312,6 +312,12 @@ const cases: Case[] = [
   ],
   ['a literal config (fine)', { 'endpoint.ts': `${GET}export const config = { bodyLimit: 1 };` }, []],
   ['lower-case get', { 'endpoint.ts': 'export function get() {}' }, [['lowercase-method', ['endpoint.ts']]]],
+  ['a QUERY-only endpoint', { 'endpoint.ts': 'export function QUERY() {}' }, []],
+  [
+    'lower-case query',
+    { 'endpoint.ts': 'export function query() {}' },
+    [['lowercase-method', ['endpoint.ts']]],
+  ],
   [
     'mixed-case Post and any',
     { 'endpoint.js': 'export const Post = () => {}, any = () => {};' },
@@ -400,6 +406,18 @@ describe('validateTree', () => {
       expect(problem.message).to.match(/did you mean GET\?$/);
       expect(problem.message.startsWith(`${shown(dir, 'x/endpoint.ts')}: `)).to.equal(true);
       expect(problem.url).to.equal('/x');
+    });
+
+    it('lowercase-method asks "did you mean QUERY?" for query', () => {
+      const { problem } = only({ 'x/endpoint.ts': 'export function query() {}' });
+      expect(problem.message).to.match(/did you mean QUERY\?$/);
+    });
+
+    it('no-handler lists QUERY among the handler names', () => {
+      const { problem } = only({ 'x/endpoint.ts': 'export const config = {};' });
+      expect(problem.message).to.match(
+        /export one of GET, HEAD, POST, PUT, PATCH, DELETE, QUERY, OPTIONS, ANY, default\.$/,
+      );
     });
 
     it('param-name-mismatch names the params', () => {

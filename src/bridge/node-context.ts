@@ -1,0 +1,84 @@
+/**
+ * The handler's context on Node: `node` ({ req, res }), `mountPath` from Express's `req.baseUrl`
+ * or from what Connect stripped off `req.url`, and `after()` callbacks run when the response has
+ * been sent (`finish`) or the client has left (`close`). Everything is worked out on first use.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { CompiledRoute } from '../dispatch/route';
+import { RouteContext } from '../dispatch/route-context';
+import type { NodeContext, Params } from '../types';
+import { BodyLimitError } from './request-body';
+import { targetPath } from './request-url';
+
+type HostRequest = IncomingMessage & { baseUrl?: unknown; originalUrl?: string };
+
+export class NodeRouteContext extends RouteContext {
+  readonly #req: HostRequest;
+  readonly #res: ServerResponse;
+  readonly #hostGetsErrors: boolean;
+  #node: NodeContext | undefined;
+
+  constructor(
+    params: Params,
+    request: Request,
+    route: CompiledRoute,
+    exportName: string,
+    req: IncomingMessage,
+    res: ServerResponse,
+    /** The host passed a `next`: its error handler gets errors while nothing was sent. */
+    hostGetsErrors: boolean,
+  ) {
+    super(params, request, route, exportName);
+    this.#req = req;
+    this.#res = res;
+    this.#hostGetsErrors = hostGetsErrors;
+  }
+
+  get node(): NodeContext {
+    return (this.#node ??= { req: this.#req as NodeContext['req'], res: this.#res });
+  }
+
+  override get mountPath(): string {
+    return mountPathOf(this.#req);
+  }
+
+  protected override get passesToNext(): boolean {
+    return this.#hostGetsErrors && !this.#res.headersSent;
+  }
+
+  protected override isExpected(error: unknown): boolean {
+    if (error instanceof BodyLimitError || super.isExpected(error)) return true;
+    const res = this.#res;
+    const gone = res.destroyed || res.socket?.destroyed === true;
+    return gone && (error as { code?: unknown } | null)?.code === 'ECONNRESET';
+  }
+
+  protected override watchForAfter(): void {
+    const res = this.#res;
+    const run = () => this.runAfterCallbacks();
+    if (res.writableFinished || res.destroyed) {
+      setImmediate(run);
+      return;
+    }
+    res.once('finish', run);
+    res.once('close', run);
+  }
+}
+
+/**
+ * Express knows its mount path (`req.baseUrl`, parent routers included). Connect, and chains
+ * written like it, strip the mount path off `req.url` and keep the client's target in
+ * `req.originalUrl`: the mount path is what was stripped. A bare server has none.
+ */
+export function mountPathOf(req: HostRequest): string {
+  if (typeof req.baseUrl === 'string') return req.baseUrl;
+  const original = req.originalUrl;
+  const url = req.url ?? '/';
+  if (original === undefined || original === url) return '';
+  const full = targetPath(original);
+  const below = targetPath(url);
+  if (full === undefined || below === undefined) return '';
+  // `/v1` and `/v1/` both reach a tree mounted at `/v1` as `/`.
+  if (below === '/') return full.endsWith('/') ? full.slice(0, -1) : full;
+  return full.endsWith(below) ? full.slice(0, full.length - below.length) : '';
+}

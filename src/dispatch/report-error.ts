@@ -1,0 +1,22 @@
+/**
+ * The default `onError`: errors are never silent. It logs what nobody else will see — on a bare
+ * node:http server, under `.fetch()`, in `after()` callbacks, mid-stream — and stays quiet when the
+ * host's error handler gets the error through `next(err)`, which logs it already in most apps.
+ */
+import type { EndpointErrorInfo } from '../types';
+
+export function logError(error: unknown, info: EndpointErrorInfo): void {
+  if (info.passedToNext) return;
+  console.error(
+    `express-endpoints: ${info.file} (export ${info.export}) failed on ${info.request.method} ${info.request.url}:`,
+    error,
+  );
+}
+
+/** The error only says that the client went away (its request's signal aborted): nobody to tell. */
+export function isClientAbort(request: Request, error: unknown): boolean {
+  const name = (error as { name?: unknown } | null)?.name;
+  if (name === 'ClientClosedError') return true;
+  const signal = request.signal;
+  return signal.aborted && (error === signal.reason || name === 'AbortError');
+}

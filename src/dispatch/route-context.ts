@@ -1,0 +1,117 @@
+/**
+ * The second argument a handler gets, and the per-request state behind it: `after()` callbacks and
+ * error reports. `params` (and `node`, on Node) are the only own fields; `route`, `mountPath` and
+ * `after` are getters, so a request that does not use them costs nothing more than this one object,
+ * and `after` still works destructured (`{ after }`): the bound function is made on first use.
+ *
+ * The Node bridge extends it (mount path from Express or Connect, `after` on the response's
+ * `finish`); `.fetch` uses it as it is.
+ */
+import type { EndpointContext, Params } from '../types';
+import { isClientAbort } from './report-error';
+import type { CompiledRoute } from './route';
+
+type AfterCallback = () => unknown;
+
+/** `after()` callbacks already ran: later ones run at once. */
+const RAN = 'ran';
+
+export class RouteContext implements EndpointContext {
+  readonly #request: Request;
+  readonly #route: CompiledRoute;
+  readonly #exportName: string;
+  #afterCallbacks: AfterCallback[] | typeof RAN | undefined;
+  #after: ((fn: AfterCallback) => void) | undefined;
+
+  constructor(
+    readonly params: Params,
+    request: Request,
+    route: CompiledRoute,
+    exportName: string,
+  ) {
+    this.#request = request;
+    this.#route = route;
+    this.#exportName = exportName;
+  }
+
+  get route(): string {
+    return this.#route.pattern;
+  }
+
+  /** `.fetch` has no mount: the tree is the whole URL space. */
+  get mountPath(): string {
+    return '';
+  }
+
+  get after(): (fn: AfterCallback) => void {
+    return (this.#after ??= (fn) => this.#schedule(fn));
+  }
+
+  /** The host's error handler gets request errors through `next(err)`. */
+  protected get passesToNext(): boolean {
+    return false;
+  }
+
+  /** Whether the error is no fault of the app: the client went away (or, on Node, sent too much). */
+  protected isExpected(error: unknown): boolean {
+    return isClientAbort(this.#request, error);
+  }
+
+  /** Tells `onError` about an error of `what` (an export or a middleware name). */
+  reportError(error: unknown, what: string = this.#exportName, passedToNext = this.passesToNext): void {
+    if (this.isExpected(error)) return;
+    const route = this.#route;
+    try {
+      route.onError(error, {
+        request: this.#request,
+        route: route.pattern,
+        file: route.displayPath,
+        export: what,
+        passedToNext,
+      });
+    } catch (thrown) {
+      // A failing onError must not take the request down with it; say so where it can be seen.
+      console.error('express-endpoints: onError threw', thrown);
+    }
+  }
+
+  /** Any `after()` callbacks waiting (`.fetch` wraps the body only then). */
+  get hasAfterCallbacks(): boolean {
+    return Array.isArray(this.#afterCallbacks);
+  }
+
+  /** Runs the waiting callbacks, once; errors go to `onError`. */
+  runAfterCallbacks(): void {
+    const callbacks = this.#afterCallbacks;
+    this.#afterCallbacks = RAN;
+    if (!Array.isArray(callbacks)) return;
+    for (const fn of callbacks) this.#runAfter(fn);
+  }
+
+  /** Called the first time `after()` is used: where the bridge starts watching the response. */
+  protected watchForAfter(): void {}
+
+  #schedule(fn: AfterCallback): void {
+    if (typeof fn !== 'function') throw new TypeError('after() expects a function');
+    const callbacks = this.#afterCallbacks;
+    if (callbacks === RAN) {
+      setImmediate(() => this.#runAfter(fn));
+    } else if (callbacks) {
+      callbacks.push(fn);
+    } else {
+      this.#afterCallbacks = [fn];
+      this.watchForAfter();
+    }
+  }
+
+  #runAfter(fn: AfterCallback): void {
+    try {
+      const result = fn();
+      if (typeof (result as PromiseLike<unknown> | null)?.then === 'function') {
+        Promise.resolve(result).catch((error: unknown) => this.reportError(error, undefined, false));
+      }
+    } catch (error) {
+      this.reportError(error, undefined, false);
+    }
+  }
+}

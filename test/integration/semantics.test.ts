@@ -1,0 +1,234 @@
+/**
+ * What handlers can count on beyond params, run unchanged against every host in ./hosts (Express 5,
+ * Express 4, Connect, node:http): `onError`, QUERY, thrown Responses, `context.after()`,
+ * `context.mountPath`/`route`, `req.route` for request loggers (real morgan), and `.routes` once
+ * the modules are loaded. The same behaviour through `.fetch` is in fetch-semantics.test.ts.
+ */
+import http from 'node:http';
+import path from 'node:path';
+import { expect } from 'chai';
+import morgan from 'morgan';
+import request from 'supertest';
+import type { EndpointErrorInfo } from '../../src';
+import { state } from '../fixtures/app/_lib/store';
+import { hosts, type Middleware, type RunningHost } from './hosts';
+import { httpRequest, waitFor } from '../support/net';
+
+const dir = path.join(__dirname, '../fixtures/app');
+const fixtureFile = (route: string) => `test/fixtures/app/${route}/endpoint.ts`;
+
+// The custom token a logging setup adds: the route pattern instead of the URL.
+morgan.token('route', (req: http.IncomingMessage & { route?: { path?: string } }) => req.route?.path);
+
+describe('integration: handler semantics on every host', function () {
+  this.timeout(10_000);
+
+  for (const host of hosts) {
+    describe(host.name, () => {
+      let app: RunningHost;
+      let v1: RunningHost;
+      const errors: Array<[unknown, EndpointErrorInfo]> = [];
+      const logged: string[] = [];
+      const onError = (error: unknown, info: EndpointErrorInfo) => errors.push([error, info]);
+      const logger = morgan(':method :url :route :status', {
+        stream: { write: (line: string) => logged.push(line.trim()) },
+      }) as unknown as Middleware;
+
+      before(async () => {
+        [app, v1] = await Promise.all([
+          host.start({ dir, onError, first: [logger] }),
+          host.start({ dir, onError, prefix: '/v1' }),
+        ]);
+      });
+      after(async () => {
+        await Promise.all([app, v1].filter(Boolean).map((h) => h.close()));
+      });
+      beforeEach(() => {
+        errors.length = 0;
+      });
+
+      describe('onError', () => {
+        it("gets a handler's error with route, file, export and request; the app's error handler still answers", async () => {
+          const res = await request(app.url).get('/errors/throw');
+          expect([res.status, res.body]).to.deep.equal([500, { caught: 'thrown by the endpoint' }]);
+          expect(errors).to.have.length(1);
+          const [error, info] = errors[0]!;
+          expect((error as Error).message).to.equal('thrown by the endpoint');
+          expect(info).to.include({
+            route: '/errors/throw',
+            file: fixtureFile('errors/throw'),
+            export: 'GET',
+            passedToNext: true,
+          });
+          expect(info.request.url).to.equal(`${app.url}/errors/throw`);
+        });
+
+        it('names the middleware file when a folder middleware throws', async () => {
+          const res = await request(app.url).get('/semantics/guarded').set('x-pass', 'crash');
+          expect([res.status, res.body]).to.deep.equal([500, { caught: 'guard crashed' }]);
+          expect(errors.map(([, info]) => info.export)).to.deep.equal([
+            'test/fixtures/app/semantics/guarded/middleware.ts',
+          ]);
+        });
+
+        it('is told about a body stream that fails after the headers went out (nobody else is)', async () => {
+          await httpRequest(`${app.url}/errors/mid-stream`).catch(() => undefined);
+          await waitFor(() => errors.length === 1, 2000, 'onError');
+          const [error, info] = errors[0]!;
+          expect((error as Error).message).to.equal('failed mid-stream');
+          expect(info).to.include({ export: 'GET', passedToNext: false });
+        });
+
+        it('is not told about a client that left while its body was being read', async () => {
+          await new Promise<void>((resolve) => {
+            const req = http.request(`${app.url}/echo?as=text`, {
+              method: 'POST',
+              agent: false,
+              headers: { 'content-type': 'text/plain', 'content-length': '100' },
+            });
+            req.on('error', () => resolve());
+            req.write('only ten b');
+            setTimeout(() => req.destroy(), 100);
+          });
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          expect(errors).to.deep.equal([]);
+        });
+      });
+
+      describe('QUERY', () => {
+        it('goes to the QUERY export, with its body, beside GET', async () => {
+          const res = await httpRequest(`${app.url}/semantics/query`, { method: 'QUERY', body: 'a=1' });
+          expect([res.status, res.body.toString()]).to.deep.equal([200, 'QUERY handler: a=1']);
+          const get = await httpRequest(`${app.url}/semantics/query`);
+          expect(get.body.toString()).to.equal('GET handler');
+        });
+
+        it('is listed in Allow', async () => {
+          const res = await httpRequest(`${app.url}/semantics/query`, { method: 'PUT' });
+          expect([res.status, res.headers.allow]).to.deep.equal([405, 'GET, HEAD, QUERY, OPTIONS']);
+        });
+
+        it('can be the only export of a file', async () => {
+          const res = await httpRequest(`${app.url}/semantics/query-only`, {
+            method: 'QUERY',
+            headers: { 'content-type': 'application/json' },
+            body: '{"q":"ada"}',
+          });
+          expect(JSON.parse(res.body.toString())).to.deep.equal({ query: { q: 'ada' } });
+          const get = await httpRequest(`${app.url}/semantics/query-only`);
+          expect([get.status, get.headers.allow]).to.deep.equal([405, 'QUERY, OPTIONS']);
+        });
+      });
+
+      describe('a thrown Response is the answer', () => {
+        it('throw Response.redirect(...) from a handler redirects', async () => {
+          const res = await httpRequest(`${app.url}/semantics/thrown`);
+          expect([res.status, res.headers.location]).to.deep.equal([307, `${app.url}/login`]);
+        });
+
+        it('a rejected promise of a Response (notFound()) answers with it', async () => {
+          const res = await httpRequest(`${app.url}/semantics/thrown`, { method: 'POST' });
+          expect([res.status, res.body.length]).to.deep.equal([404, 0]);
+        });
+
+        it('a folder middleware may throw one too', async () => {
+          const denied = await request(app.url).get('/semantics/guarded');
+          expect([denied.status, denied.text]).to.deep.equal([401, 'Unauthorized']);
+          const allowed = await request(app.url).get('/semantics/guarded').set('x-pass', '1');
+          expect([allowed.status, allowed.text]).to.deep.equal([200, 'inside']);
+        });
+
+        it('and none of them is an error', () => {
+          expect(errors).to.deep.equal([]);
+        });
+      });
+
+      describe('context.after()', () => {
+        const id = (what: string) => `${host.name}/${what}/${Date.now()}`;
+
+        it('runs the callback once the response has been sent', async () => {
+          const key = id('plain');
+          const res = await request(app.url).get(`/semantics/after?id=${encodeURIComponent(key)}`);
+          expect(res.text).to.equal('sent');
+          await waitFor(() => state.afterLog.includes(`${key}:after`), 2000, 'the after() callback');
+          expect(state.afterLog.filter((line) => line.startsWith(key))).to.deep.equal([
+            `${key}:handler`,
+            `${key}:after`,
+          ]);
+        });
+
+        it('waits for a streamed body to end', async () => {
+          const key = id('stream');
+          const res = await httpRequest(`${app.url}/semantics/after?stream=1&id=${encodeURIComponent(key)}`);
+          expect(res.body.toString()).to.equal('chunk1\nchunk2\nchunk3\n');
+          await waitFor(() => state.afterLog.includes(`${key}:after`), 2000, 'the after() callback');
+          const lines = state.afterLog.filter((line) => line.startsWith(key));
+          expect(lines.indexOf(`${key}:body-done`)).to.be.lessThan(lines.indexOf(`${key}:after`));
+        });
+
+        for (const fail of ['throw', 'reject']) {
+          it(`sends a callback that fails (${fail}) to onError`, async () => {
+            const key = id(fail);
+            await request(app.url).get(`/semantics/after?fail=${fail}&id=${encodeURIComponent(key)}`);
+            await waitFor(() => errors.length === 1, 2000, 'onError');
+            const [error, info] = errors[0]!;
+            expect((error as Error).message).to.include(key);
+            expect(info).to.include({ route: '/semantics/after', export: 'GET', passedToNext: false });
+          });
+        }
+      });
+
+      describe('context.mountPath and context.route', () => {
+        it("are '' and the pattern at the root", async () => {
+          const res = await request(app.url).get('/semantics/where/7');
+          expect(res.body).to.include({
+            mountPath: '',
+            route: '/semantics/where/[id]',
+            self: '/semantics/where/7',
+          });
+        });
+
+        it('give the mount path under app.use("/v1", …), so links stay inside the mount', async () => {
+          const res = await request(v1.url).get('/v1/semantics/where/7?x=1');
+          expect(res.body).to.include({ mountPath: '/v1', self: '/v1/semantics/where/7' });
+          const root = await request(v1.url).get('/v1/semantics/where/7/');
+          expect(root.body.mountPath).to.equal('/v1');
+        });
+      });
+
+      describe('req.route for request loggers', () => {
+        it('is the pattern in Express syntax while the endpoint answers', async () => {
+          const res = await request(app.url).get('/semantics/where/7');
+          expect(res.body.reqRoute).to.equal('/semantics/where/:id');
+        });
+
+        it("gives morgan's custom :route token the pattern, not the URL", async () => {
+          logged.length = 0;
+          await request(app.url).get('/semantics/where/42');
+          await request(app.url).get('/files/a/b');
+          await request(app.url).get('/files');
+          await request(app.url).put('/semantics/query');
+          await request(app.url).get('/nope');
+          await waitFor(() => logged.length === 5, 2000, 'five log lines');
+          expect(logged).to.deep.equal([
+            'GET /semantics/where/42 /semantics/where/:id 200',
+            'GET /files/a/b /files{/*path} 200',
+            'GET /files /files{/*path} 200',
+            'PUT /semantics/query /semantics/query 405',
+            'GET /nope - 404',
+          ]);
+        });
+      });
+
+      describe('.routes after .ready', () => {
+        it('lists the methods an `export *` endpoint really has, no longer incomplete', async () => {
+          const row = app.endpoints.routes.find((route) => route.pattern === '/semantics/reexport');
+          expect(row).to.include({ incomplete: false });
+          expect(row!.methods).to.deep.equal(['GET', 'HEAD', 'DELETE', 'OPTIONS']);
+          const res = await httpRequest(`${app.url}/semantics/reexport`, { method: 'DELETE' });
+          expect(res.status).to.equal(204);
+        });
+      });
+    });
+  }
+});
