@@ -1,2 +1,3 @@
-/** load: RouteFile -> module exports (import(); TypeScript through tsx when needed). */
-export { loadModule, EndpointLoadError, type ModuleExports } from './load-module';
+/** load: RouteFile -> module exports (import(); TypeScript through tsx whenever it can be found). */
+export { loadModule, type ModuleExports } from './load-module';
+export { EndpointLoadError } from './load-error';

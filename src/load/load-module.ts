@@ -1,68 +1,107 @@
 /**
- * Loads an endpoint or middleware module with `import()` — or, for TypeScript in a CommonJS
- * package (most legacy Express apps), with `require()`: tsx's CommonJS hook runs in-thread,
- * while its ESM hooks answer from a worker thread for every file (1,000 .ts files: ~0.4 s
- * through require, over 4 s through import, measured on this project's 2-core machine).
+ * Loads an endpoint or middleware module and hands back its exports.
  *
- * TypeScript files load as they are when the process already handles `.ts` (started under
- * tsx, or a Node with type stripping). Otherwise tsx's loader is registered once, when tsx is
- * installed — registering once costs ~150 ms, where tsx's per-file `tsImport` costs ~50 ms a
- * file. Without either, the error says how to fix it.
+ * TypeScript goes through tsx whenever tsx can be found from the endpoint folder (see
+ * tsx-loader.ts); without it, through Node's own type stripping where Node has it, and a
+ * failure says what stripping lacks and how to fix it. In a CommonJS package (most legacy
+ * Express apps) a `.ts` file is `require()`d: tsx's CommonJS hook runs in-thread, while its ESM
+ * hooks answer through Node's module loader for every file (1,000 .ts files: ~0.4 s through
+ * require, over 4 s through import, measured with tsx on Node 20). Only a file with top-level
+ * `await`, which CommonJS cannot express, falls back to `import()` as an ES module.
+ *
+ * JavaScript loads with `import()` under Node's rules, whether or not tsx was registered for
+ * TypeScript files elsewhere in the tree (see assertCommonJsSyntax).
  */
-import Module, { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { isCommonJsFile } from './module-format';
+import { compileFunction } from 'node:vm';
+import { EndpointLoadError, commonJsHint, typeScriptHint } from './load-error';
+import { isCommonJsFile, isStrictlyCommonJsFile } from './module-format';
+import { importAsEsModule, registerTsxFrom } from './tsx-loader';
+
+export { EndpointLoadError } from './load-error';
 
 const TYPESCRIPT = /\.[cm]?tsx?$/;
 
-let tsxRegistration: Promise<void> | undefined;
-
 export type ModuleExports = Record<string, unknown>;
 
-/** Thrown when a module cannot be loaded; names the file. */
-export class EndpointLoadError extends Error {
-  constructor(
-    readonly file: string,
-    cause: unknown,
-    hint?: string,
-  ) {
-    const reason = cause instanceof Error ? cause.message : String(cause);
-    super(`Could not load ${file}: ${reason}${hint ? `\n${hint}` : ''}`, { cause });
-    this.name = 'EndpointLoadError';
+export async function loadModule(file: string, displayPath = file): Promise<ModuleExports> {
+  if (TYPESCRIPT.test(file)) return loadTypeScript(file, displayPath);
+  if (isStrictlyCommonJsFile(file)) assertCommonJsSyntax(file, displayPath);
+  try {
+    return moduleExports(await importFile(file));
+  } catch (error) {
+    throw new EndpointLoadError(displayPath, error, commonJsHint(file, error));
   }
 }
 
-export async function loadModule(file: string, displayPath = file): Promise<ModuleExports> {
-  if (TYPESCRIPT.test(file) && isCommonJsFile(file)) return requireTypeScript(file, displayPath);
-  const url = pathToFileURL(file).href;
-  let namespace: ModuleExports;
+async function loadTypeScript(file: string, displayPath: string): Promise<ModuleExports> {
+  let withTsx: boolean;
   try {
-    namespace = await import(/* webpackIgnore: true */ url);
+    withTsx = await registerTsxFrom(path.dirname(file));
   } catch (error) {
-    if (!TYPESCRIPT.test(file) || !isUnknownExtension(error)) throw new EndpointLoadError(displayPath, error);
-    await registerTsx(displayPath);
+    throw new EndpointLoadError(displayPath, error, 'tsx was found but could not be registered.');
+  }
+  if (!withTsx) {
     try {
-      namespace = await import(/* webpackIgnore: true */ `${url}?tsx`);
-    } catch (retryError) {
-      throw new EndpointLoadError(displayPath, retryError);
+      return moduleExports(await importFile(file));
+    } catch (error) {
+      throw new EndpointLoadError(displayPath, error, typeScriptHint(error));
     }
   }
-  return moduleExports(namespace);
-}
-
-async function requireTypeScript(file: string, displayPath: string): Promise<ModuleExports> {
-  if (!canRequireTypeScript()) await registerTsx(displayPath);
   try {
+    if (!isCommonJsFile(file)) return moduleExports(await importFile(file));
     return createRequire(file)(file) as ModuleExports;
+  } catch (error) {
+    if (!isTopLevelAwait(error)) throw new EndpointLoadError(displayPath, error);
+  }
+  try {
+    return moduleExports((await importAsEsModule(file)) as ModuleExports);
   } catch (error) {
     throw new EndpointLoadError(displayPath, error);
   }
 }
 
-/** A `.ts` hook is installed (tsx's CommonJS hook), or Node strips types itself. */
-function canRequireTypeScript(): boolean {
-  const extensions = (Module as unknown as { _extensions: Record<string, unknown> })._extensions;
-  return '.ts' in extensions || Boolean((process.features as { typescript?: unknown }).typescript);
+function importFile(file: string): Promise<ModuleExports> {
+  return import(/* webpackIgnore: true */ pathToFileURL(file).href) as Promise<ModuleExports>;
+}
+
+/**
+ * `require()` of a module with top-level `await`: Node says ERR_REQUIRE_ASYNC_MODULE, and tsx
+ * (compiling to CommonJS) "Top-level await is currently not supported with the "cjs" output format".
+ */
+function isTopLevelAwait(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return code === 'ERR_REQUIRE_ASYNC_MODULE' || /top-level await/i.test(String(message));
+}
+
+/**
+ * A `.js` file that Node treats as CommonJS fails on `export`, and so must it here, even when
+ * tsx (registered for the tree's TypeScript files) would compile it: otherwise the same file
+ * would load or not depending on whether a `.ts` file sits somewhere in the tree. Only files
+ * that mention `import`/`export` are compiled to check.
+ */
+function assertCommonJsSyntax(file: string, displayPath: string): void {
+  let source: string;
+  try {
+    source = readFileSync(file, 'utf8');
+  } catch {
+    return; // import() reports it
+  }
+  if (!/\b(?:import|export)\b/.test(source)) return;
+  try {
+    compileFunction(
+      source.replace(/^#!.*/, ''),
+      ['exports', 'require', 'module', '__filename', '__dirname'],
+      {
+        filename: file,
+      },
+    );
+  } catch (error) {
+    throw new EndpointLoadError(displayPath, error, commonJsHint(file, error));
+  }
 }
 
 /**
@@ -79,37 +118,4 @@ function moduleExports(namespace: ModuleExports): ModuleExports {
     (name) => name === 'default' || namespace[name] === exportsObject[name],
   );
   return isCommonJs ? exportsObject : namespace;
-}
-
-function isUnknownExtension(error: unknown): boolean {
-  return (error as { code?: string } | null)?.code === 'ERR_UNKNOWN_FILE_EXTENSION';
-}
-
-function registerTsx(displayPath: string): Promise<void> {
-  tsxRegistration ??= (async () => {
-    const require = createRequire(pathToFileURL(`${process.cwd()}/`));
-    let esmApi: string;
-    let cjsApi: string;
-    try {
-      // The ESM build (.mjs) of `tsx/esm/api`: `require.resolve` picks the CommonJS one, whose
-      // `register()` points at a wrong hooks path in tsx 4.23 (`esm/api/esm/index.mjs`).
-      esmApi = require.resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs');
-      cjsApi = require.resolve('tsx/cjs/api');
-    } catch {
-      throw new Error('tsx is not installed');
-    }
-    // CommonJS hooks cover `require()` inside CommonJS .ts files; ESM hooks cover `import()`.
-    (require(cjsApi) as { register(): void }).register();
-    const esm = (await import(pathToFileURL(esmApi).href)) as { register(): void };
-    esm.register();
-  })();
-  return tsxRegistration.catch((error: unknown) => {
-    tsxRegistration = undefined;
-    throw new EndpointLoadError(
-      displayPath,
-      error,
-      'TypeScript endpoints need a TypeScript loader: `npm install -D tsx` (registered automatically), ' +
-        'run with `node --import tsx`, or compile the tree to JavaScript and point `dir` at the output.',
-    );
-  });
 }

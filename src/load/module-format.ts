@@ -6,24 +6,44 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-const scopeCache = new Map<string, 'module' | 'commonjs'>();
+/** What the nearest package.json declares; `undefined` when it has no `"type"` (or there is none). */
+export type DeclaredType = 'module' | 'commonjs' | undefined;
+
+const scopeCache = new Map<string, { type: DeclaredType }>();
 
 export function isCommonJsFile(file: string): boolean {
   const ext = path.extname(file);
   if (ext === '.cjs' || ext === '.cts') return true;
   if (ext === '.mjs' || ext === '.mts') return false;
-  return packageScope(path.dirname(file)) === 'commonjs';
+  return declaredType(file) !== 'module';
 }
 
-function packageScope(dir: string): 'module' | 'commonjs' {
+/**
+ * True when Node treats the file as CommonJS whatever it contains: `.cjs`, or `.js` under an
+ * explicit `"type": "commonjs"`. A `.js` file in a package without `"type"` is not: Node
+ * (20.19+) loads it as an ES module when it finds `import`/`export` in it.
+ */
+export function isStrictlyCommonJsFile(file: string): boolean {
+  const ext = path.extname(file);
+  return ext === '.cjs' || (ext === '.js' && declaredType(file) === 'commonjs');
+}
+
+/** The `"type"` of the package.json nearest to the file. */
+export function declaredType(file: string): DeclaredType {
+  return packageScope(path.dirname(file)).type;
+}
+
+function packageScope(dir: string): { type: DeclaredType } {
   const cached = scopeCache.get(dir);
   if (cached) return cached;
-  let scope: 'module' | 'commonjs';
+  let scope: { type: DeclaredType };
   const manifest = readManifest(path.join(dir, 'package.json'));
-  if (manifest !== undefined) scope = manifest.type === 'module' ? 'module' : 'commonjs';
-  else {
+  if (manifest !== undefined) {
+    const type = manifest.type === 'module' || manifest.type === 'commonjs' ? manifest.type : undefined;
+    scope = { type };
+  } else {
     const parent = path.dirname(dir);
-    scope = parent === dir ? 'commonjs' : packageScope(parent);
+    scope = parent === dir ? { type: undefined } : packageScope(parent);
   }
   scopeCache.set(dir, scope);
   return scope;

@@ -2,16 +2,19 @@
  * Endpoint files load in a fresh Node process the way users start their apps:
  *   - plain `node` on the built package: `.ts` endpoints through tsx's loader, registered by the
  *     library because tsx is installed; `.js` trees (CommonJS and ESM) with no loader at all;
+ *   - tsx is looked up from the endpoint folder, so a process started elsewhere finds it;
  *   - plain `node` where tsx cannot be found: a clear error saying how to fix it;
- *   - `node --import tsx` on the sources: the process already handles `.ts`.
+ *   - `node --import tsx`: the process already handles `.ts`, and registering tsx again is harmless.
  * Each case spawns `test/fixtures/ts-load/serve-once.cjs`, which serves one request and exits.
+ * module-systems.test.ts covers CommonJS and ES module packages, .mts/.cts and top-level await.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
+import { ensureBuilt, nodeStripsTypes } from './loading-apps';
 
 const run = promisify(execFile);
 const root = path.join(__dirname, '../..');
@@ -45,31 +48,13 @@ async function serveOnce(options: {
   return JSON.parse(stdout.trim().split('\n').pop()!) as Outcome;
 }
 
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
-function isBuildFresh(): boolean {
-  try {
-    return statSync(builtEntry).mtimeMs >= newestMtime(path.join(root, 'src'));
-  } catch {
-    return false;
-  }
-}
-
 describe('integration: loading endpoint files', function () {
   this.timeout(60_000);
 
   describe('plain node, built package', () => {
     before(async function () {
-      if (isBuildFresh()) return;
       this.timeout(120_000);
-      await run('npm', ['run', 'build'], { cwd: root, timeout: 110_000 });
+      await ensureBuilt();
     });
 
     it('loads TypeScript endpoints (and their .ts imports) through tsx when it is installed', async () => {
@@ -123,19 +108,36 @@ describe('integration: loading endpoint files', function () {
       expect(outcome).to.deep.equal({ status: 200, body: { text: 'Hello, Cy!', via: 'esm' }, execArgv: [] });
     });
 
-    it('says how to fix it when tsx cannot be found', async () => {
-      // A working directory with no node_modules above it: tsx is resolved from process.cwd().
-      const elsewhere = mkdtempSync(path.join(tmpdir(), 'ee-no-tsx-'));
-      try {
+    it('finds tsx from the endpoint folder when the process starts in another folder', async () => {
+      for (const cwd of ['/', tmpdir()]) {
         const outcome = await serveOnce({
           entry: builtEntry,
           dir: path.join(fixtures, 'ts-tree'),
           url: '/greet/Ada',
-          cwd: elsewhere,
+          cwd,
         });
+        expect(outcome, cwd).to.deep.include({
+          status: 200,
+          body: { text: 'Hello, Ada!', via: 'typescript' },
+        });
+      }
+    });
+
+    it('says how to fix it when tsx cannot be found', async () => {
+      // A copy of ts-tree outside this repository: no node_modules above it holds tsx.
+      const elsewhere = mkdtempSync(path.join(tmpdir(), 'ee-no-tsx-'));
+      try {
+        cpSync(path.join(fixtures, 'ts-tree'), elsewhere, { recursive: true });
+        const outcome = await serveOnce({ entry: builtEntry, dir: elsewhere, url: '/greet/Ada' });
         expect(outcome.error).to.be.a('string');
-        expect(outcome.error).to.include('greet/[name]/endpoint.ts');
+        expect(outcome.error).to.match(/^Could not load \S*greet\/\[name\]\/endpoint\.ts: /);
         expect(outcome.error).to.include('npm install -D tsx');
+        // Node 22.18+ strips the types itself, but cannot resolve the extensionless import.
+        expect(outcome.error).to.include(
+          nodeStripsTypes
+            ? 'does not resolve extensionless imports'
+            : 'does not load this kind of TypeScript',
+        );
       } finally {
         rmSync(elsewhere, { recursive: true, force: true });
       }
@@ -155,6 +157,19 @@ describe('integration: loading endpoint files', function () {
         body: { text: 'Hello, Ada!', via: 'typescript' },
         execArgv: ['--import', 'tsx'],
       });
+    });
+
+    it('registering tsx again beside the one already running is harmless', async () => {
+      await ensureBuilt();
+      const dir = path.join(fixtures, 'esm-ts-tree');
+      for (const [url, via] of [
+        ['/greet/Di', 'esm-typescript'],
+        ['/mts/Ed', 'mts'],
+      ]) {
+        const outcome = await serveOnce({ nodeArgs: ['--import', 'tsx'], entry: builtEntry, dir, url: url! });
+        expect(outcome).to.deep.include({ status: 200 });
+        expect(outcome.body).to.deep.include({ via });
+      }
     });
   });
 });

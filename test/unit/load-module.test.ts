@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { loadModule } from '../../src/load';
+import { EndpointLoadError, loadModule } from '../../src/load';
 
 describe('loadModule: the exports object of every module shape', () => {
   let dir: string;
@@ -52,5 +52,60 @@ exports.default = function () {}; exports.GET = function () {};`;
 
   it('an ES module: export default function', async () => {
     expect(await load('.mjs', 'export default function () {}')).to.deep.equal({ default: 'function' });
+  });
+});
+
+describe('loadModule: load errors', () => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'ee-load-errors-'));
+    writeFileSync(path.join(dir, 'package.json'), '{ "type": "commonjs" }');
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  async function loadError(name: string, source: string): Promise<EndpointLoadError> {
+    writeFileSync(path.join(dir, name), source);
+    try {
+      await loadModule(path.join(dir, name), `app/${name}`);
+    } catch (error) {
+      expect(error).to.be.instanceOf(EndpointLoadError);
+      return error as EndpointLoadError;
+    }
+    throw new Error(`${name} loaded`);
+  }
+
+  it('names the file and leaves out Node\'s "Require stack:" list', async () => {
+    const error = await loadError('missing.js', "require('./not-there');\nexports.GET = () => {};");
+    expect(error.message).to.match(/^Could not load app\/missing\.js: Cannot find module '\.\/not-there'$/);
+    expect(error.file).to.equal('app/missing.js');
+    expect((error.cause as Error).message).to.include('Require stack:');
+  });
+
+  // The tests run under tsx, which would compile these files; Node would not, and neither may we.
+  it('`export` in a .js file of a "type": "commonjs" package: the three fixes', async () => {
+    const error = await loadError('esm-syntax.js', 'export function GET() {}');
+    expect(error.message).to.include('Could not load app/esm-syntax.js: ');
+    expect(error.message).to.include('its package.json says "type": "commonjs"');
+    expect(error.message).to.include('rename it to esm-syntax.mjs');
+    expect(error.message).to.include('write `exports.GET = …` instead of `export`');
+    expect(error.message).to.include('set "type": "module" in package.json');
+  });
+
+  it('`import` in a .cjs file: the same fixes', async () => {
+    const error = await loadError('imports.cjs', "import fs from 'node:fs';\nexports.GET = () => fs;");
+    expect(error.message).to.include('Could not load app/imports.cjs: ');
+    expect(error.message).to.include('(a .cjs file)');
+    expect(error.message).to.include('rename it to imports.mjs');
+  });
+
+  it('a module that throws while loading: its own error, no hint', async () => {
+    const error = await loadError('throws.js', "throw new Error('database down');");
+    expect(error.message).to.equal('Could not load app/throws.js: database down');
+  });
+
+  it('CommonJS that merely mentions import/export still loads', async () => {
+    const file = path.join(dir, 'mentions.js');
+    writeFileSync(file, "// export GET below; import() stays legal\nexports.GET = () => import('node:fs');");
+    expect(Object.keys(await loadModule(file))).to.deep.equal(['GET']);
   });
 });

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { isCommonJsFile } from '../../src/load/module-format';
+import { isCommonJsFile, isStrictlyCommonJsFile } from '../../src/load/module-format';
 
 describe('isCommonJsFile (which loader a file needs)', () => {
   let root: string;
@@ -33,6 +33,21 @@ describe('isCommonJsFile (which loader a file needs)', () => {
   for (const [file, commonJs] of cases) {
     it(`${file} is ${commonJs ? 'CommonJS' : 'an ES module'}`, () => {
       expect(isCommonJsFile(path.join(root, file))).to.equal(commonJs);
+    });
+  }
+
+  // Node reads `export` in a .js file as an ES module unless "type" says "commonjs".
+  const strict: Array<[string, boolean]> = [
+    ['endpoint.js', false],
+    ['endpoint.cjs', true],
+    ['esm/cjs-inside/endpoint.js', true],
+    ['esm/cjs-inside/endpoint.ts', false],
+    ['esm/endpoint.js', false],
+    ['broken/endpoint.js', false],
+  ];
+  for (const [file, commonJs] of strict) {
+    it(`${file} is ${commonJs ? '' : 'not '}CommonJS whatever it contains`, () => {
+      expect(isStrictlyCommonJsFile(path.join(root, file))).to.equal(commonJs);
     });
   }
 });

@@ -1,0 +1,124 @@
+/**
+ * tsx, the app's TypeScript loader: found from the endpoint's folder (and so from the app's
+ * `dir` and every folder above it), not from `process.cwd()`, so `cd / && node /srv/app/server.js`
+ * finds the tsx installed in /srv/app. Registered once per process, on every Node version:
+ * Node's own type stripping (22.18+) cannot resolve extensionless imports, nor load ES syntax
+ * from a `.ts` file in a CommonJS package, which is what legacy apps have.
+ *
+ * Under `node --import tsx` it is registered a second time, which is harmless (the integration
+ * tests run it on Node 20 to 26) and more robust than guessing whether the `.ts` hooks already in
+ * the process are tsx's or Node's own stripping.
+ */
+import Module, { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+let registration: Promise<void> | undefined;
+let esModuleHook = false;
+const noTsxIn = new Set<string>();
+
+/** The query that marks a URL for `importAsEsModule`; the hook removes it again. */
+const AS_MODULE = 'express-endpoints-format=module';
+
+/**
+ * Registers tsx once, found from `dir`; resolves to `false` when it cannot be found there.
+ * The CommonJS hook makes `require()` of `.ts` work in-thread (the fast path for CommonJS
+ * packages); the ESM hooks cover `import()` of ES module TypeScript (`.mts`, `"type": "module"`).
+ */
+export async function registerTsxFrom(dir: string): Promise<boolean> {
+  if (registration) return registration.then(() => true);
+  if (noTsxIn.has(dir)) return false;
+  const api = findTsx(dir);
+  if (!api) {
+    noTsxIn.add(dir);
+    return false;
+  }
+  registration ??= (async () => {
+    (api.require(api.cjs) as { register(): unknown }).register();
+    const esm = (await import(/* webpackIgnore: true */ pathToFileURL(api.esm).href)) as {
+      register(): unknown;
+    };
+    esm.register();
+  })();
+  await registration;
+  return true;
+}
+
+/** True once tsx has been registered by this library. */
+export function isTsxRegistered(): boolean {
+  return registration !== undefined;
+}
+
+function findTsx(dir: string): { require: NodeJS.Require; cjs: string; esm: string } | undefined {
+  const requireFrom = createRequire(path.join(dir, 'noop.js'));
+  try {
+    return {
+      require: requireFrom,
+      cjs: requireFrom.resolve('tsx/cjs/api'),
+      // The ESM build (.mjs) of `tsx/esm/api`: `require.resolve` picks the CommonJS one, whose
+      // `register()` points at a wrong hooks path in tsx 4.23 (`esm/api/esm/index.mjs`).
+      esm: requireFrom.resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs'),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Imports a TypeScript file as an ES module although its package makes it CommonJS. For files
+ * with top-level `await`, which CommonJS cannot express: tsx (like Node) would otherwise
+ * compile them to CommonJS and fail. A resolve hook gives the marked URL the "module" format;
+ * tsx's load hook then compiles it as an ES module. Its imports load as usual.
+ */
+export async function importAsEsModule(file: string): Promise<unknown> {
+  installEsModuleHook();
+  const url = pathToFileURL(file);
+  url.search = url.search ? `${url.search}&${AS_MODULE}` : `?${AS_MODULE}`;
+  return import(/* webpackIgnore: true */ url.href);
+}
+
+interface ResolveResult {
+  url: string;
+  format?: string | null;
+  shortCircuit?: boolean;
+}
+type NextResolve = (specifier: string, context: unknown) => ResolveResult;
+interface ModuleWithHooks {
+  registerHooks?(hooks: {
+    resolve(specifier: string, context: unknown, next: NextResolve): ResolveResult;
+  }): unknown;
+  register?(specifier: string): void;
+}
+
+/** Runs before tsx's hooks (registered after them), on Node's in-thread hooks where they exist. */
+function installEsModuleHook(): void {
+  if (esModuleHook) return;
+  esModuleHook = true;
+  const mod = Module as unknown as ModuleWithHooks;
+  if (typeof mod.registerHooks === 'function') {
+    mod.registerHooks({
+      resolve: (specifier, context, next) =>
+        specifier.includes(AS_MODULE) ? asModule(specifier) : next(specifier, context),
+    });
+    return;
+  }
+  // Node 20 and early 22: the off-thread hooks of module.register, given as a data: URL.
+  const source = `const mark = ${JSON.stringify(AS_MODULE)};
+export async function resolve(specifier, context, next) {
+  if (!specifier.includes(mark)) return next(specifier, context);
+  const url = new URL(specifier);
+  url.search = url.search.slice(1).split('&').filter((p) => p !== mark).join('&');
+  return { url: url.href, format: 'module', shortCircuit: true };
+}`;
+  mod.register?.(`data:text/javascript,${encodeURIComponent(source)}`);
+}
+
+function asModule(specifier: string): ResolveResult {
+  const url = new URL(specifier);
+  url.search = url.search
+    .slice(1)
+    .split('&')
+    .filter((part) => part !== AS_MODULE)
+    .join('&');
+  return { url: url.href, format: 'module', shortCircuit: true };
+}
