@@ -1,5 +1,8 @@
 /**
- * `npm run bench [-- --quick] [-- --only a,b] [-- --rounds N]`: the benchmark driver.
+ * `npm run bench [-- --quick] [-- --only a,b] [-- --rounds N] [-- --duration S] [-- --node 24]`:
+ * the benchmark driver. It runs on Node 24 unless `--node` names another supported version (the
+ * same pinned binaries as the test matrix, from scripts/node-versions.mjs); `--rerender` rebuilds
+ * results.md from results.json.
  *
  * Builds the servers with esbuild (bench/.scratch/build), generates the large trees, then for each
  * scenario starts every variant in its own process on 127.0.0.1 and measures them round by round,
@@ -29,6 +32,7 @@ import { LoadProcess, ROOT, ask, childEnv, startServer, type RunningServer } fro
 import { fmtInt, fmtMiB, fmtMs, fmtRatio, median } from './lib/stats';
 import { BENCH_DIR, generateTrees, treeDir } from './lib/trees';
 import { describeVariant } from './lib/variants';
+import { nodeBinDir } from '../scripts/node-versions.mjs';
 
 // --- options ------------------------------------------------------------------------------------
 
@@ -38,6 +42,17 @@ const option = (name: string) => {
   const i = argv.indexOf(`--${name}`);
   return i === -1 ? undefined : argv[i + 1];
 };
+
+// Every process of the run (driver, servers, load, startup) uses the chosen Node: re-run under it.
+const NODE_MAJOR = option('node') ?? '24';
+if (process.versions.node.split('.')[0] !== NODE_MAJOR) {
+  const bin = nodeBinDir(NODE_MAJOR);
+  const rerun = spawnSync(path.join(bin, 'node'), [...process.execArgv, process.argv[1]!, ...argv], {
+    stdio: 'inherit',
+    env: { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}` },
+  });
+  process.exit(rerun.status ?? 1);
+}
 const QUICK = flag('quick');
 const ROUNDS = Number(option('rounds') ?? (QUICK ? 1 : 3));
 const DURATION = Number(option('duration') ?? (QUICK ? 1 : 3));
