@@ -172,4 +172,16 @@ describe('toWebRequest: a standard Request as far as user code and undici can te
     });
     expect(JSON.parse(reply.body.toString())).to.deep.equal({ value: '1, 2' });
   });
+
+  it('headers differing only in case, and one named __proto__, all arrive', async () => {
+    probe = async (r) => [r.headers.get('x-a'), r.headers.get('__proto__')];
+    const reply = await httpRequest(`${server.url}/`, {
+      // A flat array goes out as written: both spellings, and __proto__, as header lines.
+      headers: ['Host', 'localhost', 'X-A', '1', 'x-a', '2', '__proto__', 'p'] as unknown as Record<
+        string,
+        string
+      >,
+    });
+    expect(JSON.parse(reply.body.toString())).to.deep.equal({ value: ['1, 2', 'p'] });
+  });
 });
