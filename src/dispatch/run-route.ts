@@ -7,7 +7,7 @@
  * `onError` here, where it is known whether the handler or which middleware failed, and then
  * thrown on for the host to answer (`next(err)`, or a 500).
  */
-import { runChain, type ChainHooks } from '../middleware';
+import { runChain, type ChainHooks } from './run-chain';
 import type { HandlerEntry } from './method-table';
 import type { CompiledRoute } from './route';
 import type { RouteContext } from './route-context';

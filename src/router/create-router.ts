@@ -4,7 +4,7 @@
  */
 import type { Params } from '../types';
 import { decodeSegment } from './decode-segment';
-import { buildTrie, findLeaf, type Capture, type TrieNode } from './trie';
+import { buildTrie, findLeaf, type ParamCapture, type TrieNode } from './trie';
 import { MALFORMED_PATH, type RouteEntry, type RouteMatch, type Router, type RouterOptions } from './types';
 
 const SLASH = 0x2f;
@@ -60,7 +60,7 @@ function matchPath<T>(
 }
 
 /** Only built once the match is certain. */
-function collectParams(captures: readonly Capture[], parts: readonly string[]): Params {
+function collectParams(captures: readonly ParamCapture[], parts: readonly string[]): Params {
   // No prototype: a folder `[__proto__]` or `[constructor]` is just an own key.
   const params = Object.create(null) as Params;
   for (let c = 0; c < captures.length; c++) {

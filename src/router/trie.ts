@@ -11,7 +11,7 @@ import type { Segment } from '../discover/types';
 import type { RouteEntry } from './types';
 
 /** Where one param's value comes from in a matched path. */
-export interface Capture {
+export interface ParamCapture {
   name: string;
   /** Depth of the route segment, which is also the index of the path segment it takes. */
   index: number;
@@ -22,7 +22,7 @@ export interface Capture {
 /** A route at the end of a trie path. */
 export interface Leaf<T> {
   value: T;
-  captures: Capture[];
+  captures: ParamCapture[];
 }
 
 /**
@@ -69,7 +69,7 @@ function hasCatchAllBeforeEnd(segments: readonly Segment[]): boolean {
 }
 
 function insertRoute<T>(root: TrieNode<T>, entry: RouteEntry<T>, caseSensitive: boolean): void {
-  const captures: Capture[] = [];
+  const captures: ParamCapture[] = [];
   const leaf: Leaf<T> = { value: entry.value, captures };
   let node = root;
   for (let index = 0; index < entry.segments.length; index++) {
