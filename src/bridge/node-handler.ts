@@ -10,10 +10,11 @@ import { runRoute } from '../dispatch/run-route';
 import { MALFORMED_PATH, type Router } from '../router';
 import { NodeRouteContext } from './node-context';
 import { drainAfterResponse } from './drain-request';
-import { failRequest, sendPlain, type NextFunction } from './plain-answers';
-import { BAD_ORIGIN_MESSAGE, requestUrl, targetPath } from './request-url';
+import { failRequest, sendAnswer, type NextFunction } from './plain-answers';
+import { requestUrl, targetPath } from './request-url';
+import { answerFor, BAD_ORIGIN, MALFORMED_PATH_ANSWER, PAYLOAD_TOO_LARGE } from '../dispatch/answers';
 import { sendWebResponse, type SendOptions } from './send-response';
-import { isForbiddenMethod } from './http-methods';
+import { isForbiddenMethod } from '../dispatch/http-methods';
 import { toWebRequest } from './web-request';
 
 const SEND_HEAD: SendOptions = { head: true };
@@ -36,8 +37,7 @@ export async function handleNodeRequest(
   if (match === null) return next();
   // Whatever answers from here on, a body nobody reads is drained (bounded) after the response.
   drainAfterResponse(req, res);
-  if (match === MALFORMED_PATH)
-    return sendPlain(res, 400, 'Bad Request: malformed percent-encoding in the URL path');
+  if (match === MALFORMED_PATH) return sendAnswer(res, MALFORMED_PATH_ANSWER);
 
   const route = match.value;
   const method = req.method ?? 'GET';
@@ -48,22 +48,13 @@ export async function handleNodeRequest(
   if (decision.kind === 'pass') return next();
   // Request loggers and metrics name a request by `req.route.path`, as for Express's own routes.
   (req as IncomingMessage & { route?: unknown }).route = route.expressRoute;
-  switch (decision.kind) {
-    case 'options':
-      res.statusCode = 204;
-      res.setHeader('allow', decision.allow);
-      res.end();
-      return;
-    case 'not-allowed':
-      res.setHeader('allow', decision.allow);
-      return sendPlain(res, 405, 'Method Not Allowed');
-  }
+  if (decision.kind !== 'handler') return sendAnswer(res, answerFor(decision)!);
 
   const url = requestUrl(req);
-  if (url === undefined) return sendPlain(res, 400, BAD_ORIGIN_MESSAGE);
+  if (url === undefined) return sendAnswer(res, BAD_ORIGIN);
   if (exceedsLimit(req, route.bodyLimit)) {
     res.setHeader('connection', 'close');
-    return sendPlain(res, 413, 'Payload Too Large');
+    return sendAnswer(res, PAYLOAD_TOO_LARGE);
   }
 
   const request = toWebRequest(req, res, url, { bodyLimit: route.bodyLimit });

@@ -5,14 +5,26 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { drainAfterResponse } from './drain-request';
 import { BodyLimitError, ClientClosedError } from './request-body';
+import { INTERNAL_ERROR, NOT_FOUND, PAYLOAD_TOO_LARGE, PLAIN_TEXT, type Answer } from '../dispatch/answers';
 
 export type NextFunction = (error?: unknown) => void;
 
+/** A plain-text answer of any status (bridgeMiddleware's own 400 and 500). */
 export function sendPlain(res: ServerResponse, status: number, message: string): void {
-  res.statusCode = status;
-  res.setHeader('content-type', 'text/plain; charset=utf-8');
-  res.setHeader('content-length', Buffer.byteLength(message));
-  res.end(message);
+  sendAnswer(res, { status, message });
+}
+
+/** Writes one of the library's own answers (see dispatch/answers). */
+export function sendAnswer(res: ServerResponse, answer: Answer): void {
+  res.statusCode = answer.status;
+  if (answer.allow !== undefined) res.setHeader('allow', answer.allow);
+  if (answer.message === '') {
+    res.end();
+    return;
+  }
+  res.setHeader('content-type', PLAIN_TEXT);
+  res.setHeader('content-length', Buffer.byteLength(answer.message));
+  res.end(answer.message);
 }
 
 /** What a bare node:http server gets when no `next` is given: 404 and 500, no stack traces. */
@@ -22,8 +34,7 @@ export function finalNext(res: ServerResponse): NextFunction {
       res.destroy();
       return;
     }
-    if (error === undefined) return sendPlain(res, 404, 'Not Found');
-    sendPlain(res, 500, 'Internal Server Error');
+    sendAnswer(res, error === undefined ? NOT_FOUND : INTERNAL_ERROR);
   };
 }
 
@@ -45,7 +56,7 @@ export function failRequest(
   }
   if (error instanceof BodyLimitError) {
     drainAfterResponse(req, res);
-    return sendPlain(res, 413, 'Payload Too Large');
+    return sendAnswer(res, PAYLOAD_TOO_LARGE);
   }
   next(error);
 }

@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
+import { BAD_ORIGIN } from '../dispatch/answers';
 
 /** What Express adds to the Node request, when Express is the host. */
 interface ExpressLikeRequest extends IncomingMessage {
@@ -77,8 +78,8 @@ export function targetPath(target: string): string | undefined {
   return start === 0 && end === target.length ? target : target.slice(start, end);
 }
 
-/** The 400 answer when `requestUrl` gives `undefined`. */
-export const BAD_ORIGIN_MESSAGE = 'Bad Request: invalid Host header or forwarded protocol';
+/** The 400 answer's text when `requestUrl` gives `undefined` (dispatch/answers has the answer). */
+export const BAD_ORIGIN_MESSAGE = BAD_ORIGIN.message;
 
 /** Full URL for the handler, or `undefined` when the host is invalid. */
 export function requestUrl(req: ExpressLikeRequest): string | undefined {

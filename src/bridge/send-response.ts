@@ -10,6 +10,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { ClientClosedError } from './request-body';
+import { isNullBodyStatus } from '../dispatch/answers';
 
 // Never forwarded: they describe one connection, and Node sets its own.
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection']);
@@ -204,10 +205,6 @@ function joinChunks(chunks: Uint8Array[]): Uint8Array {
 function isDecodedByFetch(encoding: string | null): boolean {
   if (!encoding) return false;
   return encoding.split(',').every((coding) => DECODED_BY_FETCH.has(coding.trim().toLowerCase()));
-}
-
-function isNullBodyStatus(status: number): boolean {
-  return status === 204 || status === 205 || status === 304;
 }
 
 function toArray(value: string | number | string[]): string[] {

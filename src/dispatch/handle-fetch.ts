@@ -5,6 +5,7 @@
  * error handler (the promise never rejects for it).
  */
 import { MALFORMED_PATH, type Router } from '../router';
+import { answerFor, answerResponse, INTERNAL_ERROR, MALFORMED_PATH_ANSWER, NOT_FOUND } from './answers';
 import { dispatch } from './method-table';
 import type { CompiledRoute } from './route';
 import { RouteContext } from './route-context';
@@ -13,19 +14,14 @@ import { runRoute } from './run-route';
 export async function handleFetch(router: Router<CompiledRoute>, request: Request): Promise<Response> {
   const url = new URL(request.url);
   const match = router.match(url.pathname);
-  if (match === null) return plain(404, 'Not Found');
-  if (match === MALFORMED_PATH) return plain(400, 'Bad Request: malformed percent-encoding in the URL path');
+  if (match === null) return answerResponse(NOT_FOUND);
+  if (match === MALFORMED_PATH) return answerResponse(MALFORMED_PATH_ANSWER);
 
   const route = match.value;
   const decision = dispatch(route.table, request.method);
-  switch (decision.kind) {
-    case 'pass':
-      // The page that serves GET here lives in the host app, which `.fetch` does not have.
-      return plain(404, 'Not Found');
-    case 'options':
-      return new Response(null, { status: 204, headers: { allow: decision.allow } });
-    case 'not-allowed':
-      return plain(405, 'Method Not Allowed', { allow: decision.allow });
+  if (decision.kind !== 'handler') {
+    // `pass`: the page that serves GET here lives in the host app, which `.fetch` does not have.
+    return answerResponse(answerFor(decision) ?? NOT_FOUND);
   }
   const context = new RouteContext(match.params, request, route, decision.entry.exportName);
   let response: Response;
@@ -33,7 +29,7 @@ export async function handleFetch(router: Router<CompiledRoute>, request: Reques
     response = await runRoute(route, decision.entry, request, context);
   } catch {
     // Already told to onError by runRoute.
-    response = plain(500, 'Internal Server Error');
+    response = answerResponse(INTERNAL_ERROR);
   }
   if (request.method === 'HEAD' && response.body !== null) {
     await response.body.cancel();
@@ -86,12 +82,5 @@ function withAfterCallbacks(response: Response, context: RouteContext): Response
     status: response.status,
     statusText: response.statusText,
     headers: response.headers,
-  });
-}
-
-function plain(status: number, message: string, headers: Record<string, string> = {}): Response {
-  return new Response(message, {
-    status,
-    headers: { 'content-type': 'text/plain; charset=utf-8', ...headers },
   });
 }

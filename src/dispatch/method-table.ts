@@ -5,22 +5,11 @@
  *   HEAD: HEAD > GET (body dropped) > ANY/default;
  *   OPTIONS: OPTIONS > ANY/default > automatic 204 with Allow;
  *   anything else: 405 with Allow.
- * A folder whose page serves GET leaves GET and HEAD to the host app (spec rule 5).
+ * A folder whose page serves GET leaves GET and HEAD to the host app's page.
  */
 import type { EndpointHandler } from '../types';
 
-/**
- * The methods a file exports handlers for, in the order `Allow` lists them. The one list every part
- * of the library uses (dispatch, validation, `.routes`, `check`, the types). QUERY is the safe,
- * body-carrying method of the IETF draft, which Node's parser accepts.
- */
-export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'QUERY', 'OPTIONS'] as const;
-export const HANDLER_EXPORTS = [...HTTP_METHODS, 'ANY', 'default'] as const;
-
-/** A method with its own handler export. */
-export type HttpMethod = (typeof HTTP_METHODS)[number];
-/** Every export name dispatch looks at. */
-export type HandlerExportName = (typeof HANDLER_EXPORTS)[number];
+import { HTTP_METHODS } from './http-methods';
 
 export interface HandlerEntry {
   handler: EndpointHandler;

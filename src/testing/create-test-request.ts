@@ -1,7 +1,9 @@
 /**
  * createTestRequest: builds a standard `Request` for unit-testing endpoint handlers and
- * `(req, next)` middleware without a server (the spec's test helper, rules 1-8).
+ * `(req, next)` middleware without a server: on `http://localhost`, GET unless told otherwise, and
+ * a body that starts with `{` sent as JSON.
  */
+import { methodHasBody } from '../dispatch/http-methods';
 
 /**
  * Options of {@link createTestRequest}.
@@ -26,8 +28,6 @@ export interface TestRequestOptions {
 /** Every test request lives on this origin, whatever the path string holds. */
 const BASE = 'http://localhost';
 
-const METHODS_WITHOUT_BODY = new Set(['GET', 'HEAD']);
-
 /**
  * Builds a `Request` for `path` on `http://localhost` (a leading `/` is added when missing).
  * The method defaults to `GET` and is upper-cased; the body is dropped for GET and HEAD.
@@ -44,7 +44,7 @@ export function createTestRequest(path: string, opts: TestRequestOptions = {}): 
 
   const init: RequestInit & { duplex?: 'half' } = { method, headers };
   const body = opts.body;
-  if (body != null && !METHODS_WITHOUT_BODY.has(method)) {
+  if (body != null && methodHasBody(method)) {
     if (typeof body === 'string' && body.startsWith('{') && !headers.has('content-type')) {
       headers.set('content-type', 'application/json');
     }

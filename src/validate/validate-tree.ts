@@ -2,7 +2,7 @@
  * Validation: everything that makes a discovered tree unusable, found without running endpoint code and
  * reported all at once, so one `check` run lists every fix to make.
  */
-import { HANDLER_EXPORTS, HTTP_METHODS } from '../dispatch/method-table';
+import { HANDLER_EXPORTS, HTTP_METHODS } from '../dispatch/http-methods';
 import { formatPattern, parseFolder } from '../discover/parse-segment';
 import type { DiscoveredTree, RouteFile, Segment } from '../discover/types';
 import { EndpointValidationError } from './endpoint-validation-error';

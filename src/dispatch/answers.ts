@@ -1,0 +1,54 @@
+/**
+ * The answers the library gives by itself — short plain text, never a stack trace — decided here
+ * once for both front ends: the Node bridge writes them to `res`, `.fetch` returns them as
+ * Responses. Each dispatch outcome that is not a handler has its answer here too.
+ */
+import type { Dispatch } from './method-table';
+
+export interface Answer {
+  readonly status: number;
+  /** Plain-text body; empty for a 204. */
+  readonly message: string;
+  /** The `Allow` header, for 405 and the automatic OPTIONS. */
+  readonly allow?: string;
+}
+
+export const NOT_FOUND: Answer = { status: 404, message: 'Not Found' };
+export const MALFORMED_PATH_ANSWER: Answer = {
+  status: 400,
+  message: 'Bad Request: malformed percent-encoding in the URL path',
+};
+export const BAD_ORIGIN: Answer = {
+  status: 400,
+  message: 'Bad Request: invalid Host header or forwarded protocol',
+};
+export const PAYLOAD_TOO_LARGE: Answer = { status: 413, message: 'Payload Too Large' };
+export const INTERNAL_ERROR: Answer = { status: 500, message: 'Internal Server Error' };
+
+/** The answer to a dispatch outcome that runs no handler; `undefined` for `pass` (the host's turn). */
+export function answerFor(decision: Exclude<Dispatch, { kind: 'handler' }>): Answer | undefined {
+  switch (decision.kind) {
+    case 'options':
+      return { status: 204, message: '', allow: decision.allow };
+    case 'not-allowed':
+      return { status: 405, message: 'Method Not Allowed', allow: decision.allow };
+    case 'pass':
+      return undefined;
+  }
+}
+
+/** An answer as a Response, for `.fetch`. */
+export function answerResponse(answer: Answer): Response {
+  const headers: Record<string, string> = {};
+  if (answer.allow !== undefined) headers.allow = answer.allow;
+  if (answer.message === '') return new Response(null, { status: answer.status, headers });
+  headers['content-type'] = PLAIN_TEXT;
+  return new Response(answer.message, { status: answer.status, headers });
+}
+
+export const PLAIN_TEXT = 'text/plain; charset=utf-8';
+
+/** Statuses whose responses never carry a body. */
+export function isNullBodyStatus(status: number): boolean {
+  return status === 204 || status === 205 || status === 304;
+}
