@@ -3,7 +3,7 @@
  * endpoint with the methods dispatch will serve, worked out from the statically read exports.
  */
 import type { DiscoveredTree, RouteFile } from './discover';
-import { buildMethodTable, HTTP_METHODS, type MethodTable } from './dispatch';
+import { methodsFor } from './dispatch';
 
 /** One row of the route table. */
 export interface RouteInfo {
@@ -24,23 +24,14 @@ export function describeRoutes(tree: DiscoveredTree): RouteInfo[] {
   return tree.files
     .filter((file) => file.kind === 'endpoint')
     .map((file) => {
-      const names = file.exports?.names ?? [];
-      const stand = Object.fromEntries(names.map((name) => [name, () => undefined]));
-      const table = buildMethodTable(stand, pagePatterns.has(file.pattern));
       return {
         pattern: file.pattern,
-        methods: servedMethods(table),
+        methods: methodsFor(file.exports?.names ?? [], pagePatterns.has(file.pattern)),
         file: file.displayPath,
         middleware: middlewareFilesFor(tree, file).map((f) => f.displayPath),
         incomplete: file.exports?.hasStar ?? true,
       };
     });
-}
-
-function servedMethods(table: MethodTable): string[] {
-  const fallback = table.fallback?.handler;
-  if (!fallback) return table.allow.split(', ').filter(Boolean);
-  return [...HTTP_METHODS.filter((m) => table.byMethod[m] && table.byMethod[m]!.handler !== fallback), 'ANY'];
 }
 
 /** URL patterns that a page serves; route groups collapse, so this compares URLs, not folders. */

@@ -78,3 +78,19 @@ export function dispatch(table: MethodTable, method: string): Dispatch {
 function isGetOrHead(method: string): boolean {
   return method === 'GET' || method === 'HEAD';
 }
+
+/**
+ * What a file with these exports serves, as the route table lists it: its own methods in `Allow`
+ * order (an exported GET brings HEAD; OPTIONS is always answered), then `ANY` for a catch-all
+ * export. Pure, from export names alone: the CLI uses it before any module is loaded.
+ */
+export function methodsFor(exportNames: Iterable<string>, pageServesGet = false): string[] {
+  const names = new Set(exportNames);
+  const own = HTTP_METHODS.filter(
+    (method) =>
+      (names.has(method) || (method === 'HEAD' && names.has('GET'))) &&
+      !(pageServesGet && isGetOrHead(method)),
+  );
+  if (names.has('ANY') || names.has('default')) return [...own, 'ANY'];
+  return own.includes('OPTIONS') ? own : [...own, 'OPTIONS'];
+}

@@ -1,5 +1,12 @@
 import { expect } from 'chai';
-import { buildMethodTable, dispatch, type Dispatch } from '../../src/dispatch';
+import {
+  buildMethodTable,
+  dispatch,
+  HANDLER_EXPORTS,
+  HTTP_METHODS,
+  methodsFor,
+  type Dispatch,
+} from '../../src/dispatch';
 
 const handlers = (...names: string[]) =>
   Object.fromEntries(names.map((name) => [name, () => new Response(name)]));
@@ -61,5 +68,39 @@ describe('method table and dispatch (DESIGN.md: decisions the spec leaves open)'
     for (const method of ['GET', 'OPTIONS', 'PUT', 'PROPFIND']) {
       expect(dispatch(table, method)).to.equal(dispatch(table, method));
     }
+  });
+});
+
+describe('methodsFor: the route table from export names alone', () => {
+  /** What dispatch really serves for these exports, read off the built table. */
+  function servedByTable(names: string[], pageServesGet: boolean): string[] {
+    const table = buildMethodTable(
+      Object.fromEntries(names.map((n) => [n, () => new Response()])),
+      pageServesGet,
+    );
+    const fallback = table.fallback?.handler;
+    if (!fallback) return table.allow.split(', ').filter(Boolean);
+    return [
+      ...HTTP_METHODS.filter((m) => table.byMethod[m] && table.byMethod[m]!.handler !== fallback),
+      'ANY',
+    ];
+  }
+
+  it('agrees with the dispatch table for every combination of exports, with and without a page', () => {
+    const exports = [...HANDLER_EXPORTS];
+    for (let mask = 0; mask < 1 << exports.length; mask++) {
+      const names = exports.filter((_, i) => mask & (1 << i));
+      for (const page of [false, true]) {
+        expect(methodsFor(names, page), `${names.join(',')} page=${page}`).to.deep.equal(
+          servedByTable(names, page),
+        );
+      }
+    }
+  });
+
+  it('lists GET with HEAD, OPTIONS always, and ANY for a catch-all', () => {
+    expect(methodsFor(['GET'])).to.deep.equal(['GET', 'HEAD', 'OPTIONS']);
+    expect(methodsFor(['POST', 'default'])).to.deep.equal(['POST', 'ANY']);
+    expect(methodsFor(['GET', 'POST'], true)).to.deep.equal(['POST', 'OPTIONS']);
   });
 });
