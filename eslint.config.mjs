@@ -29,4 +29,37 @@ export default tseslint.config(
       '@typescript-eslint/no-require-imports': 'off',
     },
   },
+  {
+    // The layout's promises: each src folder is used through its index (its public surface), and
+    // only the bridge knows Node's http objects.
+    files: ['src/**/*.ts'],
+    ignores: ['src/bridge/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'node:http', message: 'Only src/bridge knows Node http objects; go through it.' },
+            { name: 'http', message: 'Only src/bridge knows Node http objects; go through it.' },
+          ],
+          patterns: [
+            { group: ['../*/*', './*/*'], message: 'Import through the folder index (its public surface).' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/bridge/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['../*/*', './*/*'], message: 'Import through the folder index (its public surface).' },
+          ],
+        },
+      ],
+    },
+  },
 );

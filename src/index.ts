@@ -10,9 +10,9 @@ export {
 export type { EndpointsMiddleware, AppLike } from './mount';
 export type { RouteInfo } from './describe-routes';
 export type { HttpMethod, HandlerExportName } from './dispatch';
-export { EndpointValidationError } from './validate/endpoint-validation-error';
+export { EndpointValidationError } from './validate';
 export { EndpointLoadError } from './load';
-export type { Problem } from './validate/types';
+export type { Problem } from './validate';
 export type {
   Params,
   ParamsOf,
@@ -24,4 +24,4 @@ export type {
   EndpointErrorInfo,
   ErrorReporter,
 } from './types';
-export type { TestRequestOptions } from './testing/create-test-request';
+export type { TestRequestOptions } from './testing';

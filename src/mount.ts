@@ -4,22 +4,26 @@
  * Discovery and validation run synchronously so an invalid tree throws at the call; loading
  * modules is asynchronous, and requests that arrive before it ends wait for it.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { DEFAULT_BODY_LIMIT, finalNext, handleNodeRequest, type NextFunction } from './bridge';
+import { createNodeMiddleware, DEFAULT_BODY_LIMIT, type NodeMiddleware } from './bridge';
 import { discoverTree, type DiscoveredTree, type RouteFile } from './discover';
 import { describeRoutes, middlewareFilesFor, patternsWithPage, type RouteInfo } from './describe-routes';
-import { buildMethodTable, HANDLER_EXPORTS, HTTP_METHODS, type MethodTable } from './dispatch';
-import { handleFetch } from './dispatch/handle-fetch';
-import { logError } from './dispatch/report-error';
-import type { CompiledRoute, ExpressStyleRoute } from './dispatch/route';
+import {
+  buildMethodTable,
+  HANDLER_EXPORTS,
+  HTTP_METHODS,
+  type MethodTable,
+  handleFetch,
+  logError,
+  type CompiledRoute,
+  type ExpressStyleRoute,
+} from './dispatch';
 import { loadModule, type ModuleExports } from './load';
 import { createRouter, expressPath, type Router } from './router';
 import type { MountOptions, WebMiddleware } from './types';
 import { assertValidTree } from './validate';
 
 /** The Connect middleware `mountEndpoints` returns. */
-export interface EndpointsMiddleware {
-  (req: IncomingMessage, res: ServerResponse, next?: NextFunction): void;
+export interface EndpointsMiddleware extends NodeMiddleware {
   /** Resolves once every module is loaded; rejects on a module that fails to load. */
   readonly ready: Promise<void>;
   /** The route table. */
@@ -71,15 +75,7 @@ function createEndpoints(options: MountOptions): EndpointsMiddleware {
   // process as an unhandled rejection when nobody awaits it.
   ready.catch(() => {});
 
-  const middleware = (req: IncomingMessage, res: ServerResponse, next?: NextFunction): void => {
-    const done = next ?? finalNext(res);
-    const hostGetsErrors = next !== undefined;
-    if (router) {
-      handleNodeRequest(router, req, res, done, hostGetsErrors).catch(done);
-      return;
-    }
-    ready.then(() => handleNodeRequest(router!, req, res, done, hostGetsErrors)).catch(done);
-  };
+  const middleware = createNodeMiddleware(() => router, ready);
   return Object.assign(middleware, {
     ready,
     routes,

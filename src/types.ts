@@ -2,7 +2,7 @@
  * Public types: what an endpoint file, a handler and a middleware look like to users.
  * Handlers only need the global `Request`/`Response`; these types are for those who want them.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { NodeContext } from './bridge';
 
 /** Path parameters: `[id]` gives a string, `[...path]` / `[[...path]]` an array of strings. */
 export type Params = Record<string, string | string[]>;
@@ -27,14 +27,7 @@ type SegmentParams<S extends string> = S extends `[[...${infer Name}]]`
       ? { [K in Name]: string }
       : unknown;
 
-/**
- * What the Node host gave us, for handlers in a legacy app that need what earlier middleware
- * attached (`req.user` from passport, `res.locals`). Absent when called through `.fetch`.
- */
-export interface NodeContext {
-  req: IncomingMessage & Record<string, unknown>;
-  res: ServerResponse & { locals?: Record<string, unknown> };
-}
+export type { NodeContext };
 
 /**
  * Second argument of every handler. `mountEndpoints` always sets `route`, `mountPath` and `after`

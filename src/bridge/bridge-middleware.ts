@@ -12,7 +12,7 @@ import { toWebRequest } from './web-request';
 import { BAD_ORIGIN_MESSAGE, requestUrl } from './request-url';
 import { DEFAULT_BODY_LIMIT } from './request-body';
 import { sendWebResponse } from './send-response';
-import { isResponse } from '../dispatch/run-route';
+import { isResponse } from '../dispatch';
 
 export interface BridgeOptions {
   /**

@@ -4,11 +4,19 @@
  * been sent (`finish`) or the client has left (`close`). Everything is worked out on first use.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { CompiledRoute } from '../dispatch/route';
-import { RouteContext } from '../dispatch/route-context';
-import type { NodeContext, Params } from '../types';
+import { type CompiledRoute, RouteContext } from '../dispatch';
+import type { Params } from '../types';
 import { BodyLimitError } from './request-body';
 import { targetPath } from './request-url';
+
+/**
+ * What the Node host gave us, for handlers in a legacy app that need what earlier middleware
+ * attached (`req.user` from passport, `res.locals`). Absent when called through `.fetch`.
+ */
+export interface NodeContext {
+  req: IncomingMessage & Record<string, unknown>;
+  res: ServerResponse & { locals?: Record<string, unknown> };
+}
 
 type HostRequest = IncomingMessage & { baseUrl?: unknown; originalUrl?: string };
 

@@ -4,17 +4,23 @@
  * `next()`, so the host app's own routes, pages and 404 keep working.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { dispatch } from '../dispatch/method-table';
-import type { CompiledRoute } from '../dispatch/route';
-import { runRoute } from '../dispatch/run-route';
+import {
+  dispatch,
+  type CompiledRoute,
+  runRoute,
+  answerFor,
+  BAD_ORIGIN,
+  MALFORMED_PATH_ANSWER,
+  PAYLOAD_TOO_LARGE,
+  isForbiddenMethod,
+} from '../dispatch';
 import { MALFORMED_PATH, type Router } from '../router';
 import { NodeRouteContext } from './node-context';
 import { drainAfterResponse } from './drain-request';
-import { failRequest, sendAnswer, type NextFunction } from './plain-answers';
+import { failRequest, finalNext, sendAnswer, type NextFunction } from './plain-answers';
+import type { NodeMiddleware } from './bridge-middleware';
 import { requestUrl, targetPath } from './request-url';
-import { answerFor, BAD_ORIGIN, MALFORMED_PATH_ANSWER, PAYLOAD_TOO_LARGE } from '../dispatch/answers';
 import { sendWebResponse, type SendOptions } from './send-response';
-import { isForbiddenMethod } from '../dispatch/http-methods';
 import { toWebRequest } from './web-request';
 
 const SEND_HEAD: SendOptions = { head: true };
@@ -83,4 +89,25 @@ function exceedsLimit(req: IncomingMessage, limit: number | false): boolean {
   if (limit === false) return false;
   const length = req.headers['content-length'];
   return length !== undefined && Number(length) > limit;
+}
+
+/**
+ * The Connect/Express middleware over a route table that may still be loading: requests that
+ * arrive before `ready` wait for it. `currentRouter` is read per request, so the table can be
+ * swapped (development reloads) without the host noticing.
+ */
+export function createNodeMiddleware(
+  currentRouter: () => Router<CompiledRoute> | undefined,
+  ready: Promise<unknown>,
+): NodeMiddleware {
+  return (req, res, next) => {
+    const done = next ?? finalNext(res);
+    const hostGetsErrors = next !== undefined;
+    const router = currentRouter();
+    if (router) {
+      handleNodeRequest(router, req, res, done, hostGetsErrors).catch(done);
+      return;
+    }
+    ready.then(() => handleNodeRequest(currentRouter()!, req, res, done, hostGetsErrors)).catch(done);
+  };
 }

@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { drainAfterResponse } from './drain-request';
 import { BodyLimitError, ClientClosedError } from './request-body';
-import { INTERNAL_ERROR, NOT_FOUND, PAYLOAD_TOO_LARGE, PLAIN_TEXT, type Answer } from '../dispatch/answers';
+import { INTERNAL_ERROR, NOT_FOUND, PAYLOAD_TOO_LARGE, PLAIN_TEXT, type Answer } from '../dispatch';
 
 export type NextFunction = (error?: unknown) => void;
 

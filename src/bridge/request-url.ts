@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import { BAD_ORIGIN } from '../dispatch/answers';
+import { BAD_ORIGIN } from '../dispatch';
 
 /** What Express adds to the Node request, when Express is the host. */
 interface ExpressLikeRequest extends IncomingMessage {

@@ -10,7 +10,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { ClientClosedError } from './request-body';
-import { isNullBodyStatus } from '../dispatch/answers';
+import { isNullBodyStatus } from '../dispatch';
 
 // Never forwarded: they describe one connection, and Node sets its own.
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection']);

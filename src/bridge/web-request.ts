@@ -16,7 +16,7 @@ import {
   NO_READ_AHEAD,
   type ParsedNodeRequest,
 } from './request-body';
-import { methodHasBody } from '../dispatch/http-methods';
+import { methodHasBody } from '../dispatch';
 
 export interface WebRequestOptions {
   /** Largest body in bytes a handler may read (`BodyLimitError` past it), or `false`. */

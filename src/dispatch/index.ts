@@ -1,5 +1,25 @@
-/** dispatch: module exports + method -> the handler to run, or 405 / automatic OPTIONS / pass. */
+/**
+ * dispatch: module exports + method -> the handler to run, or 405 / automatic OPTIONS / pass; the
+ * route's middleware chain and handler, in Request/Response terms; the library's own answers; and
+ * the whole table as `.fetch`. No Node objects here.
+ */
 export { buildMethodTable, dispatch, methodsFor } from './method-table';
 export type { MethodTable, HandlerEntry, Dispatch } from './method-table';
 export { HTTP_METHODS, HANDLER_EXPORTS, methodHasBody, isForbiddenMethod } from './http-methods';
 export type { HttpMethod, HandlerExportName } from './http-methods';
+export {
+  answerFor,
+  BAD_ORIGIN,
+  INTERNAL_ERROR,
+  isNullBodyStatus,
+  MALFORMED_PATH_ANSWER,
+  NOT_FOUND,
+  PAYLOAD_TOO_LARGE,
+  PLAIN_TEXT,
+  type Answer,
+} from './answers';
+export type { CompiledRoute, ExpressStyleRoute } from './route';
+export { RouteContext } from './route-context';
+export { runRoute, isResponse } from './run-route';
+export { handleFetch } from './handle-fetch';
+export { logError } from './report-error';

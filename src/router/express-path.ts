@@ -5,7 +5,7 @@
  * and characters path-to-regexp reserves in static segments escaped with a backslash. Route
  * groups add nothing. Paths are relative to the mount, as Express's own `req.route.path` is.
  */
-import type { Segment } from '../discover/types';
+import type { Segment } from '../discover';
 
 const RESERVED = /[()[\]?+!{}*:\\]/g;
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;

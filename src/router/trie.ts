@@ -7,7 +7,7 @@
  * there. The walk tries children in that order and backtracks when a deeper level fails, so
  * the first complete match it finds is the best one.
  */
-import type { Segment } from '../discover/types';
+import type { Segment } from '../discover';
 import type { RouteEntry } from './types';
 
 /** Where one param's value comes from in a matched path. */

@@ -1,5 +1,5 @@
 /** The route table's public types and its one sentinel value. */
-import type { Segment } from '../discover/types';
+import type { Segment } from '../discover';
 import type { Params } from '../types';
 
 /**

@@ -3,7 +3,7 @@
  * `(req, next)` middleware without a server: on `http://localhost`, GET unless told otherwise, and
  * a body that starts with `{` sent as JSON.
  */
-import { methodHasBody } from '../dispatch/http-methods';
+import { methodHasBody } from '../dispatch';
 
 /**
  * Options of {@link createTestRequest}.

@@ -2,9 +2,8 @@
  * Validation: everything that makes a discovered tree unusable, found without running endpoint code and
  * reported all at once, so one `check` run lists every fix to make.
  */
-import { HANDLER_EXPORTS, HTTP_METHODS } from '../dispatch/http-methods';
-import { formatPattern, parseFolder } from '../discover/parse-segment';
-import type { DiscoveredTree, RouteFile, Segment } from '../discover/types';
+import { HANDLER_EXPORTS, HTTP_METHODS } from '../dispatch';
+import { formatPattern, parseFolder, type DiscoveredTree, type RouteFile, type Segment } from '../discover';
 import { EndpointValidationError } from './endpoint-validation-error';
 import type { Problem } from './types';
 
