@@ -77,7 +77,7 @@ describe('express-endpoints check', () => {
     expect(lines.slice(1).sort()).to.deep.equal([
       '  duplicate-route: app/a/endpoint.js and app/a/endpoint.ts: 2 endpoint files serve the same URL /a; keep one of them.',
       '  lowercase-method: app/b/endpoint.ts: the export "get" is not a handler name (they are upper case): did you mean GET?',
-      '  page-conflict: app/contact/page.tsx and app/contact/endpoint.ts: an endpoint beside a page may not serve GET (it exports GET); GET /contact belongs to the page, which your app\'s own route renders: remove GET from the endpoint (answer it in that route), move the endpoint to another folder, or remove the page file.',
+      "  page-conflict: app/contact/page.tsx and app/contact/endpoint.ts: an endpoint beside a page may not serve GET (it exports GET); GET /contact belongs to the page, which your app's own route renders: remove GET from the endpoint (answer it in that route), move the endpoint to another folder, or remove the page file.",
     ]);
   });
 
