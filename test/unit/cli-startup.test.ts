@@ -32,12 +32,17 @@ function run(args: string[], { tsx = true } = {}) {
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-beforeEach(() => {
-  cwd = mkdtempSync(path.join(os.tmpdir(), 'ee-cli-startup-'));
-});
-afterEach(() => rmSync(cwd, { recursive: true, force: true }));
+/** Each test gets a fresh working folder for the CLI. */
+function inScratchFolder(): void {
+  beforeEach(() => {
+    cwd = mkdtempSync(path.join(os.tmpdir(), 'ee-cli-startup-'));
+  });
+  afterEach(() => rmSync(cwd, { recursive: true, force: true }));
+}
 
 describe('express-endpoints check: what would fail at startup', () => {
+  inScratchFolder();
+
   const COMMONJS = { 'package.json': '{ "type": "commonjs" }' };
 
   it('a syntax error, with file:line:column', () => {
@@ -130,7 +135,8 @@ describe('express-endpoints check: what would fail at startup', () => {
     expect(result.stderr).to.include('needs-tsx: app/e/endpoint.ts:2:1: an enum needs compiling.');
   });
 
-  it('--load imports every module in a child and reports each failure with its file', () => {
+  it('--load imports every module in a child and reports each failure with its file', function () {
+    this.timeout(60_000);
     writeTree({
       'app/ok/endpoint.js': "exports.GET = () => new Response('ok');\n",
       'app/boom/endpoint.js': "throw new Error('database down');\nexports.GET = () => 1;\n",
@@ -155,6 +161,8 @@ describe('express-endpoints check: what would fail at startup', () => {
 });
 
 describe('express-endpoints routes: a file that does not parse', () => {
+  inScratchFolder();
+
   it('is listed as a syntax error, not as OPTIONS, and the command exits 1', () => {
     writeTree({
       'app/a/endpoint.js': 'exports.GET = () => {\n  const = 1;\n};\n',
@@ -170,6 +178,8 @@ describe('express-endpoints routes: a file that does not parse', () => {
 });
 
 describe('express-endpoints init', () => {
+  inScratchFolder();
+
   for (const [name, manifest, extra, endpoint, test, needle] of [
     [
       'CommonJS JavaScript',

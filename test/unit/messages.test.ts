@@ -24,16 +24,18 @@ function tree(files: Record<string, string>): string {
   return path.join(root, 'app');
 }
 
-beforeEach(() => {
-  cwd = process.cwd();
-  root = mkdtempSync(path.join(os.tmpdir(), 'ee-messages-'));
-  // Display paths are relative to the working folder: `app/…` here.
-  process.chdir(root);
-});
-afterEach(() => {
-  process.chdir(cwd);
-  rmSync(root, { recursive: true, force: true });
-});
+/** Each test in a fresh folder, made the working folder: display paths are relative to it (`app/…`). */
+function inScratchFolder(): void {
+  beforeEach(() => {
+    cwd = process.cwd();
+    root = mkdtempSync(path.join(os.tmpdir(), 'ee-messages-'));
+    process.chdir(root);
+  });
+  afterEach(() => {
+    process.chdir(cwd);
+    rmSync(root, { recursive: true, force: true });
+  });
+}
 
 const HANDLERS = 'GET, HEAD, POST, PUT, PATCH, DELETE, QUERY, OPTIONS, ANY, default';
 const VALIDATION: [string, Record<string, string>, string][] = [
@@ -115,6 +117,8 @@ const VALIDATION: [string, Record<string, string>, string][] = [
 ];
 
 describe('messages: validation problems', () => {
+  inScratchFolder();
+
   for (const [name, files, message] of VALIDATION) {
     it(name, () => {
       const problems = validateTree(discoverTree(tree(files)));
@@ -137,6 +141,8 @@ describe('messages: validation problems', () => {
 });
 
 describe('messages: startup', () => {
+  inScratchFolder();
+
   it('a relative dir that does not exist: where it looked, and path.join(__dirname, …)', () => {
     expect(() => mountEndpoints({ dir: 'routes' })).to.throw(
       `express-endpoints: the endpoint folder ${path.join(root, 'routes')} does not exist (or is not a folder).\n` +
@@ -178,6 +184,8 @@ describe('messages: startup', () => {
 });
 
 describe('messages: a handler that returns no Response', () => {
+  inScratchFolder();
+
   it('undefined: a missing return?', () => {
     expect(fixFor(undefined)).to.equal(
       'is a `return` missing? Return a Response, e.g. `return new Response(null, { status: 204 })`.',
