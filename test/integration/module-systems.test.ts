@@ -135,7 +135,9 @@ describe('integration: endpoints in CommonJS and ES module packages', function (
     for (const [what, files, limit] of failures) {
       it(`${what}: the error names the file, ${nodeStripsTypes ? 'what stripping lacks, ' : ''}and the fix`, async () => {
         const outcome = await loadApp(writeApp(files, { tsx: false }), ['/greet/x'], { cwd: '/' });
-        expect(outcome.error).to.match(/^Could not load \S+\/greet\/\[name\]\/endpoint\.ts(?: \(line [^)]*\))?: /);
+        expect(outcome.error).to.match(
+          /^Could not load \S+\/greet\/\[name\]\/endpoint\.ts(?: \(line [^)]*\))?: /,
+        );
         expect(outcome.error).to.include('npm install -D tsx');
         expect(outcome.error).to.include(nodeStripsTypes ? limit : 'does not load this kind of TypeScript');
         expect(outcome.error).not.to.include('Require stack');
