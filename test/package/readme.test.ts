@@ -126,6 +126,25 @@ describe('the README, followed in a new app', function () {
         const { stdout } = await exec(bin, command!.slice(2), app.dir);
         expect(stdout).to.equal('✓ 1 endpoint, 0 problems in app\n');
       });
+
+      it('`npx express-endpoints init` in a new app beside it writes a test that passes with the command it prints', async () => {
+        // JavaScript as an ES module beside the CommonJS app, TypeScript in a CommonJS package beside the ES
+        // module app (whose install has tsx): node_modules is found in the folder above.
+        const dir = join(app.dir, 'init-app');
+        await mkdir(dir, { recursive: true });
+        const typescript = app.type === 'module';
+        const manifest = typescript
+          ? { name: 'init-ts', private: true }
+          : { name: 'init-esm', type: 'module' };
+        await writeFile(join(dir, 'package.json'), JSON.stringify(manifest));
+        if (typescript) await writeFile(join(dir, 'tsconfig.json'), '{}');
+        const bin = join(app.dir, 'node_modules/.bin/express-endpoints');
+        const { stdout } = await exec(bin, ['init'], dir);
+        const command = /Then:\n\n {4}(.+)\n/.exec(stdout)?.[1]?.split(' ');
+        expect(command?.[0], stdout).to.equal('node');
+        const result = await exec(process.execPath, command!.slice(1), dir);
+        expect(result.stdout).to.match(/# pass 1\b/);
+      });
     });
   }
 });
