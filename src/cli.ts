@@ -1,86 +1,85 @@
 #!/usr/bin/env node
 /**
- * The `express-endpoints` command. `check` validates a tree at build time and `routes` lists what it serves;
- * both read files statically and never import endpoint code, so they are safe to run in CI.
+ * The `express-endpoints` command. One entry per command in COMMANDS (its usage line and what it runs), so a
+ * new command is one more entry. `check` and `routes` read files statically and never run endpoint code
+ * (`check --load` runs it in a child process); `init` adds a starter endpoint to an app.
  */
-import path from 'node:path';
-import { describeRoutes, type RouteInfo } from './describe-routes';
-import { discoverTree, type DiscoveredTree } from './discover';
-import { validateTree, type Problem } from './validate';
+import { check, init, routes } from './commands';
+import { LOAD_WORKER_FLAG, runLoadWorker } from './check';
+
+interface Command {
+  /** `name args`, as the usage shows it. */
+  synopsis: string;
+  summary: string;
+  /** Flags it accepts besides its one optional folder argument. */
+  flags: readonly string[];
+  run(dir: string | undefined, flags: readonly string[]): number | Promise<number>;
+}
+
+const COMMANDS: Record<string, Command> = {
+  check: {
+    synopsis: 'check [dir] [--load]',
+    summary:
+      'validate the endpoint tree in dir (default: app) and find what would fail at startup (syntax\n' +
+      '                        errors, missing imports, module format, TypeScript loader); --load also imports\n' +
+      '                        every module in a child process. Exit code 1 on any problem',
+    flags: ['--load'],
+    run: (dir, flags) => check(dir, flags, process.argv[1] as string),
+  },
+  routes: {
+    synopsis: 'routes [dir]',
+    summary: 'list every endpoint: the methods it serves, its URL pattern and its file',
+    flags: [],
+    run: (dir) => routes(dir),
+  },
+  init: {
+    synopsis: 'init [dir]',
+    summary:
+      'add dir (default: app) with one endpoint and one test to this app, and print the mount line;\n' +
+      '                        never overwrites a file',
+    flags: [],
+    run: (dir) => init(dir),
+  },
+};
 
 const USAGE = `Usage: express-endpoints <command> [dir]
 
 Commands:
-  check [dir]    validate the endpoint tree in dir (default: app); exit code 1 when it has problems
-  routes [dir]   list every endpoint: the methods it serves, its URL pattern and its file
+${Object.values(COMMANDS)
+  .map((command) => `  ${command.synopsis.padEnd(22)}${command.summary}`)
+  .join('\n')}
 
 Options:
-  -h, --help     show this help`;
+  -h, --help            show this help`;
 
-function main(args: string[]): number {
+async function main(args: string[]): Promise<number> {
+  if (args[0] === LOAD_WORKER_FLAG) {
+    runLoadWorker();
+    return 0;
+  }
   if (args.includes('-h') || args.includes('--help') || args[0] === 'help') {
     console.log(USAGE);
     return 0;
   }
-  const [command, dir, ...extra] = args;
-  if ((command !== 'check' && command !== 'routes') || extra.length > 0 || dir?.startsWith('-')) {
+  const [name, ...rest] = args;
+  const command = name === undefined ? undefined : COMMANDS[name];
+  const flags = rest.filter((arg) => arg.startsWith('-'));
+  const positional = rest.filter((arg) => !arg.startsWith('-'));
+  if (!command || positional.length > 1 || flags.some((flag) => !command.flags.includes(flag))) {
     console.error(
-      command === undefined ? USAGE : `express-endpoints: unexpected "${args.join(' ')}"\n\n${USAGE}`,
+      name === undefined ? USAGE : `express-endpoints: unexpected "${args.join(' ')}"\n\n${USAGE}`,
     );
     return 2;
   }
+  return command.run(positional[0], flags);
+}
 
-  let tree: DiscoveredTree;
-  try {
-    tree = discoverTree(dir ?? 'app');
-  } catch (error) {
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
     console.error(error instanceof Error ? error.message : String(error));
-    return 1;
-  }
-  const problems = validateTree(tree);
-  const endpoints = tree.files.filter((file) => file.kind === 'endpoint');
-  const where = path.relative(process.cwd(), tree.root).split(path.sep).join('/') || '.';
-
-  if (command === 'routes') printRoutes(describeRoutes(tree));
-  if (problems.length > 0) {
-    printProblems(problems, where);
-    return 1;
-  }
-  if (command === 'check') {
-    const count = endpoints.length === 1 ? '1 endpoint' : `${endpoints.length} endpoints`;
-    console.log(`✓ ${count}, 0 problems in ${where}`);
-  }
-  return 0;
-}
-
-function printProblems(problems: readonly Problem[], where: string): void {
-  const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`;
-  console.error(`✗ ${count} in ${where}:`);
-  for (const problem of problems) console.error(`  ${problem.code}: ${problem.message}`);
-}
-
-function printRoutes(routes: readonly RouteInfo[]): void {
-  const rows = [...routes]
-    .sort(comparePatterns)
-    .map((route) => [`${route.methods.join(' ')}${route.incomplete ? ' …' : ''}`, route.pattern, route.file]);
-  const table = [['METHODS', 'URL', 'FILE'], ...rows];
-  const widths = [0, 1].map((column) => Math.max(...table.map((row) => row[column]!.length)));
-  for (const [methods, url, file] of table)
-    console.log(`${methods!.padEnd(widths[0]!)}  ${url!.padEnd(widths[1]!)}  ${file}`);
-  if (routes.some((route) => route.incomplete)) {
-    console.log('\n… re-exports (export *) or an unreadable module.exports: more methods may be served.');
-  }
-}
-
-// Static segments before dynamic ones, the order the router tries them in.
-function comparePatterns(a: RouteInfo, b: RouteInfo): number {
-  const rank = (pattern: string) =>
-    pattern
-      .replace(/\[\[/g, '\uffff3')
-      .replace(/\[\.\.\./g, '\uffff2')
-      .replace(/\[/g, '\uffff1');
-  const [x, y] = [rank(a.pattern), rank(b.pattern)];
-  return x < y ? -1 : x > y ? 1 : a.file < b.file ? -1 : 1;
-}
-
-process.exitCode = main(process.argv.slice(2));
+    process.exitCode = 1;
+  },
+);

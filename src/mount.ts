@@ -46,18 +46,20 @@ export function mountEndpoints(
 ): EndpointsMiddleware | Promise<EndpointsMiddleware> {
   if (!isApp(appOrOptions)) return createEndpoints(appOrOptions ?? {});
   const app = appOrOptions;
-  let middleware: EndpointsMiddleware;
-  try {
-    middleware = createEndpoints({
-      caseSensitive: app.enabled?.('case sensitive routing'),
-      strict: app.enabled?.('strict routing'),
-      ...maybeOptions,
-    });
-  } catch (error) {
-    return Promise.reject(error);
-  }
+  // An invalid tree (or a missing folder) throws here, synchronously, rather than rejecting: discovery and
+  // validation are synchronous, and an app that forgot `await` must stop before it listens, not crash later
+  // on an unhandled rejection. Under `await` the two are the same.
+  const middleware = createEndpoints({
+    caseSensitive: app.enabled?.('case sensitive routing'),
+    strict: app.enabled?.('strict routing'),
+    ...maybeOptions,
+  });
   app.use(middleware);
-  return middleware.ready.then(() => middleware);
+  const loaded = middleware.ready.then(() => middleware);
+  // A module that fails to load rejects `loaded` for whoever awaits it; a caller who ignores the promise must
+  // not crash on an unhandled rejection: requests then reach the app's error handler with that error.
+  loaded.catch(() => {});
+  return loaded;
 }
 
 function createEndpoints(options: MountOptions): EndpointsMiddleware {

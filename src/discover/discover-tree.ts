@@ -6,6 +6,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fg from 'fast-glob';
+import { withoutStack } from '../debug';
 import { formatPattern, parseFolder } from './parse-segment';
 import { readExports } from './read-exports';
 import type { DiscoveredTree, RouteFile, RouteFileKind, Segment } from './types';
@@ -28,8 +29,7 @@ export function resolveRoot(dir: string | URL = 'app', cwd: string = process.cwd
 /** Every route file under `dir` (default `app`), sorted by path, with exports read for endpoints and middleware. */
 export function discoverTree(dir?: string | URL): DiscoveredTree {
   const root = resolveRoot(dir);
-  if (!isDirectory(root))
-    throw new Error(`express-endpoints: the endpoint folder ${root} does not exist (or is not a folder)`);
+  if (!isDirectory(root)) throw withoutStack(new Error(missingFolderMessage(dir, root)));
 
   const relativePaths = fg
     .sync(PATTERNS, { cwd: root, onlyFiles: true, dot: false, ignore: IGNORE, followSymbolicLinks: true })
@@ -41,6 +41,21 @@ export function discoverTree(dir?: string | URL): DiscoveredTree {
   // Pages belong to the host app; only endpoints and middleware have exports we need.
   for (const file of files) if (file.kind !== 'page') file.exports = readExports(file.file);
   return { root, files };
+}
+
+/**
+ * A relative `dir` is resolved from the working folder, which is wherever the app was started: the usual
+ * cause of a missing folder, so the message says where it looked and how to anchor it to the app's file.
+ */
+export function missingFolderMessage(dir: string | URL = 'app', root: string): string {
+  const what = `express-endpoints: the endpoint folder ${root} does not exist (or is not a folder).`;
+  if (dir instanceof URL || dir.startsWith('file:') || path.isAbsolute(dir)) return what;
+  const rel = dir.replace(/^\.\//, '').replace(/\\/g, '/');
+  return (
+    `${what}\nA relative dir ('${dir}') is resolved from the folder the app was started in (${process.cwd()}). ` +
+    `To find it from your app's own file instead, pass dir: path.join(__dirname, '${rel}') in CommonJS, ` +
+    `or dir: fileURLToPath(new URL('./${rel}', import.meta.url)) in an ES module.`
+  );
 }
 
 function describeFile(root: string, relative: string, cwd: string): RouteFile {

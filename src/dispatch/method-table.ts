@@ -5,7 +5,8 @@
  *   HEAD: HEAD > GET (body dropped) > ANY/default;
  *   OPTIONS: OPTIONS > ANY/default > automatic 204 with Allow;
  *   anything else: 405 with Allow.
- * A folder whose page serves GET leaves GET and HEAD to the host app's page.
+ * A folder whose page serves GET leaves GET and HEAD to the host app, which renders the page; the
+ * endpoint beside it answers the other methods (a contact form's POST).
  */
 import type { EndpointHandler } from '../types';
 

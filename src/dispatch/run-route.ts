@@ -65,8 +65,16 @@ function callHandler(
 
 function notAResponse(route: CompiledRoute, entry: HandlerEntry, value: unknown): TypeError {
   return new TypeError(
-    `${route.displayPath}: export ${entry.exportName} returned ${describe(value)} instead of a Response`,
+    `${route.displayPath}: export ${entry.exportName} returned ${describe(value)} instead of a Response; ${fixFor(value)}`,
   );
+}
+
+/** What to write instead, for the usual mistakes: data returned as it is, or a missing `return`. */
+export function fixFor(value: unknown): string {
+  if (value === undefined)
+    return 'is a `return` missing? Return a Response, e.g. `return new Response(null, { status: 204 })`.';
+  if (typeof value === 'string') return 'return `new Response(text)` to send it as text.';
+  return 'return `Response.json(value)` to send it as JSON, or `new Response(body, { status })`.';
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
@@ -91,7 +99,7 @@ async function runWithMiddleware(
     },
     notAResponse: (index, value) =>
       new TypeError(
-        `${route.middlewareNames[index]}: the middleware returned ${describe(value)} instead of a Response`,
+        `${route.middlewareNames[index]}: the middleware returned ${describe(value)} instead of a Response; return \`await next()\` to pass the request on, or a Response of its own.`,
       ),
     isResponse,
   };

@@ -1,9 +1,11 @@
 /**
- * The error a module that cannot be loaded becomes: it names the file, keeps Node's reason
- * (without the "Require stack:" list, which the cause's own stack already shows), and says how
- * to fix what the library recognises.
+ * The error a module that cannot be loaded becomes: it names the file and, where Node tells it, the line;
+ * keeps Node's reason (without the "Require stack:" list) and says how to fix what the library recognises.
+ * No stack and no `cause` unless DEBUG=express-endpoints (see debug.ts): printed, both would repeat the
+ * reason with a trace into Node's module loader.
  */
 import path from 'node:path';
+import { isDebugging, withoutStack } from '../debug';
 
 /** Thrown when a module cannot be loaded; names the file. */
 export class EndpointLoadError extends Error {
@@ -12,9 +14,38 @@ export class EndpointLoadError extends Error {
     cause: unknown,
     hint?: string,
   ) {
-    super(`Could not load ${file}: ${reasonOf(cause)}${hint ? `\n${hint}` : ''}`, { cause });
+    super(
+      `Could not load ${file}${lineOf(cause, file)}: ${reasonOf(cause)}${hintFor(cause, hint)}`,
+      isDebugging() ? { cause } : undefined,
+    );
     this.name = 'EndpointLoadError';
+    withoutStack(this);
   }
+}
+
+const GENERIC_HINT =
+  'Run `npx express-endpoints check` for the line and column, and for every other file that will not load.';
+
+function hintFor(cause: unknown, hint: string | undefined): string {
+  if (hint) return `\n${hint}`;
+  const code = codeOf(cause);
+  const found =
+    cause instanceof SyntaxError || code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND';
+  return found ? `\n${GENERIC_HINT}` : '';
+}
+
+/**
+ * ` (line 3)` from where Node's stack says the error is: its first line for a CommonJS syntax error
+ * (`/path/file.js:3`), else the first frame inside the module (an error thrown while it ran).
+ */
+function lineOf(cause: unknown, file: string): string {
+  const stack = cause instanceof Error ? (cause.stack ?? '') : '';
+  const first = stack.split('\n', 1)[0] ?? '';
+  const syntax = /^(\/.*):(\d+)$/.exec(first);
+  if (syntax) return ` (line ${syntax[2]})`;
+  const base = path.basename(file).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const frame = new RegExp(`[/\\\\]${base}:(\\d+):(\\d+)\\)?$`, 'm').exec(stack);
+  return frame ? ` (line ${frame[1]}, column ${frame[2]})` : '';
 }
 
 function reasonOf(cause: unknown): string {

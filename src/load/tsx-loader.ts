@@ -49,6 +49,11 @@ export function isTsxRegistered(): boolean {
   return registration !== undefined;
 }
 
+/** True when tsx can be found from `dir`, as `registerTsxFrom` looks for it (for `check`). */
+export function canFindTsx(dir: string): boolean {
+  return findTsx(dir) !== undefined;
+}
+
 function findTsx(dir: string): { require: NodeJS.Require; cjs: string; esm: string } | undefined {
   const requireFrom = createRequire(path.join(dir, 'noop.js'));
   try {

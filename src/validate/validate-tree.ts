@@ -9,7 +9,8 @@ import type { Problem } from './types';
 
 const METHODS = new Set<string>(HTTP_METHODS);
 const HANDLERS = new Set<string>(HANDLER_EXPORTS);
-// What a page serves itself; an endpoint beside a page may not (spec: "GET, ANY or default export").
+// What a page serves itself (the app renders it on GET); an endpoint beside it may not answer GET, so not
+// GET, nor ANY or a default export, which would answer every method.
 const SERVES_GET = ['GET', 'ANY', 'default'];
 
 /** Every problem of the tree; empty when it can be mounted. */
@@ -92,12 +93,12 @@ function exportProblems(files: readonly RouteFile[]): Problem[] {
       if (info.nonFunctions.includes('default')) {
         problem(
           'not-a-function',
-          'the default export is not a function; a middleware is a (req, next) function.',
+          'the default export is not a function; a middleware is a (req, next) function: `export default async function (req, next) { return next(); }`.',
         );
       } else if (!names.has('default') && !info.hasStar) {
         problem(
           'middleware-no-default',
-          'a middleware file must have a default export, a (req, next) function.',
+          'a middleware file must have a default export, a (req, next) function: `export default async function (req, next) { return next(); }`.',
         );
       }
       continue;
@@ -107,7 +108,10 @@ function exportProblems(files: readonly RouteFile[]): Problem[] {
     }
     for (const name of info.nonFunctions) {
       if (HANDLERS.has(name))
-        problem('not-a-function', `the export ${name} is not a function; handlers are functions.`);
+        problem(
+          'not-a-function',
+          `the export ${name} is not a function; a handler is a function: \`export async function ${name}(req) { return Response.json(…); }\`.`,
+        );
     }
     let misspelt = false;
     for (const name of info.names) {
@@ -121,7 +125,10 @@ function exportProblems(files: readonly RouteFile[]): Problem[] {
       }
     }
     if (!misspelt && !info.hasStar && !info.names.some((name) => HANDLERS.has(name))) {
-      problem('no-handler', `exports no handler; export one of ${[...HANDLERS].join(', ')}.`);
+      problem(
+        'no-handler',
+        `exports no handler; export one of ${[...HANDLERS].join(', ')}: \`export async function GET(req) { … }\`, or in a CommonJS .js file \`exports.GET = async (req) => …\`.`,
+      );
     }
   }
   return problems;
@@ -183,14 +190,14 @@ function routeProblems(endpoints: readonly RouteFile[], pages: readonly RouteFil
       shapes.push(shapeOf(endpoint.segments.slice(0, -1)));
     const fix =
       serving.length === 1 && serving[0] === 'GET'
-        ? 'move GET to the page'
-        : 'export only methods other than GET';
+        ? `GET ${endpoint.pattern} belongs to the page, which your app's own route renders: remove GET from the endpoint (answer it in that route), move the endpoint to another folder,`
+        : 'export only methods other than GET (POST, PUT, PATCH, DELETE…) instead of ANY or default,';
     for (const page of shapes.flatMap((shape) => pagesByShape.get(shape) ?? [])) {
       problems.push({
         code: 'page-conflict',
         files: [page.displayPath, endpoint.displayPath],
         url: page.pattern,
-        message: `${page.displayPath} and ${endpoint.displayPath}: an endpoint beside a page may not serve GET (it exports ${listOf(serving)}); ${fix} or remove the page.`,
+        message: `${page.displayPath} and ${endpoint.displayPath}: an endpoint beside a page may not serve GET (it exports ${listOf(serving)}); ${fix} or remove the page file.`,
       });
     }
   }
@@ -221,7 +228,7 @@ function paramNameProblems(endpoints: readonly RouteFile[]): Problem[] {
       code: 'param-name-mismatch',
       files: files.map((file) => file.displayPath),
       url,
-      message: `${listOf(files)}: one URL position has different parameter names (${listOf(written)}); use one name in every folder at ${url}.`,
+      message: `${listOf(files)}: one URL position has different parameter names (${listOf(written)}), which the router cannot tell apart; merge them: move what is in ${listOf(written.slice(1))} into ${written[0]}, so that one name is used at ${url}.`,
     });
   }
   return problems;

@@ -280,9 +280,21 @@ describe('hardening: bad input', function () {
 
   describe('handlers that return something else than a Response', () => {
     const cases = [
-      ['bad-return/undefined', 'GET', 'export GET returned undefined instead of a Response'],
-      ['bad-return/object', 'GET', 'export GET returned an object (Object) instead of a Response'],
-      ['bad-return/promise-object', 'POST', 'export POST returned an object (Object) instead of a Response'],
+      [
+        'bad-return/undefined',
+        'GET',
+        'export GET returned undefined instead of a Response; is a `return` missing? Return a Response, e.g. `return new Response(null, { status: 204 })`.',
+      ],
+      [
+        'bad-return/object',
+        'GET',
+        'export GET returned an object (Object) instead of a Response; return `Response.json(value)` to send it as JSON, or `new Response(body, { status })`.',
+      ],
+      [
+        'bad-return/promise-object',
+        'POST',
+        'export POST returned an object (Object) instead of a Response; return `Response.json(value)` to send it as JSON, or `new Response(body, { status })`.',
+      ],
     ] as const;
     for (const [route, method, message] of cases) {
       it(`${route}: an error naming file and export reaches next(err); no details to the client`, async () => {

@@ -467,7 +467,7 @@ describe('integration: endpoints served by every host', function () {
           const res = await request(app.url).get('/errors/not-a-response');
           expect(res.status).to.equal(500);
           expect(res.body.caught).to.equal(
-            `${fixtureFile('errors/not-a-response')}: export GET returned an object (Object) instead of a Response`,
+            `${fixtureFile('errors/not-a-response')}: export GET returned an object (Object) instead of a Response; return \`Response.json(value)\` to send it as JSON, or \`new Response(body, { status })\`.`,
           );
         });
       });

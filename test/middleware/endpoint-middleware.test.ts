@@ -332,13 +332,13 @@ describe('.routes and validation of middleware files', () => {
     expect((thrown as Error).message).to.contain('api/middleware.ts');
   });
 
-  it('mountEndpoints(app, …) rejects with the same error', async () => {
-    const app = Object.assign(() => {}, { use: () => app });
-    const failed = await mountEndpoints(app, { dir: path.join(FIXTURES, 'invalid-no-default') }).then(
-      () => undefined,
-      (error: unknown) => error,
+  it('mountEndpoints(app, …) throws the same error at the call, before app.use', () => {
+    let used = 0;
+    const app = Object.assign(() => {}, { use: () => (used++, app) });
+    expect(() => mountEndpoints(app, { dir: path.join(FIXTURES, 'invalid-no-default') })).to.throw(
+      EndpointValidationError,
     );
-    expect(failed).to.be.instanceOf(EndpointValidationError);
+    expect(used).to.equal(0);
   });
 
   it('a default export that is not a function is reported too', () => {

@@ -4,48 +4,13 @@
  * into src/ — and type-check a TypeScript consumer under `moduleResolution: node16` in both
  * module modes. Run with `npm run test:package` (after publint and attw).
  */
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { expect } from 'chai';
+import { exec, npmInstall, packOnce, ROOT, type PackResult } from './tarball';
 
-const run = promisify(execFile);
-const ROOT = resolve(__dirname, '../..');
 const TSC = join(ROOT, 'node_modules/.bin/tsc');
-const KEEP = process.env.KEEP_SCRATCH === '1';
-
-/**
- * Scratch processes get a plain environment: no NODE_OPTIONS (so no tsx hook can leak in) and
- * none of the `npm_*` variables `npm run` sets for this repo, which would steer the nested npm.
- */
-const cleanEnv = Object.fromEntries(
-  Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key) && key !== 'NODE_OPTIONS'),
-);
-
-function exec(file: string, args: string[], cwd: string) {
-  return run(file, args, { cwd, env: cleanEnv, maxBuffer: 16 * 1024 * 1024 });
-}
-
-interface PackResult {
-  filename: string;
-  files: Array<{ path: string }>;
-}
-
-/** `npm pack --json` prints prepack's build log on stdout before the JSON array. */
-function parsePackJson(stdout: string): PackResult {
-  for (let at = stdout.indexOf('['); at !== -1; at = stdout.indexOf('\n[', at + 1)) {
-    try {
-      const [result] = JSON.parse(stdout.slice(at)) as PackResult[];
-      if (result) return result;
-    } catch {
-      // Not the JSON yet: a `[` inside the build log.
-    }
-  }
-  throw new Error(`no JSON in npm pack output:\n${stdout}`);
-}
 
 const ESM_APP = `
 import { EndpointValidationError } from 'express-endpoints';
@@ -172,15 +137,6 @@ async function writeApp(dir: string, packageJson: object, files: Record<string, 
   }
 }
 
-async function install(dir: string, tarball: string) {
-  try {
-    await exec('npm', ['install', '--no-audit', '--no-fund', '--offline', tarball], dir);
-  } catch {
-    // A cold npm cache: let npm fetch what it lacks.
-    await exec('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], dir);
-  }
-}
-
 describe('the packed tarball', function () {
   let scratch: string;
   let pack: PackResult;
@@ -189,10 +145,9 @@ describe('the packed tarball', function () {
 
   before(async function () {
     this.timeout(180_000);
-    scratch = await mkdtemp(join(tmpdir(), 'express-endpoints-pack-'));
-    const { stdout } = await exec('npm', ['pack', '--json', '--pack-destination', scratch], ROOT);
-    pack = parsePackJson(stdout);
-    const tarball = join(scratch, pack.filename);
+    const packed = await packOnce();
+    ({ scratch, pack } = packed);
+    const tarball = packed.tarball;
 
     esmDir = join(scratch, 'esm-app');
     cjsDir = join(scratch, 'cjs-app');
@@ -214,11 +169,7 @@ describe('the packed tarball', function () {
         'app/greet/[name]/endpoint.js': CJS_ENDPOINT,
       },
     );
-    await Promise.all([install(esmDir, tarball), install(cjsDir, tarball)]);
-  });
-
-  after(async () => {
-    if (scratch && !KEEP) await rm(scratch, { recursive: true, force: true });
+    await Promise.all([npmInstall(esmDir, [tarball]), npmInstall(cjsDir, [tarball])]);
   });
 
   describe('file list', () => {

@@ -23,8 +23,16 @@ function writeTree(files: Record<string, string>): void {
   }
 }
 
+// tsx is found from the trees below (as an app's own install would be) through NODE_PATH, unless a test
+// wants it missing.
+const WITH_TSX = { ...process.env, NODE_PATH: path.resolve(__dirname, '../../node_modules') };
+
 function run(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, ['--import', TSX, CLI, ...args], { cwd, encoding: 'utf8' });
+  return runWith(WITH_TSX, ...args);
+}
+
+function runWith(env: NodeJS.ProcessEnv, ...args: string[]) {
+  const result = spawnSync(process.execPath, ['--import', TSX, CLI, ...args], { cwd, encoding: 'utf8', env });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -69,7 +77,7 @@ describe('express-endpoints check', () => {
     expect(lines.slice(1).sort()).to.deep.equal([
       '  duplicate-route: app/a/endpoint.js and app/a/endpoint.ts: 2 endpoint files serve the same URL /a; keep one of them.',
       '  lowercase-method: app/b/endpoint.ts: the export "get" is not a handler name (they are upper case): did you mean GET?',
-      '  page-conflict: app/contact/page.tsx and app/contact/endpoint.ts: an endpoint beside a page may not serve GET (it exports GET); move GET to the page or remove the page.',
+      "  page-conflict: app/contact/page.tsx and app/contact/endpoint.ts: an endpoint beside a page may not serve GET (it exports GET); GET /contact belongs to the page, which your app's own route renders: remove GET from the endpoint (answer it in that route), move the endpoint to another folder, or remove the page file.",
     ]);
   });
 
@@ -108,6 +116,7 @@ describe('express-endpoints routes', () => {
       'app/proxy/[[...path]]/endpoint.ts': 'export default async (req: Request) => fetch(req);',
       'app/mixed/endpoint.ts': `${GET}export const ANY = () => new Response();`,
       'app/more/endpoint.ts': "export * from './impl';\nexport function PUT() {}",
+      'app/more/impl.ts': 'export function PATCH() {}',
     });
     const result = run('routes');
     expect(result.status).to.equal(0);

@@ -74,33 +74,52 @@ describe('loadModule: load errors', () => {
     throw new Error(`${name} loaded`);
   }
 
-  it('names the file and leaves out Node\'s "Require stack:" list', async () => {
+  it('names the file, leaves out Node\'s "Require stack:" list, and points at `check`', async () => {
     const error = await loadError('missing.js', "require('./not-there');\nexports.GET = () => {};");
-    expect(error.message).to.match(/^Could not load app\/missing\.js: Cannot find module '\.\/not-there'$/);
+    expect(error.message).to.equal(
+      "Could not load app/missing.js (line 1, column 1): Cannot find module './not-there'\n" +
+        'Run `npx express-endpoints check` for the line and column, and for every other file that will not load.',
+    );
     expect(error.file).to.equal('app/missing.js');
-    expect((error.cause as Error).message).to.include('Require stack:');
+  });
+
+  it('has no stack trace and no cause, unless DEBUG=express-endpoints', async () => {
+    const quiet = await loadError('quiet.js', "require('./not-there');");
+    expect(quiet.stack).to.equal(`EndpointLoadError: ${quiet.message}`);
+    expect(quiet.cause).to.equal(undefined);
+    process.env.DEBUG = 'other,express-endpoints';
+    try {
+      const loud = await loadError('loud.js', "require('./not-there');");
+      expect(loud.stack).to.match(/\n\s+at /);
+      expect((loud.cause as Error).message).to.include('Require stack:');
+    } finally {
+      delete process.env.DEBUG;
+    }
   });
 
   // The tests run under tsx, which would compile these files; Node would not, and neither may we.
-  it('`export` in a .js file of a "type": "commonjs" package: the three fixes', async () => {
+  it('`export` in a .js file of a "type": "commonjs" package: the line and the three fixes', async () => {
     const error = await loadError('esm-syntax.js', 'export function GET() {}');
-    expect(error.message).to.include('Could not load app/esm-syntax.js: ');
-    expect(error.message).to.include('its package.json says "type": "commonjs"');
-    expect(error.message).to.include('rename it to esm-syntax.mjs');
-    expect(error.message).to.include('write `exports.GET = …` instead of `export`');
-    expect(error.message).to.include('set "type": "module" in package.json');
+    expect(error.message).to.equal(
+      "Could not load app/esm-syntax.js (line 1): Unexpected token 'export'\n" +
+        'This file is CommonJS (its package.json says "type": "commonjs") but uses ES module syntax. Either ' +
+        'rename it to esm-syntax.mjs, or write `exports.GET = …` instead of `export`, or set "type": "module" ' +
+        'in package.json.',
+    );
   });
 
   it('`import` in a .cjs file: the same fixes', async () => {
     const error = await loadError('imports.cjs', "import fs from 'node:fs';\nexports.GET = () => fs;");
-    expect(error.message).to.include('Could not load app/imports.cjs: ');
-    expect(error.message).to.include('(a .cjs file)');
-    expect(error.message).to.include('rename it to imports.mjs');
+    expect(error.message).to.equal(
+      'Could not load app/imports.cjs (line 1): Cannot use import statement outside a module\n' +
+        'This file is CommonJS (a .cjs file) but uses ES module syntax. Either rename it to imports.mjs, or ' +
+        'write `exports.GET = …` instead of `export`, or set "type": "module" in package.json.',
+    );
   });
 
-  it('a module that throws while loading: its own error, no hint', async () => {
+  it('a module that throws while loading: its own error, where it was thrown, no hint', async () => {
     const error = await loadError('throws.js', "throw new Error('database down');");
-    expect(error.message).to.equal('Could not load app/throws.js: database down');
+    expect(error.message).to.equal('Could not load app/throws.js (line 1, column 7): database down');
   });
 
   it('CommonJS that merely mentions import/export still loads', async () => {

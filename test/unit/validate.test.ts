@@ -390,14 +390,14 @@ describe('validateTree', () => {
         code: 'page-conflict',
         files: [page, endpoint],
         url: '/contact',
-        message: `${page} and ${endpoint}: an endpoint beside a page may not serve GET (it exports GET); move GET to the page or remove the page.`,
+        message: `${page} and ${endpoint}: an endpoint beside a page may not serve GET (it exports GET); GET /contact belongs to the page, which your app's own route renders: remove GET from the endpoint (answer it in that route), move the endpoint to another folder, or remove the page file.`,
       });
     });
 
     it('page-conflict lists every GET-serving export', () => {
       const { problem } = only({ 'a/page.tsx': PAGE, 'a/endpoint.ts': `${GET}export const ANY = () => {};` });
       expect(problem.message).to.include(
-        '(it exports GET and ANY); export only methods other than GET or remove the page.',
+        '(it exports GET and ANY); export only methods other than GET (POST, PUT, PATCH, DELETE…) instead of ANY or default, or remove the page file.',
       );
     });
 
@@ -416,7 +416,7 @@ describe('validateTree', () => {
     it('no-handler lists QUERY among the handler names', () => {
       const { problem } = only({ 'x/endpoint.ts': 'export const config = {};' });
       expect(problem.message).to.match(
-        /export one of GET, HEAD, POST, PUT, PATCH, DELETE, QUERY, OPTIONS, ANY, default\.$/,
+        /export one of GET, HEAD, POST, PUT, PATCH, DELETE, QUERY, OPTIONS, ANY, default: /,
       );
     });
 

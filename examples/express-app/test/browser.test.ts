@@ -3,8 +3,9 @@
  * legacy page GET /contact, fills the form in and submits it; the POST-only endpoint's answer
  * must be the page the browser shows.
  *
- * Needs `apt-get install -y chromium` (.ci/run does it; playwright cannot download browsers
- * here). Without it the test fails in CI (CI=true) and is skipped locally.
+ * Needs Chromium at /usr/bin/chromium (or CHROMIUM_PATH): `apt-get update && apt-get install -y
+ * chromium` on Debian or Ubuntu; .ci/run does it. Without it the test is skipped, except under
+ * CI=true, where it fails.
  */
 import http from 'node:http';
 import { existsSync } from 'node:fs';
@@ -25,7 +26,7 @@ describe('example contact form in Chromium (playwright-core)', function () {
 
   before(async function () {
     if (!existsSync(CHROMIUM)) {
-      const hint = `Chromium not found at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`;
+      const hint = `Chromium not found at ${CHROMIUM}: apt-get update && apt-get install -y chromium (or set CHROMIUM_PATH)`;
       if (process.env.CI) throw new Error(hint);
       console.warn(`  skipping the browser test. ${hint}`);
       this.skip();

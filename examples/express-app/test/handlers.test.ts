@@ -1,5 +1,5 @@
 /**
- * Unit tests of the endpoint handlers, the spec's typical use: build a Request with
+ * Unit tests of the endpoint handlers, the typical use of createTestRequest: build a Request with
  * createTestRequest, call the exported GET/POST/... directly (no server, no Express), check
  * the status and the JSON.
  */

@@ -7,7 +7,7 @@ type Context = { params: { id: string } };
 
 export function GET(_request: Request, { params }: Context): Response {
   const user = findUser(params.id);
-  // The spec's convention for "not found": status 404 with a null body.
+  // "Not found": status 404 with a null body.
   return user ? Response.json(user) : new Response(null, { status: 404 });
 }
 

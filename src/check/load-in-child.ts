@@ -1,0 +1,78 @@
+/**
+ * `check --load`: every endpoint and middleware module imported for real, as `mountEndpoints` would, in a
+ * child process — module code runs (it may open connections, start timers, print), and none of that may
+ * touch the CLI or keep it alive. The child sends one result per file over IPC and is then ended. Each
+ * failure is reported with its file; the exports the modules really have are handed back for validation.
+ */
+import { fork } from 'node:child_process';
+import { HANDLER_EXPORTS } from '../dispatch';
+import type { ExportInfo } from '../discover';
+import { loadModule } from '../load';
+
+/** The argument that makes the CLI run as the child (see cli.ts). */
+export const LOAD_WORKER_FLAG = '--load-worker';
+
+export interface LoadResult {
+  file: string;
+  displayPath: string;
+  exports?: ExportInfo;
+  error?: string;
+}
+
+const TIMEOUT_MS = 60_000;
+
+/** Runs the CLI again as a child that loads `files`; resolves with one result per file. */
+export function loadInChild(
+  cliPath: string,
+  files: readonly { file: string; displayPath: string }[],
+): Promise<LoadResult[]> {
+  return new Promise((resolve, reject) => {
+    const child = fork(cliPath, [LOAD_WORKER_FLAG], {
+      // The CLI's own Node options (under tests, `--import tsx`) carry over, as they would for the app.
+      execArgv: process.execArgv,
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    });
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill(), TIMEOUT_MS);
+    let results: LoadResult[] | undefined;
+    child.on('message', (message) => {
+      results = message as LoadResult[];
+      child.kill();
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      if (results) resolve(results);
+      else reject(new Error(`the module loader exited (${code ?? 'killed'}) before it finished:\n${stderr}`));
+    });
+    child.send(files);
+  });
+}
+
+/** The child's side: load each file in turn, answer, and wait to be ended. */
+export function runLoadWorker(): void {
+  process.once('message', async (message) => {
+    const files = message as { file: string; displayPath: string }[];
+    const results: LoadResult[] = [];
+    for (const { file, displayPath } of files) {
+      try {
+        const mod = await loadModule(file, displayPath);
+        results.push({ file, displayPath, exports: exportInfoOf(mod) });
+      } catch (error) {
+        results.push({ file, displayPath, error: error instanceof Error ? error.message : String(error) });
+      }
+    }
+    process.send?.(results);
+  });
+}
+
+function exportInfoOf(mod: Record<string, unknown>): ExportInfo {
+  const names = Object.keys(mod);
+  const handlers = new Set<string>(HANDLER_EXPORTS);
+  return {
+    names,
+    hasStar: false,
+    nonFunctions: names.filter((name) => handlers.has(name) && typeof mod[name] !== 'function'),
+  };
+}

@@ -1,0 +1,243 @@
+/**
+ * `express-endpoints check` finds what would fail at startup without running endpoint code (syntax errors,
+ * missing imports, ES syntax in CommonJS, TypeScript with no loader), `check --load` imports every module in a
+ * child, `routes` shows a file that does not parse as an error, and `init` writes a starter for each kind of
+ * app without overwriting anything. The CLI runs from src/cli.ts through tsx, as in cli.test.ts.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { expect } from 'chai';
+
+const CLI = path.resolve(__dirname, '../../src/cli.ts');
+const TSX = pathToFileURL(require.resolve('tsx')).href;
+const NODE_MODULES = path.resolve(__dirname, '../../node_modules');
+const STRIPS_TYPES = typeof (process.features as { typescript?: unknown }).typescript === 'string';
+
+let cwd: string;
+
+function writeTree(files: Record<string, string>): void {
+  for (const [file, content] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(cwd, file)), { recursive: true });
+    writeFileSync(path.join(cwd, file), content);
+  }
+}
+
+/** Runs the CLI; `tsx: false` leaves tsx out of reach of the tree (no NODE_PATH to this repo's install). */
+function run(args: string[], { tsx = true } = {}) {
+  const env = { ...process.env, NODE_PATH: tsx ? NODE_MODULES : '' };
+  const result = spawnSync(process.execPath, ['--import', TSX, CLI, ...args], { cwd, encoding: 'utf8', env });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Each test gets a fresh working folder for the CLI. */
+function inScratchFolder(): void {
+  beforeEach(() => {
+    cwd = mkdtempSync(path.join(os.tmpdir(), 'ee-cli-startup-'));
+  });
+  afterEach(() => rmSync(cwd, { recursive: true, force: true }));
+}
+
+describe('express-endpoints check: what would fail at startup', () => {
+  inScratchFolder();
+
+  const COMMONJS = { 'package.json': '{ "type": "commonjs" }' };
+
+  it('a syntax error, with file:line:column', () => {
+    writeTree({ ...COMMONJS, 'app/a/endpoint.js': 'exports.GET = () => {\n  const = 1;\n};\n' });
+    const result = run(['check']);
+    expect(result.status).to.equal(1);
+    expect(result.stderr).to.equal(
+      '✗ 1 problem in app:\n  syntax-error: app/a/endpoint.js:2:9: Unexpected token; this file will not load.\n',
+    );
+  });
+
+  it('a syntax error in TypeScript, and in a module the endpoint imports', () => {
+    writeTree({
+      'app/a/endpoint.ts': "import { db } from '../_lib/db';\nexport const GET = () => Response.json(db);\n",
+      'app/_lib/db.ts': 'export const db: = {};\n',
+    });
+    expect(run(['check']).stderr).to.include('  syntax-error: app/_lib/db.ts:1:18: Unexpected token');
+  });
+
+  it('relative imports that do not resolve: ./x and ../lib/y, with the position of each', () => {
+    writeTree({
+      ...COMMONJS,
+      'app/b/endpoint.js': "const db = require('./db');\nexports.GET = () => new Response(db);\n",
+      'app/c/endpoint.mjs': "import { y } from '../lib/y';\nexport const GET = () => new Response(y);\n",
+    });
+    const result = run(['check']);
+    expect(result.status).to.equal(1);
+    expect(result.stderr).to.include(
+      "  unresolved-import: app/b/endpoint.js:1:20: './db' does not resolve (no such file); this file will not load.",
+    );
+    expect(result.stderr).to.include(
+      "  unresolved-import: app/c/endpoint.mjs:1:19: '../lib/y' does not resolve (no such file); this file will not load.",
+    );
+  });
+
+  it('resolves as the loader will: require() adds .js, tsx adds .ts and maps .js to .ts, ES imports need the name', () => {
+    writeTree({
+      ...COMMONJS,
+      'app/lib.js': 'exports.x = 1;',
+      'app/lib2.ts': 'export const x = 1;',
+      'app/a/endpoint.js': "const { x } = require('../lib');\nexports.GET = () => new Response(String(x));\n",
+      'app/b/endpoint.ts':
+        "import { x } from '../lib2.js';\nexport const GET = () => new Response(String(x));\n",
+      'app/c/endpoint.mjs':
+        "import { x } from '../lib';\nexport const GET = () => new Response(String(x));\n",
+    });
+    const result = run(['check']);
+    expect(result.stderr).to.equal(
+      "✗ 1 problem in app:\n  unresolved-import: app/c/endpoint.mjs:1:19: '../lib' does not resolve (an ES module import needs the file's full name: '../lib.js'); this file will not load.\n",
+    );
+  });
+
+  it('ES syntax in a .js file of a "type": "commonjs" package', () => {
+    writeTree({ ...COMMONJS, 'app/c/endpoint.js': "export function GET() { return new Response('x'); }\n" });
+    const result = run(['check']);
+    expect(result.status).to.equal(1);
+    expect(result.stderr).to.include(
+      '  module-syntax-in-commonjs: app/c/endpoint.js:1:1: `export` in a CommonJS file (its package.json says "type": "commonjs"), where Node allows only require() and exports. Write `exports.GET = async (req) => …` instead of `export`, and `require()` instead of `import`; or rename it to endpoint.mjs; or set "type": "module" in package.json.',
+    );
+  });
+
+  it('TypeScript with no loader: a problem without type stripping, a note with it', () => {
+    writeTree({
+      'app/d/endpoint.ts': 'export function GET(req: Request) { return new Response(req.url); }\n',
+    });
+    const result = run(['check'], { tsx: false });
+    if (STRIPS_TYPES) {
+      expect(result.status).to.equal(0);
+      expect(result.stdout).to.include(
+        `note: tsx is not installed where the TypeScript files can find it, so they will load through Node ${process.version}'s own type stripping`,
+      );
+    } else {
+      expect(result.status).to.equal(1);
+      expect(result.stderr).to.include(
+        `  no-typescript-loader: app/d/endpoint.ts: TypeScript, but nothing will load it: tsx is not installed where these files can find it, and Node ${process.version} cannot run TypeScript itself. Install it beside your app (\`npm install -D tsx\`), or compile the endpoints to JavaScript and point \`dir\` at the output.`,
+      );
+    }
+  });
+
+  it("with Node's own type stripping: what it cannot run is a problem (skipped on Nodes without it)", function () {
+    if (!STRIPS_TYPES) this.skip();
+    writeTree({
+      'app/lib.ts': 'export const x = 1;',
+      'app/e/endpoint.ts':
+        "import { x } from '../lib';\nenum E { A }\nexport const GET = () => new Response(String(E.A + x));\n",
+    });
+    const result = run(['check'], { tsx: false });
+    expect(result.status).to.equal(1);
+    expect(result.stderr).to.include("needs-tsx: app/e/endpoint.ts:1:19: '../lib' has no file extension.");
+    expect(result.stderr).to.include('needs-tsx: app/e/endpoint.ts:2:1: an enum needs compiling.');
+  });
+
+  it('--load imports every module in a child and reports each failure with its file', function () {
+    this.timeout(60_000);
+    writeTree({
+      'app/ok/endpoint.js': "exports.GET = () => new Response('ok');\n",
+      'app/boom/endpoint.js': "throw new Error('database down');\nexports.GET = () => 1;\n",
+      'app/star/endpoint.js': "module.exports = require('./impl');\n",
+      'app/star/impl.js': 'exports.get = () => 1;\n',
+    });
+    expect(run(['check']).status).to.equal(0);
+    const result = run(['check', '--load']);
+    expect(result.status).to.equal(1);
+    expect(result.stderr).to.equal(
+      '✗ 1 problem in app:\n  load-error: Could not load app/boom/endpoint.js (line 1, column 7): database down\n',
+    );
+    rmSync(path.join(cwd, 'app/boom'), { recursive: true });
+    // Loaded, the real exports are validated: `get` is not GET.
+    expect(run(['check', '--load']).stderr).to.include('did you mean GET?');
+    writeFileSync(path.join(cwd, 'app/star/impl.js'), 'exports.GET = () => new Response();\n');
+    expect(run(['check', '--load'])).to.deep.include({
+      status: 0,
+      stdout: '✓ 2 endpoints, 0 problems in app, every module loaded\n',
+    });
+  });
+});
+
+describe('express-endpoints routes: a file that does not parse', () => {
+  inScratchFolder();
+
+  it('is listed as a syntax error, not as OPTIONS, and the command exits 1', () => {
+    writeTree({
+      'app/a/endpoint.js': 'exports.GET = () => {\n  const = 1;\n};\n',
+      'app/b/endpoint.js': 'exports.GET = () => 1;',
+    });
+    const result = run(['routes']);
+    expect(result.status).to.equal(1);
+    expect(result.stdout).to.equal(
+      'METHODS           URL  FILE\n✗ syntax error    /a   app/a/endpoint.js\nGET HEAD OPTIONS  /b   app/b/endpoint.js\n',
+    );
+    expect(result.stderr).to.include('syntax-error: app/a/endpoint.js:2:9');
+  });
+});
+
+describe('express-endpoints init', () => {
+  inScratchFolder();
+
+  for (const [name, manifest, extra, endpoint, test, needle] of [
+    [
+      'CommonJS JavaScript',
+      { type: 'commonjs' },
+      {},
+      'app/api/hello/endpoint.js',
+      'test/hello.test.js',
+      'exports.GET = async (req) =>',
+    ],
+    [
+      'ES module JavaScript',
+      { type: 'module' },
+      {},
+      'app/api/hello/endpoint.js',
+      'test/hello.test.js',
+      'export async function GET(req)',
+    ],
+    [
+      'CommonJS TypeScript',
+      {},
+      { 'tsconfig.json': '{}' },
+      'app/api/hello/endpoint.ts',
+      'test/hello.test.ts',
+      'export async function GET(req: Request)',
+    ],
+  ] as const) {
+    it(`${name}: an endpoint, a test, the mount line`, () => {
+      writeTree({
+        'package.json': JSON.stringify(manifest),
+        ...extra,
+        'server.js': 'const app = express();\n',
+      });
+      const result = run(['init']);
+      expect(result.status, result.stderr).to.equal(0);
+      expect(readFileSync(path.join(cwd, endpoint), 'utf8')).to.include(needle);
+      expect(existsSync(path.join(cwd, test))).to.equal(true);
+      expect(result.stdout).to.include(`  created  ${endpoint}`).and.include(`  created  ${test}`);
+      expect(result.stdout).to.include('Mount the endpoints in server.js');
+      const esm = manifest.type === 'module';
+      expect(result.stdout).to.include(
+        esm ? "dir: fileURLToPath(new URL('./app', import.meta.url))" : "dir: path.join(__dirname, 'app')",
+      );
+    });
+  }
+
+  it('never overwrites a file, and says which it kept', () => {
+    writeTree({ 'package.json': '{}', 'app/api/hello/endpoint.js': '// mine\n' });
+    const result = run(['init']);
+    expect(result.status).to.equal(0);
+    expect(result.stdout).to.include('  kept     app/api/hello/endpoint.js (it exists)');
+    expect(readFileSync(path.join(cwd, 'app/api/hello/endpoint.js'), 'utf8')).to.equal('// mine\n');
+  });
+
+  it('without a package.json: says to run it in the app folder, exit 1', () => {
+    const result = run(['init']);
+    expect(result.status).to.equal(1);
+    expect(result.stderr).to.equal(
+      `No package.json in ${cwd}: run \`npx express-endpoints init\` in your app's folder.\n`,
+    );
+  });
+});
