@@ -44,7 +44,7 @@ async function main(): Promise<void> {
     ...tree,
     files: tree.files.map((file, i) => ({
       ...file,
-      exports: { names: Object.keys(loaded[i]!), hasStar: false, nonFunctions: [] },
+      exports: { names: Object.keys(loaded[i]!), namesIncomplete: false, nonFunctions: [] },
     })),
   });
   const t4 = performance.now();

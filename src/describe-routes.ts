@@ -29,7 +29,7 @@ export function describeRoutes(tree: DiscoveredTree): RouteInfo[] {
         methods: methodsFor(file.exports?.names ?? [], pagePatterns.has(file.pattern)),
         file: file.displayPath,
         middleware: middlewareFilesFor(tree, file).map((f) => f.displayPath),
-        incomplete: file.exports?.hasStar ?? true,
+        incomplete: file.exports?.namesIncomplete ?? true,
       };
     });
 }

@@ -160,7 +160,7 @@ function exportInfoOf(mod: ModuleExports) {
   const handlerNames = new Set<string>(HANDLER_EXPORTS);
   return {
     names,
-    hasStar: false,
+    namesIncomplete: false,
     nonFunctions: names.filter((n) => handlerNames.has(n) && typeof mod[n] !== 'function'),
   };
 }

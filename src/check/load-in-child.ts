@@ -72,7 +72,7 @@ function exportInfoOf(mod: Record<string, unknown>): ExportInfo {
   const handlers = new Set<string>(HANDLER_EXPORTS);
   return {
     names,
-    hasStar: false,
+    namesIncomplete: false,
     nonFunctions: names.filter((name) => handlers.has(name) && typeof mod[name] !== 'function'),
   };
 }

@@ -63,8 +63,8 @@ function describeFile(root: string, relative: string, cwd: string): RouteFile {
   const baseName = parts.pop() as string;
   const file = path.join(root, ...parts, baseName);
   const segments: Segment[] = [];
-  for (const folder of parts) {
-    const parsed = parseFolder(folder);
+  const parsedFolders = parts.map(parseFolder);
+  for (const parsed of parsedFolders) {
     if (parsed.kind === 'group' || parsed.kind === 'private') continue;
     // Kept as static so the file still has a URL; validation reports the folder.
     segments.push(parsed.kind === 'malformed' ? { kind: 'static', value: parsed.value } : parsed);
@@ -74,6 +74,7 @@ function describeFile(root: string, relative: string, cwd: string): RouteFile {
     file,
     displayPath: path.relative(cwd, file).split(path.sep).join('/'),
     folders: parts,
+    parsedFolders,
     segments,
     pattern: formatPattern(segments),
   };

@@ -6,7 +6,7 @@
  *
  * Lexing is not validation: a syntax error the lexer does not notice gives whatever names it saw, and one it
  * does notice (or code it cannot lex, such as JSX) is not reported as an error, since it may be valid code. Such
- * a file gets `hasStar: true` (its names are unknown) with the lexer's message in `parseError`; validation skips
+ * a file gets `namesIncomplete: true` (its names are unknown) with the lexer's message in `parseError`; validation skips
  * the checks that need its export list, and mountEndpoints checks the real exports once it has imported it.
  */
 import { readFileSync } from 'node:fs';
@@ -44,22 +44,22 @@ function exportsOfCode(code: string): ExportInfo {
   }
   // `export =` beside imports (`import type { X } from …`, `import fs = require(…)`): TypeScript's CommonJS.
   // Its names are those of the assigned value, which the CommonJS lexer cannot read past the imports.
-  if (assignsExports) return { names: [], hasStar: true, nonFunctions: [] };
+  if (assignsExports) return { names: [], namesIncomplete: true, nonFunctions: [] };
 
   const names = new Set<string>();
   const nonFunctions: string[] = [];
-  let hasStar = false;
+  let namesIncomplete = false;
   for (const entry of exports) {
     // `export type`, `export interface`, `export declare`, `export { type X }`: erased, nothing at run time.
     if (entry.typeOnly) continue;
     if (entry.type === 'reexport-all') {
-      hasStar = true;
+      namesIncomplete = true;
       continue;
     }
     names.add(entry.name);
     if (entry.type === 'direct' && isLiteralExport(code, entry)) nonFunctions.push(entry.name);
   }
-  return { names: [...names], hasStar, nonFunctions };
+  return { names: [...names], namesIncomplete, nonFunctions };
 }
 
 let cjsLexerReady = false;
@@ -77,7 +77,7 @@ function commonJsExports(code: string): ExportInfo {
   }
   const names = new Set(lexed.exports.filter((name) => name !== '__esModule'));
   // `names` is incomplete when the lexer saw re-exports, or `module.exports` is set to something it cannot read.
-  let hasStar = lexed.reexports.length > 0;
+  let namesIncomplete = lexed.reexports.length > 0;
   // Indented assignments (inside a function or an `if`) count too: each only makes the answer more cautious.
   for (const match of code.matchAll(/^[ \t]*module\.exports[ \t]*=(?![=>])[ \t]*(.*)/gm)) {
     const value = match[1] ?? '';
@@ -87,10 +87,10 @@ function commonJsExports(code: string): ExportInfo {
       // keys here; when in doubt (a spread, a computed key, a comment…) the names are incomplete.
       const keys = objectKeys(code, match.index + match[0].length - value.length);
       for (const key of keys ?? []) names.add(key);
-      hasStar ||= keys === undefined || /\.\.\.(?!require\()/.test(code);
-    } else hasStar = true;
+      namesIncomplete ||= keys === undefined || /\.\.\.(?!require\()/.test(code);
+    } else namesIncomplete = true;
   }
-  return { names: [...names], hasStar, nonFunctions: [] };
+  return { names: [...names], namesIncomplete, nonFunctions: [] };
 }
 
 // A member's key in an object literal: `GET`, `'GET'`, `GET(…)`, `async GET(…)`, `get GET()`, `*GET()`.
@@ -268,7 +268,7 @@ function bracketEnd(code: string, start: number): number {
 
 /** Names not known statically: validation skips the checks that need them. */
 function unknown(parseError: string): ExportInfo {
-  return { names: [], hasStar: true, nonFunctions: [], parseError };
+  return { names: [], namesIncomplete: true, nonFunctions: [], parseError };
 }
 
 /** The lexer's message, its position as `(line L, column C)`. */

@@ -1,4 +1,5 @@
 /** What discovery produces: every route-relevant file under the tree, with its parsed URL segments. */
+import type { ParsedFolder } from './parse-segment';
 
 /** One URL segment of a route pattern. */
 export type Segment =
@@ -18,7 +19,7 @@ export interface ExportInfo {
    * `names` may be incomplete until the module is imported: `export * from '…'`, a CommonJS re-export or
    * `module.exports = <something not readable statically>`, or a file the lexers could not read.
    */
-  hasStar: boolean;
+  namesIncomplete: boolean;
   /** Exports that are certainly not functions (`export const GET = 42`), when that can be told. */
   nonFunctions: string[];
   /** Why the lexers could not read the file (not necessarily a syntax error: load time decides). */
@@ -35,6 +36,8 @@ export interface RouteFile {
   displayPath: string;
   /** Folder names from the tree root to the file's folder, groups included (`['(admin)', 'users', '[id]']`). */
   folders: string[];
+  /** What each of `folders` means, parsed once here (validation reads it rather than parsing again). */
+  parsedFolders: ParsedFolder[];
   /** URL segments (groups removed). Malformed folder names are kept as static and reported by validation. */
   segments: Segment[];
   /** The URL pattern, e.g. `/api/users/[id]`; `/` for the root. */

@@ -3,7 +3,7 @@
  * reported all at once, so one `check` run lists every fix to make.
  */
 import { HANDLER_EXPORTS, HTTP_METHODS } from '../dispatch';
-import { formatPattern, parseFolder, type DiscoveredTree, type RouteFile, type Segment } from '../discover';
+import { formatPattern, type DiscoveredTree, type RouteFile, type Segment } from '../discover';
 import { EndpointValidationError } from './endpoint-validation-error';
 import type { Problem } from './types';
 
@@ -43,7 +43,7 @@ function folderProblems(files: readonly RouteFile[]): Problem[] {
     let catchAll: string | undefined;
     let below = false;
     file.folders.forEach((name, i) => {
-      const parsed = parseFolder(name);
+      const parsed = file.parsedFolders[i]!;
       if (parsed.kind === 'group' || parsed.kind === 'private') return;
       const folder = folderPath(file, i);
       if (catchAll !== undefined && !below) {
@@ -86,7 +86,7 @@ function exportProblems(files: readonly RouteFile[]): Problem[] {
       problems.push({ code, files: [at], url: file.pattern, message: `${at}: ${message}` });
     };
     // Not lexable statically (a syntax error, or code the lexer cannot read, such as JSX): not reported, since it
-    // may be valid code; its names are unknown (hasStar), and mountEndpoints checks the real ones after import.
+    // may be valid code; its names are unknown (namesIncomplete), and mountEndpoints checks the real ones after import.
     if (info.parseError !== undefined) continue;
     const names = new Set(info.names);
     if (file.kind === 'middleware') {
@@ -95,7 +95,7 @@ function exportProblems(files: readonly RouteFile[]): Problem[] {
           'not-a-function',
           'the default export is not a function; a middleware is a (req, next) function: `export default async function (req, next) { return next(); }`.',
         );
-      } else if (!names.has('default') && !info.hasStar) {
+      } else if (!names.has('default') && !info.namesIncomplete) {
         problem(
           'middleware-no-default',
           'a middleware file must have a default export, a (req, next) function: `export default async function (req, next) { return next(); }`.',
@@ -124,7 +124,7 @@ function exportProblems(files: readonly RouteFile[]): Problem[] {
         misspelt = true;
       }
     }
-    if (!misspelt && !info.hasStar && !info.names.some((name) => HANDLERS.has(name))) {
+    if (!misspelt && !info.namesIncomplete && !info.names.some((name) => HANDLERS.has(name))) {
       problem(
         'no-handler',
         `exports no handler; export one of ${[...HANDLERS].join(', ')}: \`export async function GET(req) { … }\`, or in a CommonJS .js file \`exports.GET = async (req) => …\`.`,

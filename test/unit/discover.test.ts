@@ -239,8 +239,8 @@ describe('discoverTree', () => {
       'a/middleware.ts': 'export default (req: Request, next: () => Promise<Response>) => next();',
     });
     const byKind = Object.fromEntries(discoverTree(dir).files.map((f) => [f.kind, f.exports]));
-    expect(byKind.endpoint).to.deep.equal({ names: ['POST'], hasStar: false, nonFunctions: [] });
-    expect(byKind.middleware).to.deep.equal({ names: ['default'], hasStar: false, nonFunctions: [] });
+    expect(byKind.endpoint).to.deep.equal({ names: ['POST'], namesIncomplete: false, nonFunctions: [] });
+    expect(byKind.middleware).to.deep.equal({ names: ['default'], namesIncomplete: false, nonFunctions: [] });
     expect(byKind.page).to.equal(undefined);
   });
 

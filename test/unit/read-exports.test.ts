@@ -174,7 +174,7 @@ describe('readExports', () => {
       const info = readExports(fileOf(name, source));
       expect(info.parseError).to.equal(undefined);
       expect(info.names).to.deep.equal(expected);
-      expect(info.hasStar).to.equal(false);
+      expect(info.namesIncomplete).to.equal(false);
     });
   }
 
@@ -214,8 +214,8 @@ describe('readExports', () => {
     ],
   ];
   for (const [what, name, source] of incomplete) {
-    it(`marks the names incomplete (hasStar) for ${what}`, () => {
-      expect(readExports(fileOf(name, source)).hasStar).to.equal(true);
+    it(`marks the names incomplete (namesIncomplete) for ${what}`, () => {
+      expect(readExports(fileOf(name, source)).namesIncomplete).to.equal(true);
     });
   }
 
@@ -223,7 +223,7 @@ describe('readExports', () => {
     const info = readExports(
       fileOf('endpoint.ts', "export const config = {};\nexport * from './h';\nexport function GET() {}"),
     );
-    expect(info).to.deep.equal({ names: ['config', 'GET'], hasStar: true, nonFunctions: ['config'] });
+    expect(info).to.deep.equal({ names: ['config', 'GET'], namesIncomplete: true, nonFunctions: ['config'] });
   });
 
   describe('nonFunctions', () => {
@@ -312,7 +312,7 @@ describe('readExports', () => {
   });
 
   describe('code the lexer cannot read', () => {
-    // Lexing is not validation: such code may be valid, so its names are unknown (hasStar) rather than an error;
+    // Lexing is not validation: such code may be valid, so its names are unknown (namesIncomplete) rather than an error;
     // mountEndpoints checks the real exports after import, and the import reports a real syntax error.
     const unreadable: [string, string, string][] = [
       ['unbalanced brackets', 'endpoint.js', 'export function GET( {'],
@@ -327,7 +327,7 @@ describe('readExports', () => {
         expect(info.parseError)
           .to.be.a('string')
           .and.match(/\(line \d+, column \d+\)$/);
-        expect(info).to.deep.include({ names: [], hasStar: true, nonFunctions: [] });
+        expect(info).to.deep.include({ names: [], namesIncomplete: true, nonFunctions: [] });
       });
     }
 
@@ -347,14 +347,14 @@ describe('readExports', () => {
     for (const [what, name, source, expected] of lexable) {
       it(`reads the names it can in ${what}`, () => {
         const info = readExports(fileOf(name, source));
-        expect(info).to.deep.equal({ names: expected, hasStar: false, nonFunctions: [] });
+        expect(info).to.deep.equal({ names: expected, namesIncomplete: false, nonFunctions: [] });
       });
     }
 
     it('marks the names unknown for a file that cannot be read', () => {
       const info = readExports(path.join(dir, 'missing.ts'));
       expect(info.parseError).to.match(/ENOENT/);
-      expect(info.hasStar).to.equal(true);
+      expect(info.namesIncomplete).to.equal(true);
     });
   });
 
