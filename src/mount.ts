@@ -9,7 +9,6 @@ import { discoverTree, type DiscoveredTree, type RouteFile } from './discover';
 import { describeRoutes, middlewareFilesFor, patternsWithPage, type RouteInfo } from './describe-routes';
 import {
   buildMethodTable,
-  HANDLER_EXPORTS,
   HTTP_METHODS,
   type MethodTable,
   handleFetch,
@@ -17,7 +16,7 @@ import {
   type CompiledRoute,
   type ExpressStyleRoute,
 } from './dispatch';
-import { loadModule, type ModuleExports } from './load';
+import { loadedExportInfo, loadModule, type ModuleExports } from './load';
 import { createRouter, expressPath, type Router } from './router';
 import type { MountOptions, WebMiddleware } from './types';
 import { assertValidTree } from './validate';
@@ -104,7 +103,7 @@ async function compile(
     ...tree,
     files: tree.files.map((file) => {
       const mod = modules.get(file);
-      return mod ? { ...file, exports: exportInfoOf(mod) } : file;
+      return mod ? { ...file, exports: loadedExportInfo(mod) } : file;
     }),
   };
   assertValidTree(loaded);
@@ -153,16 +152,6 @@ function bodyLimitOf(mod: ModuleExports, options: MountOptions): number | false 
   const own = config?.bodyLimit;
   if (own === false || typeof own === 'number') return own;
   return options.bodyLimit ?? DEFAULT_BODY_LIMIT;
-}
-
-function exportInfoOf(mod: ModuleExports) {
-  const names = Object.keys(mod);
-  const handlerNames = new Set<string>(HANDLER_EXPORTS);
-  return {
-    names,
-    namesIncomplete: false,
-    nonFunctions: names.filter((n) => handlerNames.has(n) && typeof mod[n] !== 'function'),
-  };
 }
 
 function isApp(value: unknown): value is AppLike {

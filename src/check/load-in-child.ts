@@ -5,9 +5,8 @@
  * failure is reported with its file; the exports the modules really have are handed back for validation.
  */
 import { fork } from 'node:child_process';
-import { HANDLER_EXPORTS } from '../dispatch';
 import type { ExportInfo } from '../discover';
-import { loadModule } from '../load';
+import { loadedExportInfo, loadModule } from '../load';
 
 /** The argument that makes the CLI run as the child (see cli.ts). */
 export const LOAD_WORKER_FLAG = '--load-worker';
@@ -58,21 +57,11 @@ export function runLoadWorker(): void {
     for (const { file, displayPath } of files) {
       try {
         const mod = await loadModule(file, displayPath);
-        results.push({ file, displayPath, exports: exportInfoOf(mod) });
+        results.push({ file, displayPath, exports: loadedExportInfo(mod) });
       } catch (error) {
         results.push({ file, displayPath, error: error instanceof Error ? error.message : String(error) });
       }
     }
     process.send?.(results);
   });
-}
-
-function exportInfoOf(mod: Record<string, unknown>): ExportInfo {
-  const names = Object.keys(mod);
-  const handlers = new Set<string>(HANDLER_EXPORTS);
-  return {
-    names,
-    namesIncomplete: false,
-    nonFunctions: names.filter((name) => handlers.has(name) && typeof mod[name] !== 'function'),
-  };
 }
