@@ -17,6 +17,7 @@
  * emitted when the reader wants more), so large bodies are never held in memory.
  */
 import type { ServerResponse } from 'node:http';
+import { corkMarks, type CorkMarks } from './cork-marks';
 import { applyWriteHead, checkHead, freshProbe, responseFromHead, sentProbe } from './node-head';
 import { patchResponse, type Method, type PatchedName } from './patch-response';
 import { ClientClosedError } from './request-body';
@@ -44,6 +45,8 @@ export interface ChainResponse {
   /** `[...response.headers]` as created, to tell what the middleware changed. */
   headers: [string, string][];
   head: CapturedHead;
+  /** Where the chain corked and uncorked, by chunk (cork-marks.ts). */
+  corks: CorkMarks['marks'];
 }
 
 export interface Capture {
@@ -106,7 +109,7 @@ export function captureResponse(res: ServerResponse): Capture {
     try {
       const made = responseFromHead(res, head, whole ?? body);
       if (made.body === null && whole === undefined) discardBody();
-      chain = { response: made, body: made.body, headers: [...made.headers], head };
+      chain = { response: made, body: made.body, headers: [...made.headers], head, corks: corks.marks };
       resolveResponse(made);
     } catch (error) {
       rejectResponse(error);
@@ -179,7 +182,7 @@ export function captureResponse(res: ServerResponse): Capture {
     implicitHeader();
     wroteBody = true;
     settle();
-    if (!discarded) controller.enqueue(toBytes(chunk, encoding));
+    if (!discarded) enqueue(toBytes(chunk, encoding));
     if (done) process.nextTick(done);
     if (discarded || (controller.desiredSize ?? 0) > 0) return true;
     waitingForDrain = true;
@@ -204,7 +207,7 @@ export function captureResponse(res: ServerResponse): Capture {
     } else {
       ended = true;
       if (!discarded) {
-        if (data) controller.enqueue(toBytes(data, encoding));
+        if (data) enqueue(toBytes(data, encoding));
         controller.close();
       }
     }
@@ -212,6 +215,18 @@ export function captureResponse(res: ServerResponse): Capture {
     if (done) res.once('finish', done);
     if (restoreWhenEnded) putBack();
     return res;
+  };
+
+  const corks = corkMarks();
+  const enqueue = (bytes: Uint8Array) => {
+    corks.wrote(bytes);
+    controller.enqueue(bytes);
+  };
+  const cork = function (this: ServerResponse) {
+    if (corks.cork(patch.passing())) patch.original.cork!.call(res);
+  };
+  const uncork = function (this: ServerResponse) {
+    if (corks.uncork(patch.passing())) patch.original.uncork!.call(res);
   };
 
   const flushHeaders = function (this: ServerResponse) {
@@ -237,6 +252,8 @@ export function captureResponse(res: ServerResponse): Capture {
       write,
       end,
       flushHeaders,
+      cork,
+      uncork,
       setHeader: guard('setHeader'),
       appendHeader: guard('appendHeader'),
       removeHeader: guard('removeHeader'),

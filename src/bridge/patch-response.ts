@@ -18,9 +18,15 @@ const PATCHED = [
   'appendHeader',
   'removeHeader',
   'setHeaders',
+  'cork',
+  'uncork',
   'on',
 ] as const;
 export type PatchedName = (typeof PATCHED)[number];
+
+// Left in place during passThrough: Node's own write() corks through `this.cork()` and uncorks on
+// the next tick, outside it, so both calls must reach the same (passing-aware) patch.
+const KEPT_IN_PLACE = new Set<PatchedName>(['cork', 'uncork']);
 
 export interface Patch {
   /** The methods from before the patch. */
@@ -65,6 +71,7 @@ export function patchResponse(
       if (passing > 0 || removed) return fn();
       const current = {} as Record<PatchedName, Method | undefined>;
       for (const name of PATCHED) {
+        if (KEPT_IN_PLACE.has(name)) continue;
         current[name] = target[name];
         if (original[name]) target[name] = original[name];
       }

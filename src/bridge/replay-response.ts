@@ -15,6 +15,7 @@
  */
 import type { OutgoingHttpHeader, ServerResponse } from 'node:http';
 import type { Capture, ChainResponse } from './capture-response';
+import { CORK_BEFORE, UNCORK_AFTER } from './cork-marks';
 import { ClientClosedError } from './request-body';
 
 /** Headers on `res` before the chain ran, by lower-case name: how they were spelt, and their value. */
@@ -75,7 +76,7 @@ export function replayResponse(
     capture.passThrough(() => res.end());
     return;
   }
-  return pump(res, returned.body, capture.passThrough);
+  return pump(res, returned.body, capture.passThrough, chain.corks);
 }
 
 /** Takes the chain's headers off `res`, keeping those set before the chain that `returned` does not set. */
@@ -147,6 +148,7 @@ async function pump(
   res: ServerResponse,
   body: ReadableStream<Uint8Array>,
   around: Capture['passThrough'],
+  corks: ChainResponse['corks'],
 ): Promise<void> {
   const reader = body.getReader();
   // One 'drain' listener, registered through `around` like the writes: a compression() behind
@@ -169,7 +171,14 @@ async function pump(
       const { done, value } = await reader.read();
       if (done) break;
       if (res.destroyed) return;
-      if (!around(() => res.write(value)) && !res.destroyed) {
+      const cork = corks.get(value) ?? 0;
+      const written = around(() => {
+        if (cork & CORK_BEFORE) res.cork();
+        const accepted = res.write(value);
+        if (cork & UNCORK_AFTER) res.uncork();
+        return accepted;
+      });
+      if (!written && !res.destroyed) {
         await new Promise<void>((resolve) => (wake = resolve));
       }
     }
