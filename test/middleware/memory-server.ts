@@ -9,7 +9,9 @@
  * external (Buffer) memory lazily, and on this machine a plain Express route with no bridge
  * at all shows ~33 MiB of it. The second is what the process holds, which is what a body
  * kept in memory would raise (by ~100 MiB).
- * NO_BRIDGE=1 runs the same app without the middleware, for comparison.
+ * GET /file sends BIG_FILE with res.sendFile through a middleware that copies the Response
+ * and adds a header (`new Response(r.body, r)`, the copy the README recommends).
+ * NO_BRIDGE=1 runs the same app without the middlewares, for comparison.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -20,14 +22,26 @@ import { bridgeMiddleware } from '../../src';
 const CHUNK = 64 * 1024;
 
 const app = express();
-if (!process.env.NO_BRIDGE)
+if (!process.env.NO_BRIDGE) {
   app.use(
+    '/big',
     bridgeMiddleware(async (_req, next) => {
       const response = await next();
       response.headers.set('x-added', 'yes');
       return response;
     }),
   );
+  app.use(
+    '/file',
+    bridgeMiddleware(async (_req, next) => {
+      const response = await next();
+      const copy = new Response(response.body, response);
+      copy.headers.set('x-added', 'yes');
+      return copy;
+    }),
+  );
+}
+app.get('/file', (_req, res) => res.sendFile(process.env.BIG_FILE!));
 app.get('/big', (req, res) => {
   const total = Number(req.query.bytes);
   let sent = 0;

@@ -1,0 +1,195 @@
+/**
+ * What bridgeMiddleware sends once the rest of the chain has answered into a capture.
+ *
+ * replayResponse: the middleware returned the chain's own Response, or a copy around its body
+ * (`new Response(r.body, r)`). The chain's calls are made again on the real `res`, with the
+ * methods from before the capture: the head the way the chain sent it (writeHead, or Node's
+ * implicit head on the first write), flushHeaders, each chunk as written, one end() for a body
+ * sent whole. So Node frames the response exactly as it would have without the bridge — status
+ * line (even one a Response cannot hold, 101 or 700), header names as spelt and in their order,
+ * Content-Length or chunked, trailers, HEAD. Only what the middleware changed on the Response is
+ * applied first.
+ *
+ * resetHeaders: before any other Response goes out, `res` loses the chain's headers and keeps the
+ * ones set before the middleware ran (helmet, cors, cookies) that the chain kept.
+ */
+import type { OutgoingHttpHeader, ServerResponse } from 'node:http';
+import type { Capture, ChainResponse } from './capture-response';
+import { CORK_BEFORE, UNCORK_AFTER } from './cork-marks';
+import { ClientClosedError } from './request-body';
+
+/** Headers on `res` before the chain ran, by lower-case name: how they were spelt, and their value. */
+export type UpstreamHeaders = Map<string, { name: string; value: OutgoingHttpHeader }>;
+
+export function upstreamHeaders(res: ServerResponse): UpstreamHeaders {
+  const headers: UpstreamHeaders = new Map();
+  // getRawHeaderNames (Node 15.13+, missing from @types/node 20): names as the app spelt them.
+  const raw = (res as unknown as { getRawHeaderNames(): string[] }).getRawHeaderNames();
+  for (const name of raw) {
+    const value = res.getHeader(name);
+    if (value !== undefined) headers.set(name.toLowerCase(), { name, value });
+  }
+  return headers;
+}
+
+/** The returned Response carries the chain's body: the same object, or a copy sharing its stream. */
+export function isChainDerived(chain: ChainResponse, returned: Response): boolean {
+  if (returned === chain.response) return true;
+  if (chain.body === null) return returned.body === null && returned.status === chain.response.status;
+  return returned.body === chain.body;
+}
+
+/**
+ * Sends `returned` (derived from the chain's response) by replaying the chain's calls. A promise
+ * only while a streamed body is still being written.
+ */
+export function replayResponse(
+  res: ServerResponse,
+  capture: Capture,
+  chain: ChainResponse,
+  returned: Response,
+  upstream: UpstreamHeaders,
+): Promise<void> | undefined {
+  if (returned.bodyUsed) throw new TypeError('A bridged middleware returned a Response whose body was read');
+  const { head } = chain;
+  const statusKept =
+    returned.status === chain.response.status && returned.statusText === chain.response.statusText;
+  capture.passThrough(() => {
+    // A copy is "another Response": the headers set before the middleware stay unless it set them.
+    applyHeaderChanges(
+      res,
+      chain.headers,
+      returned.headers,
+      returned === chain.response ? undefined : upstream,
+    );
+    res.statusCode = statusKept ? head.statusCode : returned.status;
+    res.statusMessage = statusKept ? head.statusMessage : returned.statusText;
+    if (head.explicit) res.writeHead(res.statusCode);
+    if (head.flushed) res.flushHeaders();
+    if (head.whole) {
+      if (head.whole.chunk) res.end(head.whole.chunk);
+      else res.end();
+    }
+  });
+  if (head.whole) return;
+  if (returned.body === null) {
+    capture.passThrough(() => res.end());
+    return;
+  }
+  return pump(res, returned.body, capture.passThrough, chain.corks);
+}
+
+/** Takes the chain's headers off `res`, keeping those set before the chain that `returned` does not set. */
+export function resetHeaders(res: ServerResponse, upstream: UpstreamHeaders, returned?: Response): void {
+  const own = returned?.headers.getSetCookie() ?? [];
+  for (const name of res.getHeaderNames()) {
+    const before = upstream.get(name);
+    if (!before || (name !== 'set-cookie' && returned?.headers.has(name))) {
+      res.removeHeader(name);
+    } else if (name === 'set-cookie') {
+      const kept = toList(before.value).filter((cookie) => !own.includes(cookie));
+      if (kept.length > 0) res.setHeader(before.name, kept);
+      else res.removeHeader(name);
+    } else res.setHeader(before.name, before.value);
+  }
+}
+
+/**
+ * Applies to `res` (which holds the chain's headers) what differs between the Response the chain
+ * produced (`before`) and the one returned (`after`). Untouched headers keep their spelling and
+ * place. With `upstream`, a header set before the chain and missing from `after` is put back.
+ */
+function applyHeaderChanges(
+  res: ServerResponse,
+  before: [string, string][],
+  after: Headers,
+  upstream: UpstreamHeaders | undefined,
+): void {
+  const was = groupHeaders(before);
+  const now = groupHeaders(after);
+  for (const name of new Set([...was.keys(), ...now.keys()])) {
+    const old = was.get(name);
+    const current = now.get(name);
+    if (old && current && sameList(old, current)) continue;
+    const kept = upstream?.get(name);
+    if (current && name === 'set-cookie' && kept) {
+      const restored = toList(kept.value).filter((cookie) => !current.includes(cookie));
+      res.setHeader(name, [...restored, ...current]);
+    } else if (current) {
+      res.setHeader(name, current.length === 1 ? current[0]! : current);
+    } else if (kept) {
+      res.setHeader(kept.name, kept.value);
+    } else {
+      res.removeHeader(name);
+    }
+  }
+}
+
+function groupHeaders(headers: Iterable<[string, string]>): Map<string, string[]> {
+  const grouped = new Map<string, string[]>();
+  for (const [name, value] of headers) {
+    const list = grouped.get(name);
+    if (list) list.push(value);
+    else grouped.set(name, [value]);
+  }
+  return grouped;
+}
+
+function sameList(a: string[], b: string[]): boolean {
+  return a.length === b.length && a.every((value, i) => value === b[i]);
+}
+
+function toList(value: OutgoingHttpHeader): string[] {
+  return Array.isArray(value) ? value : [String(value)];
+}
+
+/** Writes a body chunk by chunk, as the chain wrote it, with backpressure; cancelled if the client leaves. */
+async function pump(
+  res: ServerResponse,
+  body: ReadableStream<Uint8Array>,
+  around: Capture['passThrough'],
+  corks: ChainResponse['corks'],
+): Promise<void> {
+  const reader = body.getReader();
+  // One 'drain' listener, registered through `around` like the writes: a compression() behind
+  // the bridge moves 'drain' listeners to its zlib stream, where `off` cannot reach them.
+  let wake: (() => void) | undefined;
+  const onDrainOrClose = () => {
+    const resolve = wake;
+    wake = undefined;
+    resolve?.();
+  };
+  const onClose = () => {
+    if (!res.writableFinished)
+      reader.cancel(new ClientClosedError('The client closed the connection')).catch(noop);
+    onDrainOrClose();
+  };
+  res.once('close', onClose);
+  around(() => res.on('drain', onDrainOrClose));
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (res.destroyed) return;
+      const cork = corks.get(value) ?? 0;
+      const written = around(() => {
+        if (cork & CORK_BEFORE) res.cork();
+        const accepted = res.write(value);
+        if (cork & UNCORK_AFTER) res.uncork();
+        return accepted;
+      });
+      if (!written && !res.destroyed) {
+        await new Promise<void>((resolve) => (wake = resolve));
+      }
+    }
+    around(() => res.end());
+  } catch (error) {
+    // Headers are out: the only honest signal left to the client is a broken connection.
+    res.destroy(error instanceof Error ? error : new Error(String(error)));
+  } finally {
+    res.off('close', onClose);
+    res.off('drain', onDrainOrClose);
+  }
+}
+
+function noop(): void {}
