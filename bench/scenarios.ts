@@ -49,6 +49,8 @@ export const THROUGHPUT: ThroughputScenario[] = [
       'ee-express5',
       'hono-express5',
       'honoNoGlobals-express5',
+      'srvx-express5',
+      'remix-express5',
       'whatwg-express5',
       'express4-floor',
       'express4-native',
@@ -56,6 +58,9 @@ export const THROUGHPUT: ThroughputScenario[] = [
       'ee-node',
       'hono-node',
       'honoNoGlobals-node',
+      'srvx-node',
+      'remix-node',
+      'whatwg-node',
     ],
     baseline: 'express5-native',
   },
@@ -75,12 +80,17 @@ export const THROUGHPUT: ThroughputScenario[] = [
       'hono-express5',
       'hono-express5+json',
       'honoNoGlobals-express5',
+      'srvx-express5',
+      'remix-express5',
       'whatwg-express5',
       'whatwg-express5+json',
       'express4-native+json',
       'ee-node',
       'hono-node',
       'honoNoGlobals-node',
+      'srvx-node',
+      'remix-node',
+      'whatwg-node',
     ],
     baseline: 'express5-native+json',
     notes: '`+json`: `express.json()` runs before the route or bridge, so the body arrives already parsed.',
@@ -161,10 +171,14 @@ export const TARGETS: Target[] = [
   cpu('a', '(a) GET in Express 5', 'ee-express5', 'express5-native', 1.0),
   cpu('a', '(a) GET in Express 5', 'ee-express5', 'express5-response', 1.1),
   cpu('a', '(a) GET in Express 5, peers', 'ee-express5', 'honoNoGlobals-express5', 0.85),
+  cpu('a', '(a) GET in Express 5, peers', 'ee-express5', 'srvx-express5', 0.9),
+  cpu('a', '(a) GET in Express 5, peers', 'ee-express5', 'remix-express5', 0.9),
   cpu('a', '(a) GET in Express 5, peers', 'ee-express5', 'whatwg-express5', 0.7),
   cpu('a', '(a) GET on node:http', 'ee-node', 'node-response', 1.1),
+  cpu('a', '(a) GET on node:http', 'ee-node', 'srvx-node', 0.9),
+  cpu('a', '(a) GET on node:http', 'ee-node', 'remix-node', 0.9),
   cpu('b', '(b) POST 1 KiB JSON echo', 'ee-express5', 'express5-native+json', 1.0),
-  ...['honoNoGlobals-express5', 'whatwg-express5'].map((peer) =>
+  ...['honoNoGlobals-express5', 'srvx-express5', 'remix-express5', 'whatwg-express5'].map((peer) =>
     ahead('b', '(b) POST 1 KiB JSON echo, no-global peers', 'ee-express5', peer),
   ),
   {
@@ -181,8 +195,9 @@ export const TARGETS: Target[] = [
   // The same bars where the issue sets none.
   extra(cpu('a', '(a) GET in Express 4', 'ee-express4', 'express4-native', 1.0)),
   extra(cpu('a', '(a) GET on node:http, peers', 'ee-node', 'honoNoGlobals-node', 0.85)),
+  extra(cpu('a', '(a) GET on node:http, peers', 'ee-node', 'whatwg-node', 0.7)),
   extra(cpu('b', '(b) POST behind `express.json()`', 'ee-express5+json', 'express5-native+json', 1.0)),
-  ...['honoNoGlobals-node'].map((peer) =>
+  ...['honoNoGlobals-node', 'srvx-node', 'remix-node', 'whatwg-node'].map((peer) =>
     extra(ahead('b', '(b) POST on node:http, no-global peers', 'ee-node', peer)),
   ),
 ];

@@ -12,7 +12,7 @@ import type { Options } from './options';
 import { LoadProcess, ask, startServer, type RunningServer } from './processes';
 import type { Sample, ScenarioResult } from './results';
 import { fmtInt } from './stats';
-import { describeVariant } from './variants';
+import { REPLACES_GLOBALS, describeVariant } from './variants';
 
 export const log = (line: string): void => void process.stderr.write(`${line}\n`);
 
@@ -44,6 +44,11 @@ async function checkBytes(url: string, scenario: ThroughputScenario): Promise<Ch
 export function describeExpected(scenario: ThroughputScenario): string {
   const body = scenario.expected.body;
   return `${scenario.expected.status}, ${body.length} bytes${body.length <= 80 ? ` ${body.toString()}` : ''}`;
+}
+
+/** Asked after a request has gone through, since a library may swap them on first use. */
+async function replacesGlobals(server: RunningServer): Promise<boolean> {
+  return (await ask<{ replaced: boolean }>(server.child, { type: 'globals' }, 'globals')).replaced;
 }
 
 /** The variants in a different order each round, so no variant always runs first or after another. */
@@ -88,6 +93,7 @@ export async function measureThroughput(
   const servers = new Map<string, RunningServer>();
   const samples = new Map<string, Sample[]>(scenario.variants.map((v) => [v, []]));
   const wrong = new Map<string, string>();
+  const refused = new Set<string>();
   try {
     for (const variant of scenario.variants) {
       servers.set(variant, await startServer({ scenario: scenario.id, variant }));
@@ -101,6 +107,20 @@ export async function measureThroughput(
           log(`  round ${round + 1} ${variant.padEnd(24)} WRONG BYTES: ${check.detail}`);
           continue;
         }
+        if (round === 0) {
+          const replaced = await replacesGlobals(server);
+          if (replaced !== REPLACES_GLOBALS.has(variant)) {
+            refused.add(variant);
+            wrong.set(
+              variant,
+              replaced
+                ? 'replaced the global Request/Response without being labelled as doing so'
+                : 'labelled as replacing the global Request/Response, but did not',
+            );
+            log(`  ${variant} REFUSED: ${wrong.get(variant)}`);
+          }
+        }
+        if (refused.has(variant)) continue;
         const sample = await measureOnce(scenario, server, load, options, round);
         samples.get(variant)!.push(sample);
         const flagged =
