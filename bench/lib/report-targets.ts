@@ -41,7 +41,9 @@ function throughputRow(run: SavedRun, t: Target): TargetRow | undefined {
   const met = t.op === '≤' ? ratio <= t.bar : t.op === '<' ? ratio < t.bar : ratio >= t.bar;
   // A variant that answered wrong bytes in any round fails its target whatever its speed.
   const status = a.wrongBytes ? 'missed' : met ? 'met' : 'missed';
-  return { ...row, measured: `${fmtRatio(ratio)} (${figures})`, status };
+  // Two decimals unless they would round onto the bar and hide which side of it the ratio is.
+  const shown = ratio.toFixed(2) === t.bar.toFixed(2) ? `${ratio.toFixed(3)}×` : fmtRatio(ratio);
+  return { ...row, measured: `${shown} (${figures})`, status };
 }
 
 function startupRows(run: SavedRun): TargetRow[] {
