@@ -10,9 +10,9 @@
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { BUILD, buildBench } from './lib/build';
-import { ECHO_BODY, LAST_ROUTE, routeName } from './lib/payloads';
 import { LoadProcess, startServer } from './lib/processes';
 import { BENCH_DIR, generateTrees } from './lib/trees';
+import { THROUGHPUT } from './scenarios';
 import type { ServerConfig } from './server';
 
 interface ProfileNode {
@@ -27,15 +27,11 @@ interface CpuProfile {
   timeDeltas: number[];
 }
 
-const PATHS: Record<string, { method: string; path: string; body?: string }> = {
-  a: { method: 'GET', path: '/api/hello' },
-  b: { method: 'POST', path: '/api/echo', body: ECHO_BODY },
-  c: { method: 'GET', path: '/api/stream' },
-  d: { method: 'GET', path: `/api/${routeName(LAST_ROUTE)}/42` },
-};
-
 async function main(): Promise<void> {
   const [variant = 'ee-node', scenario = 'a', seconds = '8'] = process.argv.slice(2);
+  // The very request the driver measures, from the scenarios file.
+  const target = THROUGHPUT.find((s) => s.id === scenario);
+  if (!target) throw new Error(`scenario ${scenario}: profile.ts drives the request scenarios, a–d`);
   const dir = path.join(BENCH_DIR, '.scratch', 'profiles');
   rmSync(dir, { recursive: true, force: true });
   await buildBench();
@@ -46,12 +42,12 @@ async function main(): Promise<void> {
   ]);
   const load = new LoadProcess();
   await load.ready;
-  const target = PATHS[scenario]!;
   const result = await load.run({
     type: 'cannon',
     url: server.url + target.path,
     method: target.method,
-    ...(target.body ? { body: target.body, headers: { 'content-type': 'application/json' } } : {}),
+    headers: target.headers,
+    body: target.body,
     connections: 10,
     duration: Number(seconds),
   });

@@ -7,16 +7,15 @@
  * bridges (ours and the peers) are the very endpoint files under bench/trees, so they all run the
  * same code; the native variants rebuild the same bytes the Node/Express way.
  *
- * With an IPC channel (forked), `cpu-start`/`cpu-stop` report the CPU time used in between, and
- * `mem-start`/`mem-stop` the RSS before and the high-water RSS after a transfer (scenario f).
+ * With an IPC channel (forked), `cpu-start`/`cpu-stop` report the CPU time used in between,
+ * `globals` whether the global Request/Response are still the runtime's, and `mem-start`/`mem-stop`
+ * the RSS before and the high-water RSS after a transfer (scenario f).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import http, { type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
-import path from 'node:path';
 import { Readable, Writable, pipeline } from 'node:stream';
-import { pathToFileURL } from 'node:url';
 import type { Express } from 'express';
 import { mountEndpoints } from '../src/index';
 import {
@@ -30,6 +29,7 @@ import {
   routeBody,
   routeName,
 } from './lib/payloads';
+import { PEERS, peerListener } from './lib/peers';
 import { SMALL_TREE, treeDir } from './lib/trees';
 
 export interface ServerConfig {
@@ -38,10 +38,12 @@ export interface ServerConfig {
   variant: string;
 }
 
-type Handler = (req: Request, ctx: { params: Record<string, string> }) => Response | Promise<Response>;
 type Middleware = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
 
 const require = createRequire(import.meta.url);
+// Taken before any peer is imported: a variant that swaps them is caught by the driver's check.
+const NATIVE_REQUEST = globalThis.Request;
+const NATIVE_RESPONSE = globalThis.Response;
 const CHUNK = new Uint8Array(CHUNK_SIZE).fill(FILL_BYTE);
 const chunkCount = (scenario: ServerConfig['scenario']) => (scenario === 'f' ? BIG_CHUNKS : STREAM_CHUNKS);
 
@@ -70,11 +72,7 @@ async function buildListener(config: ServerConfig): Promise<RequestListener> {
     if (library === 'response') return rawWithResponse();
     // The middleware answers 404 itself when no `next` is given.
     if (library === 'ee') return mountEndpoints({ dir }) as unknown as RequestListener;
-    if (library === 'hono' || library === 'honoNoGlobals') {
-      const { getRequestListener } = await import('@hono/node-server');
-      const options = library === 'honoNoGlobals' ? { overrideGlobalObjects: false } : {};
-      return getRequestListener(await peerFetch(), options) as unknown as RequestListener;
-    }
+    if (PEERS.includes(library)) return peerListener(library);
   }
 
   const express = (
@@ -97,42 +95,11 @@ async function buildListener(config: ServerConfig): Promise<RequestListener> {
     case 'ee':
       await mountEndpoints(app, { dir });
       break;
-    case 'hono':
-    case 'honoNoGlobals': {
-      const { getRequestListener } = await import('@hono/node-server');
-      const options = library === 'honoNoGlobals' ? { overrideGlobalObjects: false } : {};
-      app.use(getRequestListener(await peerFetch(), options) as unknown as Middleware);
-      break;
-    }
-    case 'whatwg': {
-      const { createServerAdapter } = await import('@whatwg-node/server');
-      app.use(createServerAdapter(await peerFetch()) as unknown as Middleware);
-      break;
-    }
     default:
-      throw new Error(`unknown variant ${config.variant}`);
+      if (!PEERS.includes(library)) throw new Error(`unknown variant ${config.variant}`);
+      app.use((await peerListener(library)) as unknown as Middleware);
   }
   return app as unknown as RequestListener;
-}
-
-/**
- * The peers have no file router: they get the endpoint modules of bench/trees/small behind the
- * cheapest dispatcher that can tell the paths apart (one Map lookup), their best case.
- */
-async function peerFetch(): Promise<(req: Request) => Response | Promise<Response>> {
-  const table = new Map<string, Record<string, Handler>>();
-  for (const name of ['hello', 'echo', 'stream', 'upload', 'download']) {
-    const file = path.join(SMALL_TREE, 'api', name, 'endpoint.js');
-    table.set(`/api/${name}`, (await import(pathToFileURL(file).href)) as Record<string, Handler>);
-  }
-  const params = {};
-  return (req) => {
-    const url = req.url;
-    const start = url.indexOf('/', url.indexOf('//') + 2);
-    const query = url.indexOf('?', start);
-    const handler = table.get(query === -1 ? url.slice(start) : url.slice(start, query))?.[req.method];
-    return handler ? handler(req, { params }) : new Response('Not Found', { status: 404 });
-  };
 }
 
 function nativeRoutes(app: Express, scenario: ServerConfig['scenario'], many: boolean): void {
@@ -243,6 +210,9 @@ function watchMemory(): void {
     } else if (message.type === 'cpu-stop') {
       const used = process.cpuUsage(cpu);
       process.send!({ type: 'cpu', micros: used.user + used.system, user: used.user, system: used.system });
+    } else if (message.type === 'globals') {
+      const replaced = globalThis.Request !== NATIVE_REQUEST || globalThis.Response !== NATIVE_RESPONSE;
+      process.send!({ type: 'globals', replaced });
     } else if (message.type === 'mem-start') {
       before = process.memoryUsage.rss();
       peakTracker = trackPeak();

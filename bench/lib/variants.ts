@@ -2,11 +2,6 @@
  * Server variants: what each one is, in words, for the results tables. The code that builds them
  * is in `../server.ts`; a variant id is `<host>-<library>[+json]`.
  */
-export interface VariantInfo {
-  id: string;
-  label: string;
-}
-
 export const VARIANTS: Record<string, string> = {
   'node-raw': 'raw node:http handler',
   'node-response': "raw node:http + the handler's `Response.json()` built and dropped (diagnostic)",
@@ -20,15 +15,27 @@ export const VARIANTS: Record<string, string> = {
   'ee-express5': 'express-endpoints in Express 5',
   'ee-express4': 'express-endpoints in Express 4',
   'ee-express5+json': 'express-endpoints in Express 5 behind `express.json()`',
-  'hono-express5': '@hono/node-server `getRequestListener` in Express 5 (defaults)',
-  'hono-express5+json': '@hono/node-server in Express 5 behind `express.json()`',
+  'hono-express5':
+    '@hono/node-server `getRequestListener` in Express 5 (defaults: replaces the global Request/Response)',
+  'hono-express5+json': '@hono/node-server in Express 5 behind `express.json()` (replaces the globals)',
   'whatwg-express5': '@whatwg-node/server `createServerAdapter` in Express 5',
   'whatwg-express5+json': '@whatwg-node/server in Express 5 behind `express.json()`',
   'ee-node': 'express-endpoints on node:http (no Express)',
-  'hono-node': '@hono/node-server standalone (no Express)',
+  'hono-node': '@hono/node-server standalone (defaults: replaces the globals)',
   'honoNoGlobals-express5': '@hono/node-server in Express 5, `overrideGlobalObjects: false`',
   'honoNoGlobals-node': '@hono/node-server standalone, `overrideGlobalObjects: false`',
+  'srvx-express5': 'srvx `toNodeHandler` in Express 5',
+  'srvx-node': 'srvx `toNodeHandler` standalone (no Express)',
+  'remix-express5': '@remix-run/node-fetch-server `createRequestListener` in Express 5',
+  'remix-node': '@remix-run/node-fetch-server standalone (no Express)',
+  'whatwg-node': '@whatwg-node/server standalone (no Express)',
 };
+
+/**
+ * The variants that replace the global Request/Response (@hono/node-server at its defaults):
+ * reported, never counted as a peer held to our rule. Any other variant that does is refused.
+ */
+export const REPLACES_GLOBALS = new Set(['hono-express5', 'hono-express5+json', 'hono-node']);
 
 export function describeVariant(id: string): string {
   const [base, routes] = id.split('@');

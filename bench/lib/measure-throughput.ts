@@ -1,0 +1,153 @@
+/**
+ * Measuring scenarios (a)–(d): every variant in its own server process, measured round by round
+ * in an order that rotates, by autocannon in the load process. Before each measurement the
+ * variant's answer is compared byte for byte (status + body) with what the scenario must return;
+ * a variant that answers differently is recorded, not measured.
+ *
+ * Returns raw samples only: medians and ratios are the report's job.
+ */
+import { createHash } from 'node:crypto';
+import type { ThroughputScenario } from '../scenarios';
+import type { Options } from './options';
+import { LoadProcess, ask, startServer, type RunningServer } from './processes';
+import type { Sample, ScenarioResult } from './results';
+import { fmtInt } from './stats';
+import { REPLACES_GLOBALS, describeVariant } from './variants';
+
+export const log = (line: string): void => void process.stderr.write(`${line}\n`);
+
+interface CheckResult {
+  ok: boolean;
+  detail: string;
+}
+
+async function checkBytes(url: string, scenario: ThroughputScenario): Promise<CheckResult> {
+  try {
+    const response = await fetch(url + scenario.path, {
+      method: scenario.method,
+      headers: scenario.headers,
+      body: scenario.body,
+      signal: AbortSignal.timeout(5000),
+    });
+    const body = Buffer.from(await response.arrayBuffer());
+    const ok = response.status === scenario.expected.status && body.equals(scenario.expected.body);
+    const shown =
+      body.length > 80
+        ? `${body.length} bytes, sha256 ${createHash('sha256').update(body).digest('hex').slice(0, 12)}`
+        : JSON.stringify(body.toString());
+    return { ok, detail: `${response.status} ${shown}` };
+  } catch (error) {
+    return { ok: false, detail: `no answer (${(error as Error).message})` };
+  }
+}
+
+export function describeExpected(scenario: ThroughputScenario): string {
+  const body = scenario.expected.body;
+  return `${scenario.expected.status}, ${body.length} bytes${body.length <= 80 ? ` ${body.toString()}` : ''}`;
+}
+
+/** Asked after a request has gone through, since a library may swap them on first use. */
+async function replacesGlobals(server: RunningServer): Promise<boolean> {
+  return (await ask<{ replaced: boolean }>(server.child, { type: 'globals' }, 'globals')).replaced;
+}
+
+/** The variants in a different order each round, so no variant always runs first or after another. */
+export const rotate = <T>(list: readonly T[], round: number): T[] =>
+  list.map((_, i) => list[(i + round) % list.length]!);
+
+async function measureOnce(
+  scenario: ThroughputScenario,
+  server: RunningServer,
+  load: LoadProcess,
+  options: Options,
+  round: number,
+): Promise<Sample> {
+  const job = {
+    type: 'cannon' as const,
+    url: server.url + scenario.path,
+    method: scenario.method,
+    headers: scenario.headers,
+    body: scenario.body,
+    connections: options.connections,
+  };
+  await load.run({ ...job, duration: options.warmup });
+  await ask(server.child, { type: 'cpu-start' }, 'cpu-started');
+  const result = await load.run({ ...job, duration: options.duration });
+  const cpu = await ask<{ micros: number }>(server.child, { type: 'cpu-stop' }, 'cpu');
+  return {
+    round,
+    requestsPerSecond: result.requestsPerSecond,
+    p99: result.p99,
+    cpuPerRequest: cpu.micros / Math.max(1, result.total),
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+}
+
+export async function measureThroughput(
+  scenario: ThroughputScenario,
+  load: LoadProcess,
+  options: Options,
+): Promise<ScenarioResult> {
+  log(`\n${scenario.title}`);
+  const servers = new Map<string, RunningServer>();
+  const samples = new Map<string, Sample[]>(scenario.variants.map((v) => [v, []]));
+  const wrong = new Map<string, string>();
+  const refused = new Set<string>();
+  try {
+    for (const variant of scenario.variants) {
+      servers.set(variant, await startServer({ scenario: scenario.id, variant }));
+    }
+    for (let round = 0; round < options.rounds; round++) {
+      for (const variant of rotate(scenario.variants, round)) {
+        const server = servers.get(variant)!;
+        const check = await checkBytes(server.url, scenario);
+        if (!check.ok) {
+          wrong.set(variant, check.detail);
+          log(`  round ${round + 1} ${variant.padEnd(24)} WRONG BYTES: ${check.detail}`);
+          continue;
+        }
+        if (round === 0) {
+          const replaced = await replacesGlobals(server);
+          if (replaced !== REPLACES_GLOBALS.has(variant)) {
+            refused.add(variant);
+            wrong.set(
+              variant,
+              replaced
+                ? 'replaced the global Request/Response without being labelled as doing so'
+                : 'labelled as replacing the global Request/Response, but did not',
+            );
+            log(`  ${variant} REFUSED: ${wrong.get(variant)}`);
+          }
+        }
+        if (refused.has(variant)) continue;
+        const sample = await measureOnce(scenario, server, load, options, round);
+        samples.get(variant)!.push(sample);
+        const flagged =
+          sample.non2xx + sample.errors > 0 ? ` (non-2xx ${sample.non2xx}, errors ${sample.errors})` : '';
+        log(
+          `  round ${round + 1} ${variant.padEnd(24)} ${sample.cpuPerRequest.toFixed(1).padStart(6)} µs CPU/req  ` +
+            `${fmtInt(sample.requestsPerSecond).padStart(7)} req/s  p99 ${sample.p99} ms${flagged}`,
+        );
+      }
+    }
+  } finally {
+    await Promise.all([...servers.values()].map((s) => s.stop()));
+  }
+  return {
+    id: scenario.id,
+    title: scenario.title,
+    baseline: scenario.baseline,
+    ...(scenario.notes ? { notes: scenario.notes } : {}),
+    expected: describeExpected(scenario),
+    variants: scenario.variants.map((variant) => {
+      const bad = wrong.get(variant);
+      return {
+        variant,
+        label: describeVariant(variant),
+        samples: samples.get(variant)!,
+        ...(bad === undefined ? {} : { wrongBytes: bad }),
+      };
+    }),
+  };
+}
