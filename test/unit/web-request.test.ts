@@ -184,4 +184,27 @@ describe('toWebRequest: a standard Request as far as user code and undici can te
     });
     expect(JSON.parse(reply.body.toString())).to.deep.equal({ value: ['1, 2', 'p'] });
   });
+
+  it('req.signal, and a copy made with new Request(url, req), abort when the client goes away', async () => {
+    let seen: boolean[] | undefined;
+    probe = (r) =>
+      new Promise((resolve) => {
+        const copy = new Request('http://upstream.test/', r);
+        r.signal.addEventListener('abort', () => {
+          seen = [r.signal.aborted, copy.signal.aborted];
+          resolve(seen);
+        });
+      });
+    const client = http.request(`${server.url}/wait`, {
+      method: 'POST',
+      headers: { 'content-length': '10' },
+    });
+    client.on('error', () => {});
+    client.write('12345');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    client.destroy();
+    const deadline = Date.now() + 3000;
+    while (!seen && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(seen).to.deep.equal([true, true]);
+  });
 });
