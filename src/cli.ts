@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { describeRoutes, type RouteInfo } from './describe-routes';
+import { typegenCommand } from './dev/typegen';
 import { discoverTree, type DiscoveredTree } from './discover';
 import { validateTree, type Problem } from './validate';
 
@@ -13,6 +14,7 @@ const USAGE = `Usage: express-endpoints <command> [dir]
 Commands:
   check [dir]    validate the endpoint tree in dir (default: app); exit code 1 when it has problems
   routes [dir]   list every endpoint: the methods it serves, its URL pattern and its file
+  typegen [dir]  write the typed-routes declaration (--out file; default express-endpoints-env.d.ts beside dir)
 
 Options:
   -h, --help     show this help`;
@@ -22,6 +24,7 @@ function main(args: string[]): number {
     console.log(USAGE);
     return 0;
   }
+  if (args[0] === 'typegen') return typegenCommand(args.slice(1));
   const [command, dir, ...extra] = args;
   if ((command !== 'check' && command !== 'routes') || extra.length > 0 || dir?.startsWith('-')) {
     console.error(
