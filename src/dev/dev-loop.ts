@@ -62,7 +62,7 @@ export function startDevLoop(tree: DiscoveredTree, host: DevLoopHost): DevLoop {
       const load = async (file: RouteFile): Promise<ModuleExports> => {
         let entry = modules.get(file.file);
         if (!entry) {
-          entry = await loadForDev(file);
+          entry = await loadForDev(file, graph.dependenciesOf(file.file));
           modules.set(file.file, entry);
         }
         if ('exports' in entry) return entry.exports;
@@ -158,11 +158,11 @@ export function startDevLoop(tree: DiscoveredTree, host: DevLoopHost): DevLoop {
   };
 }
 
-async function loadForDev(file: RouteFile): Promise<Loaded> {
+async function loadForDev(file: RouteFile, dependencies: readonly string[]): Promise<Loaded> {
   try {
     return { exports: await loadModule(file.file, file.displayPath) };
   } catch (error) {
-    return { problem: problemOfLoadError(error, file) };
+    return { problem: problemOfLoadError(error, file, dependencies) };
   }
 }
 

@@ -33,6 +33,8 @@ export interface ImportGraph {
   update(paths: readonly string[]): void;
   /** The files themselves plus everything under the tree that imports them, transitively. */
   withImporters(files: Iterable<string>): Set<string>;
+  /** The file and what it imports under the tree, transitively, the file first. */
+  dependenciesOf(file: string): string[];
 }
 
 export function createImportGraph(root: string): ImportGraph {
@@ -88,6 +90,17 @@ export function createImportGraph(root: string): ImportGraph {
         for (const importer of importers.get(file) ?? []) queue.push(importer);
       }
       return result;
+    },
+    dependenciesOf(file) {
+      const seen = new Set<string>();
+      const queue = [file];
+      while (queue.length > 0) {
+        const next = queue.shift()!;
+        if (seen.has(next) || !inTree(next)) continue;
+        seen.add(next);
+        queue.push(...(importsOf.get(next) ?? []));
+      }
+      return [...seen];
     },
   };
 }

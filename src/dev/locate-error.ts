@@ -15,13 +15,19 @@ import type { RouteFile } from '../discover';
 import type { DevProblem } from './types';
 
 const ESBUILD_LOCATION = /^(.+?):(\d+):(\d+): ERROR: (.*)$/m;
-const STACK_FRAME = /\(?((?:file:\/\/)?\/[^():\s]+|[A-Za-z]:\\[^():]+):(\d+):(\d+)\)?$/;
+// `at fn (/app/x.ts:2:7)` or `at /app/x.ts:2:7`; `node:internal/…` frames do not match.
+const STACK_FRAME = /(?:^at |\()((?:file:\/\/)?\/[^()\s]+|[A-Za-z]:\\[^()]+):(\d+):(\d+)\)?$/;
 
-export function problemOfLoadError(error: unknown, file: RouteFile): DevProblem {
+/** `candidates`: the file and what it imports, where a syntax error without a position may be. */
+export function problemOfLoadError(
+  error: unknown,
+  file: RouteFile,
+  candidates: readonly string[],
+): DevProblem {
   const cause = error instanceof EndpointLoadError ? error.cause : error;
   const message = error instanceof Error ? error.message : String(error);
   const files = [file.displayPath];
-  const location = locate(cause);
+  const location = locate(cause, candidates);
   if (location && !files.includes(location.file)) files.push(location.file);
   const code = cause instanceof SyntaxError || location?.syntax ? 'syntax-error' : 'load-error';
   return { code, message, files, ...(location && { location: location.text }) };
@@ -33,32 +39,31 @@ interface Location {
   syntax: boolean;
 }
 
-function locate(error: unknown): Location | undefined {
+function locate(error: unknown, candidates: readonly string[]): Location | undefined {
   const message = error instanceof Error ? error.message : String(error);
   const esbuild = ESBUILD_LOCATION.exec(message);
   if (esbuild) return at(esbuild[1]!, Number(esbuild[2]), Number(esbuild[3]) + 1, true);
+  // A syntax error's stack (Node 24+) shows where it was imported from, not where it is.
+  if (error instanceof SyntaxError) {
+    for (const file of candidates) {
+      const found = checkSyntax(file);
+      if (found) return found;
+    }
+  }
   const stack = error instanceof Error ? (error.stack ?? '') : '';
   for (const line of stack.split('\n').slice(1)) {
     const frame = STACK_FRAME.exec(line.trim());
-    if (!frame || /node_modules|^node:/.test(frame[1]!)) continue;
+    if (!frame || frame[1]!.includes('/node_modules/')) continue;
     return at(frame[1]!, Number(frame[2]), Number(frame[3]), false);
   }
-  const file = fileInMessage(error);
-  return error instanceof SyntaxError && file ? checkSyntax(file) : undefined;
-}
-
-/** The file a loader error names (`EndpointLoadError.file` is relative; the path is in the cause). */
-function fileInMessage(error: unknown): string | undefined {
-  const url = (error as { url?: unknown } | null)?.url;
-  if (typeof url === 'string' && url.startsWith('file:')) return fileURLToPath(url);
-  const filename = (error as { filename?: unknown } | null)?.filename;
-  return typeof filename === 'string' ? filename : undefined;
+  return undefined;
 }
 
 /** `node --check` prints `file:///x.mjs:3` and a caret line under the offending code. */
-export function checkSyntax(file: string): Location | undefined {
-  if (!/\.[cm]?jsx?$/.test(file)) return undefined;
+function checkSyntax(file: string): Location | undefined {
+  if (!/\.[cm]?js$/.test(file)) return undefined;
   const result = spawnSync(process.execPath, ['--check', file], { encoding: 'utf8', timeout: 5000 });
+  if (result.status === 0) return undefined;
   const lines = (result.stderr ?? '').split('\n');
   const head = /^(.+):(\d+)$/.exec(lines[0] ?? '');
   if (!head) return undefined;
