@@ -23,7 +23,7 @@ import '${moduleName}';
 
 declare module '${moduleName}' {
   interface RouteRegistry {
-${entries.map(([pattern, params]) => `    ${JSON.stringify(pattern)}: ${params};`).join('\n')}
+${entries.map(([pattern, params]) => `    ${quote(pattern)}: ${params};`).join('\n')}
   }
 }
 `;
@@ -32,13 +32,18 @@ ${entries.map(([pattern, params]) => `    ${JSON.stringify(pattern)}: ${params};
 function paramsType(segments: readonly Segment[]): string {
   const fields = segments.flatMap((segment) => {
     if (segment.kind === 'static') return [];
-    const key = /^[A-Za-z_$][\w$]*$/.test(segment.name) ? segment.name : JSON.stringify(segment.name);
+    const key = /^[A-Za-z_$][\w$]*$/.test(segment.name) ? segment.name : quote(segment.name);
     if (segment.kind === 'param') return [`${key}: string`];
     if (segment.kind === 'catchAll') return [`${key}: string[]`];
     if (segment.kind === 'optionalCatchAll') return [`${key}?: string[]`];
     return [];
   });
   return fields.length === 0 ? 'Record<string, never>' : `{ ${fields.join('; ')} }`;
+}
+
+/** A single-quoted TypeScript string literal (the style Prettier gives the file). */
+function quote(text: string): string {
+  return `'${text.replace(/[\\']/g, (c) => `\\${c}`)}'`;
 }
 
 /** Writes `text` to `file` unless it already holds it; true when it wrote. */
