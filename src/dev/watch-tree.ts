@@ -1,22 +1,23 @@
 /**
- * Watches the endpoint tree with Node's own `fs.watch(dir, { recursive: true })`: native on
- * macOS and Windows, and on Linux (Node 20+) one inotify watch per folder that follows folders
- * as they are created, removed and renamed (measured on Node 20, 22, 24 and 26: edits, new
- * folders with files, removed and renamed folders, and editors' write-then-rename saves are all
- * reported within a few milliseconds). No dependency is needed for that.
+ * Watches the endpoint tree. On macOS and Windows, Node's `fs.watch(dir, { recursive: true })` is
+ * native and used as is. On Linux it is not: Node 20–24 emulate it with one watch per file, and a
+ * file replaced by rename — how `sed -i`, vim and many editors save — is never heard from again
+ * (measured: the second save of a file goes unseen on Node 20, 22 and 24; Node 26 fixed it). So on
+ * Linux every folder gets its own non-recursive `fs.watch` (one inotify watch, which names the
+ * entry that changed whatever its inode), and folders are added and dropped as they come and go —
+ * what chokidar does, in a few lines and with no dependency.
  *
  * Events come in bursts (an editor's save is two or three), so they are collected until the tree
- * has been quiet for `debounce` ms and handed over as one batch of absolute paths. Paths inside
- * `node_modules` or dot-folders are not endpoint code and are left out.
+ * has been quiet for `debounce` ms and handed over as one batch of absolute paths. `node_modules`
+ * and dot-folders are not endpoint code and are left out.
  */
-import { watch, type FSWatcher } from 'node:fs';
+import { readdirSync, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 
 export interface TreeWatcher {
   close(): void;
 }
 
-/** `onBatch` gets every path that changed; a `null` filename (the OS lost track) yields the root. */
 export function watchTree(
   root: string,
   debounce: number,
@@ -25,26 +26,70 @@ export function watchTree(
 ): TreeWatcher {
   let pending = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
-  const flush = () => {
-    timer = undefined;
-    const paths = [...pending];
-    pending = new Set();
-    onBatch(paths);
-  };
-  const watcher: FSWatcher = watch(root, { recursive: true }, (_event, filename) => {
-    const relative = filename === null ? '' : String(filename);
-    if (isIgnored(relative)) return;
-    pending.add(path.join(root, relative));
+  const changed = (file: string) => {
+    pending.add(file);
     if (timer) clearTimeout(timer);
-    timer = setTimeout(flush, debounce);
-  });
-  watcher.on('error', onError);
-  // A dev server stays up because it listens; the watcher alone must not keep a script alive.
-  watcher.unref();
+    timer = setTimeout(() => {
+      timer = undefined;
+      const paths = [...pending];
+      pending = new Set();
+      onBatch(paths);
+    }, debounce);
+  };
+  const folders = new Map<string, FSWatcher>();
+  const recursive = process.platform === 'darwin' || process.platform === 'win32';
+
+  const watchFolder = (dir: string): void => {
+    if (folders.has(dir)) return;
+    let watcher: FSWatcher;
+    try {
+      watcher = watch(dir, { recursive }, (_event, filename) => {
+        const relative = filename === null ? '' : String(filename);
+        if (isIgnored(relative)) return;
+        const file = path.join(dir, relative);
+        if (!recursive) watchFolders(file); // a folder that appeared (a file is skipped)
+        changed(file);
+      });
+    } catch {
+      return; // gone already, or not a folder
+    }
+    watcher.on('error', (error) => {
+      // A removed folder's watch ends with an error on some platforms: that is not a failure.
+      watcher.close();
+      folders.delete(dir);
+      if (dir === root) onError(error);
+    });
+    // A dev server stays up because it listens; the watcher alone must not keep a script alive.
+    watcher.unref();
+    folders.set(dir, watcher);
+  };
+  const watchFolders = (dir: string): void => {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      // Removed: forget its watches, so a folder created again under that name is watched anew.
+      for (const [folder, watcher] of folders) {
+        if (folder === dir || folder.startsWith(dir + path.sep)) {
+          watcher.close();
+          folders.delete(folder);
+        }
+      }
+      return;
+    }
+    watchFolder(dir);
+    if (recursive) return;
+    for (const entry of entries) {
+      if (entry.isDirectory() && !isIgnored(entry.name)) watchFolders(path.join(dir, entry.name));
+    }
+  };
+  watchFolders(root);
+
   return {
     close() {
       if (timer) clearTimeout(timer);
-      watcher.close();
+      for (const watcher of folders.values()) watcher.close();
+      folders.clear();
     },
   };
 }

@@ -4,7 +4,9 @@
  * through tsx's ESM hooks, reloaded under versioned URLs): edits, imported modules, added and
  * removed folders, broken and fixed files, an invalid tree, and a stream that outlives a reload.
  */
+import { renameSync } from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import { expect } from 'chai';
 import { listen } from '../support/net';
 import { get, problemsOf, scratchTree, until, type PackageType, type ScratchTree } from './scratch-tree';
@@ -34,6 +36,16 @@ for (const type of ['commonjs', 'module'] as PackageType[]) {
       const took = await until(async () => (await get(endpoints, '/hello')).text === 'v2 m1');
       expect(took).to.be.below(1000);
       expect(tree.reloads.at(-1)!.reloaded).to.have.length(1);
+    });
+
+    it('hears saves that replace the file (temp file, then rename), save after save', async () => {
+      const endpoints = tree.mount();
+      await endpoints.ready;
+      for (const version of ['r1', 'r2', 'r3']) {
+        tree.write('hello/.endpoint.ts.swp', files['hello/endpoint.ts'].replace('v1', version));
+        renameSync(path.join(tree.app, 'hello/.endpoint.ts.swp'), path.join(tree.app, 'hello/endpoint.ts'));
+        await until(async () => (await get(endpoints, '/hello')).text === `${version} m1`);
+      }
     });
 
     it('reloads an edited _lib module and its importers only: other modules keep their state', async () => {
