@@ -9,7 +9,6 @@ import { errorPage, formatProblems } from '../../src/dev/error-page';
 import { mountEndpoints } from '../../src/index';
 import { get, scratchTree } from './scratch-tree';
 
-const fixture = path.join(__dirname, '../fixtures/typed-routes/app');
 
 describe('dev mode: when it is on', () => {
   let nodeEnv: string | undefined;
