@@ -9,7 +9,6 @@ import { errorPage, formatProblems } from '../../src/dev/error-page';
 import { mountEndpoints } from '../../src/index';
 import { get, scratchTree } from './scratch-tree';
 
-
 describe('dev mode: when it is on', () => {
   let nodeEnv: string | undefined;
   beforeEach(() => {
