@@ -6,6 +6,7 @@
  */
 import { check, init, routes } from './commands';
 import { LOAD_WORKER_FLAG, runLoadWorker } from './check';
+import { typegenCommand } from './dev';
 
 interface Command {
   /** `name args`, as the usage shows it. */
@@ -14,6 +15,8 @@ interface Command {
   /** Flags it accepts besides its one optional folder argument. */
   flags: readonly string[];
   run(dir: string | undefined, flags: readonly string[]): number | Promise<number>;
+  /** Parses its own arguments (flags that take a value): gets them all, unchecked. */
+  runArgs?(args: readonly string[]): number;
 }
 
 const COMMANDS: Record<string, Command> = {
@@ -40,6 +43,15 @@ const COMMANDS: Record<string, Command> = {
     flags: [],
     run: (dir) => init(dir),
   },
+  typegen: {
+    synopsis: 'typegen [dir] [--out f]',
+    summary:
+      'write the typed-routes declaration for the tree in dir (default file: express-endpoints-env.d.ts\n' +
+      '                        beside dir)',
+    flags: [],
+    run: () => 2,
+    runArgs: (args) => typegenCommand(args),
+  },
 };
 
 const USAGE = `Usage: express-endpoints <command> [dir]
@@ -63,6 +75,7 @@ async function main(args: string[]): Promise<number> {
   }
   const [name, ...rest] = args;
   const command = name === undefined ? undefined : COMMANDS[name];
+  if (command?.runArgs) return command.runArgs(rest);
   const flags = rest.filter((arg) => arg.startsWith('-'));
   const positional = rest.filter((arg) => !arg.startsWith('-'));
   if (!command || positional.length > 1 || flags.some((flag) => !command.flags.includes(flag))) {

@@ -24,4 +24,15 @@ export type {
   EndpointErrorInfo,
   ErrorReporter,
 } from './types';
+export { url } from './dev';
+export type {
+  RouteRegistry,
+  RoutePattern,
+  RouteParams,
+  RouteContext,
+  DevOptions,
+  DevLogger,
+  DevProblem,
+  DevReload,
+} from './dev';
 export type { TestRequestOptions } from './testing';

@@ -6,6 +6,7 @@
  */
 import { createNodeMiddleware, DEFAULT_BODY_LIMIT, type NodeMiddleware } from './bridge';
 import { discoverTree, type DiscoveredTree, type RouteFile } from './discover';
+import { resolveDevOptions, startDevLoop } from './dev';
 import { describeRoutes, middlewareFilesFor, patternsWithPage, type RouteInfo } from './describe-routes';
 import {
   buildMethodTable,
@@ -29,6 +30,8 @@ export interface EndpointsMiddleware extends NodeMiddleware {
   readonly routes: RouteInfo[];
   /** The whole tree as a Web handler: 404 when nothing matches. */
   fetch(request: Request): Promise<Response>;
+  /** Stops development mode's watcher; resolves at once when not in development mode. */
+  close(): Promise<void>;
 }
 
 /** What `mountEndpoints(app)` needs of an Express or Connect app. */
@@ -63,15 +66,22 @@ export function mountEndpoints(
 
 function createEndpoints(options: MountOptions): EndpointsMiddleware {
   const tree = discoverTree(options.dir ?? 'app');
-  assertValidTree(tree);
+  // Development mode reports an invalid tree on an error page instead (src/dev).
+  const dev = resolveDevOptions(options.dev, tree.root);
+  if (!dev) assertValidTree(tree);
 
   // Rows are updated in place once the modules are loaded, so a reference kept earlier stays current.
   const routes = describeRoutes(tree);
   let router: Router<CompiledRoute> | undefined;
-  const ready = compile(tree, options).then((compiled) => {
-    router = compiled.router;
-    routes.splice(0, routes.length, ...describeRoutes(compiled.loaded));
-  });
+  const devLoop = dev
+    ? startDevLoop(tree, { options, dev, routes, compile, swap: (next) => void (router = next) })
+    : undefined;
+  const ready =
+    devLoop?.ready ??
+    compile(tree, options).then((compiled) => {
+      router = compiled.router;
+      routes.splice(0, routes.length, ...describeRoutes(compiled.loaded));
+    });
   // The error reaches whoever awaits `.ready`, and every request; it must not also crash the
   // process as an unhandled rejection when nobody awaits it.
   ready.catch(() => {});
@@ -84,6 +94,7 @@ function createEndpoints(options: MountOptions): EndpointsMiddleware {
       await ready;
       return handleFetch(router!, request);
     },
+    close: () => devLoop?.close() ?? Promise.resolve(),
   });
 }
 
@@ -91,12 +102,11 @@ function createEndpoints(options: MountOptions): EndpointsMiddleware {
 async function compile(
   tree: DiscoveredTree,
   options: MountOptions,
+  load = (file: RouteFile) => loadModule(file.file, file.displayPath),
 ): Promise<{ router: Router<CompiledRoute>; loaded: DiscoveredTree }> {
   const modules = new Map<RouteFile, ModuleExports>();
   await Promise.all(
-    tree.files
-      .filter((f) => f.kind !== 'page')
-      .map(async (file) => modules.set(file, await loadModule(file.file, file.displayPath))),
+    tree.files.filter((f) => f.kind !== 'page').map(async (file) => modules.set(file, await load(file))),
   );
   // Validate again against what the modules really export (`export * from`, computed exports).
   const loaded: DiscoveredTree = {

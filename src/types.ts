@@ -3,6 +3,7 @@
  * Handlers only need the global `Request`/`Response`; these types are for those who want them.
  */
 import type { NodeContext } from './bridge';
+import type { DevOptions } from './dev';
 
 /** Path parameters: `[id]` gives a string, `[...path]` / `[[...path]]` an array of strings. */
 export type Params = Record<string, string | string[]>;
@@ -106,4 +107,9 @@ export interface MountOptions {
    * (`passedToNext`), so Express apps do not log each error twice.
    */
   onError?: ErrorReporter;
+  /**
+   * Development mode: watch `dir` and serve changed endpoint code on the next request, with no
+   * restart (see the README's "Development mode"). Default: on when `NODE_ENV=development`.
+   */
+  dev?: boolean | DevOptions;
 }

@@ -3,6 +3,7 @@
  * adopts express-endpoints: the new endpoints are TypeScript files under ./app, loaded at startup.
  *
  *   npm start                      # from the repository root: builds the library, then runs this
+ *   npm run dev                    # the same in development mode: edit an endpoint, the next request runs it
  *   PORT=8080 API_TOKEN=s3cret node examples/express-app/server.js
  *
  * Environment: PORT (default 3000), API_TOKEN (bearer token for writes, default "dev-token"),
@@ -41,7 +42,11 @@ async function createApp({ token = process.env.API_TOKEN || DEFAULT_TOKEN, logge
 
   // The new endpoints. Requests that no endpoint matches, and GET /contact (a page lives
   // there), fall through to the routes below.
-  app.locals.endpoints = await mountEndpoints(app, { dir: path.join(__dirname, 'app') });
+  // `--dev` (npm run dev) or NODE_ENV=development: edited endpoints are reloaded with no restart.
+  app.locals.endpoints = await mountEndpoints(app, {
+    dir: path.join(__dirname, 'app'),
+    dev: process.argv.includes('--dev') || undefined,
+  });
 
   app.use(legacyRoutes());
   app.use(notFound);

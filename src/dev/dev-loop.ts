@@ -1,0 +1,187 @@
+/**
+ * The development loop: watch the tree; on a change, reload the changed modules and their
+ * importers, re-discover and re-validate the tree, build a new route table and swap it in. The
+ * swap is one assignment in mount.ts: a request already running keeps the table (and the module)
+ * it started with, and the request path reads a variable, nothing more, with or without dev mode.
+ *
+ * Nothing here throws at the process: a tree that does not validate, or a module that does not
+ * load, becomes an error page for the routes it breaks (see error-routes.ts), printed once to the
+ * console, and the next save that fixes it brings the routes back.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { describeRoutes, type RouteInfo } from '../describe-routes';
+import { discoverTree, type DiscoveredTree, type RouteFile } from '../discover';
+import type { CompiledRoute } from '../dispatch';
+import { loadModule, type ModuleExports } from '../load';
+import type { Router } from '../router';
+import type { MountOptions } from '../types';
+import { validateTree, type Problem, EndpointValidationError } from '../validate';
+import type { ResolvedDevOptions } from './dev-options';
+import { formatProblems } from './error-page';
+import { errorRouter, standInModule } from './error-routes';
+import { createImportGraph } from './import-graph';
+import { problemOfLoadError } from './locate-error';
+import { invalidateModules } from './module-versions';
+import { routeDeclarations, writeIfChanged } from './typegen';
+import type { CompileTree, DevProblem } from './types';
+import { watchTree } from './watch-tree';
+
+export interface DevLoopHost {
+  options: MountOptions;
+  dev: ResolvedDevOptions;
+  /** `.routes`, updated in place. */
+  routes: RouteInfo[];
+  compile: CompileTree;
+  /** Makes `router` the table the next request uses. */
+  swap(router: Router<CompiledRoute>): void;
+}
+
+export interface DevLoop {
+  /** Resolves after the first build, whatever its problems (they are on the error page). */
+  ready: Promise<void>;
+  /** Stops watching, once the reload under way (if any) has finished. */
+  close(): Promise<void>;
+}
+
+type Loaded = { exports: ModuleExports } | { problem: DevProblem };
+
+export function startDevLoop(tree: DiscoveredTree, host: DevLoopHost): DevLoop {
+  const { dev } = host;
+  const root = tree.root;
+  // Loaded modules by file; a reload drops the stale ones, so everything else is reused as is.
+  const modules = new Map<string, Loaded>();
+  const graph = createImportGraph(root);
+  let lastReport = '';
+
+  const build = async (current: DiscoveredTree, reloaded: readonly string[]): Promise<void> => {
+    const started = performance.now();
+    const problems: DevProblem[] = validateTree(current).map(fromValidation);
+    if (problems.length === 0) {
+      const load = async (file: RouteFile): Promise<ModuleExports> => {
+        let entry = modules.get(file.file);
+        if (!entry) {
+          entry = await loadForDev(file, graph.dependenciesOf(file.file));
+          modules.set(file.file, entry);
+        }
+        if ('exports' in entry) return entry.exports;
+        problems.push(entry.problem);
+        return standInModule(file, current, [entry.problem]);
+      };
+      try {
+        const { router, loaded } = await host.compile(current, host.options, load);
+        host.swap(router);
+        host.routes.splice(0, host.routes.length, ...describeRoutes(loaded));
+      } catch (error) {
+        problems.push(...problemsOf(error));
+      }
+    }
+    if (problems.length > 0 && !problems.every((p) => p.code === 'syntax-error' || p.code === 'load-error')) {
+      // The tree itself is invalid: no table can be built from it, so all of it shows the problems.
+      host.swap(errorRouter(current, host.options, problems));
+      host.routes.splice(0, host.routes.length, ...describeRoutes(current));
+    }
+    writeTypes(current);
+    report(problems, reloaded, performance.now() - started);
+  };
+
+  const writeTypes = (current: DiscoveredTree) => {
+    if (dev.types === false) return;
+    try {
+      writeIfChanged(dev.types, routeDeclarations(current));
+    } catch (error) {
+      dev.logger.error(`express-endpoints (dev): could not write ${dev.types}: ${String(error)}`);
+    }
+  };
+
+  const report = (problems: DevProblem[], reloaded: readonly string[], ms: number) => {
+    const text = problems.length > 0 ? formatProblems(problems) : '';
+    if (text && text !== lastReport) dev.logger.error(text);
+    else if (!text && reloaded.length > 0) {
+      dev.logger.info(
+        `express-endpoints (dev): ${lastReport ? 'fixed; ' : ''}reloaded ${plural(reloaded.length, 'module')} in ${Math.round(ms)} ms`,
+      );
+    }
+    lastReport = text;
+    dev.onReload?.({ problems, reloaded: reloaded.map((f) => displayPath(f)) });
+  };
+
+  const reload = async (paths: readonly string[]): Promise<void> => {
+    graph.update(paths);
+    const changed = new Set(paths);
+    // A removed or renamed folder is one event: everything loaded from under it changed.
+    for (const file of modules.keys())
+      if (paths.some((p) => file.startsWith(p + path.sep))) changed.add(file);
+    const stale = graph.withImporters(changed);
+    invalidateModules(stale);
+    for (const file of stale) modules.delete(file);
+    let current: DiscoveredTree;
+    try {
+      current = discoverTree(root);
+    } catch (error) {
+      // The folder itself is gone: nothing to serve until it is back.
+      current = { root, files: [] };
+      dev.logger.error(`express-endpoints (dev): ${String(error)}`);
+    }
+    await build(
+      current,
+      [...stale].filter((file) => loadsAsModule(file) && existsSync(file)),
+    );
+  };
+
+  let queue = build(tree, []);
+  const ready = queue.catch((error: unknown) =>
+    dev.logger.error(`express-endpoints (dev): ${String(error)}`),
+  );
+  const watcher = watchTree(
+    root,
+    dev.debounce,
+    // One reload at a time, in order: a save during a reload waits for it.
+    (paths) => {
+      queue = queue.then(
+        () => reload(paths),
+        () => reload(paths),
+      );
+      queue.catch((error: unknown) =>
+        dev.logger.error(`express-endpoints (dev): reload failed: ${String(error)}`),
+      );
+    },
+    (error) => dev.logger.error(`express-endpoints (dev): watching ${root} failed: ${error.message}`),
+  );
+  return {
+    ready,
+    close: async () => {
+      watcher.close();
+      await queue.catch(() => {});
+    },
+  };
+}
+
+async function loadForDev(file: RouteFile, dependencies: readonly string[]): Promise<Loaded> {
+  try {
+    return { exports: await loadModule(file.file, file.displayPath) };
+  } catch (error) {
+    return { problem: problemOfLoadError(error, file, dependencies) };
+  }
+}
+
+function problemsOf(error: unknown): DevProblem[] {
+  if (error instanceof EndpointValidationError) return error.problems.map(fromValidation);
+  return [{ code: 'error', message: error instanceof Error ? error.message : String(error), files: [] }];
+}
+
+function fromValidation(problem: Problem): DevProblem {
+  return { code: problem.code, message: problem.message, files: problem.files };
+}
+
+function loadsAsModule(file: string): boolean {
+  return /\.[cm]?[jt]sx?$/.test(file);
+}
+
+function displayPath(file: string): string {
+  return path.relative(process.cwd(), file).split(path.sep).join('/');
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,60 @@
+/**
+ * What stands in for broken code in development, so that only what is broken answers with the
+ * error page and the rest of the tree keeps working:
+ *   - a module that failed to load is replaced by one whose handlers (or, for a folder
+ *     middleware, whose middleware) answer with the error page;
+ *   - an invalid tree (two routes for one URL, a bad folder name) cannot be routed as it is, so
+ *     every endpoint of it answers with the error page until it is fixed.
+ */
+import { DEFAULT_BODY_LIMIT } from '../bridge';
+import { patternsWithPage } from '../describe-routes';
+import type { DiscoveredTree, RouteFile } from '../discover';
+import { buildMethodTable, HTTP_METHODS, logError, type CompiledRoute } from '../dispatch';
+import type { ModuleExports } from '../load';
+import { createRouter, expressPath, type Router } from '../router';
+import type { MountOptions } from '../types';
+import { errorPage } from './error-page';
+import type { DevProblem } from './types';
+
+/** Exports for a module that failed to load. Beside a page, GET and HEAD stay the page's. */
+export function standInModule(
+  file: RouteFile,
+  tree: DiscoveredTree,
+  problems: readonly DevProblem[],
+): ModuleExports {
+  const answer = (request: Request) => errorPage(request, problems);
+  if (file.kind === 'middleware') return { default: answer };
+  if (!patternsWithPage(tree).has(file.pattern)) return { ANY: answer };
+  const stand: ModuleExports = {};
+  for (const method of HTTP_METHODS) if (method !== 'GET' && method !== 'HEAD') stand[method] = answer;
+  return stand;
+}
+
+/** A route table in which every endpoint of the tree answers with the error page. */
+export function errorRouter(
+  tree: DiscoveredTree,
+  options: MountOptions,
+  problems: readonly DevProblem[],
+): Router<CompiledRoute> {
+  const entries = tree.files
+    .filter((file) => file.kind === 'endpoint')
+    .map((file) => {
+      const table = buildMethodTable(standInModule(file, { ...tree, files: [] }, problems));
+      const route: CompiledRoute = {
+        pattern: file.pattern,
+        displayPath: file.displayPath,
+        table,
+        middleware: [],
+        middlewareNames: [],
+        bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+        expressRoute: Object.freeze({
+          path: expressPath(file.segments),
+          stack: Object.freeze([]),
+          methods: Object.freeze({ _all: true }),
+        }),
+        onError: options.onError ?? logError,
+      };
+      return { segments: file.segments, value: route };
+    });
+  return createRouter(entries, { caseSensitive: options.caseSensitive, strict: options.strict });
+}

@@ -1,0 +1,156 @@
+/**
+ * Who imports whom under the endpoint tree, so a change reloads the changed module and every
+ * module that imports it (directly or not), and nothing else: `_lib/users.ts` keeps its
+ * in-memory state when only an endpoint changes.
+ *
+ * Two sources, joined: a static scan of every source file under the tree (es-module-lexer for
+ * `import`/`export … from`/`import()`, a pattern for `require()`), which is all ES modules have;
+ * and, for CommonJS, Node's own record of what each module required (`module.children` in
+ * `require.cache`), which also knows what the scan cannot resolve (tsconfig path aliases).
+ * Joining can only add importers, so at worst a little more is reloaded than needed.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import Module from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'es-module-lexer';
+import fg from 'fast-glob';
+
+const SOURCE_GLOB = '**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs}';
+const EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
+// TypeScript's convention: `./lib.js` in source names `./lib.ts` on disk.
+const SOURCE_OF: Record<string, string[]> = { '.js': ['.ts', '.tsx'], '.mjs': ['.mts'], '.cjs': ['.cts'] };
+const REQUIRE_CALL = /\brequire\s*\(\s*(['"])([^'"\n]+)\1\s*\)/g;
+const ANY_IMPORT = /\b(?:from|import|require)\s*\(?\s*(['"])([^'"\n]+)\1/g;
+
+interface CachedModule {
+  filename?: string;
+  children?: CachedModule[];
+}
+
+export interface ImportGraph {
+  /** Re-reads these files (or forgets them, when gone); a folder re-reads what is under it. */
+  update(paths: readonly string[]): void;
+  /** The files themselves plus everything under the tree that imports them, transitively. */
+  withImporters(files: Iterable<string>): Set<string>;
+  /** The file and what it imports under the tree, transitively, the file first. */
+  dependenciesOf(file: string): string[];
+}
+
+export function createImportGraph(root: string): ImportGraph {
+  const importsOf = new Map<string, string[]>();
+  const inTree = (file: string) => file.startsWith(root + path.sep);
+  const scan = (file: string) => {
+    const imports = scanImports(file);
+    if (imports) importsOf.set(file, imports);
+    else importsOf.delete(file);
+  };
+  for (const file of fg.sync(SOURCE_GLOB, { cwd: root, absolute: true, ignore: ['**/node_modules/**'] })) {
+    scan(path.normalize(file));
+  }
+
+  return {
+    update(paths) {
+      for (const changed of paths) {
+        for (const known of [...importsOf.keys()]) {
+          if (known.startsWith(changed + path.sep)) scan(known); // a removed or renamed folder
+        }
+        if (isFile(changed)) {
+          if (EXTENSIONS.includes(path.extname(changed))) scan(changed);
+        } else {
+          importsOf.delete(changed);
+          for (const file of fg.sync(SOURCE_GLOB, {
+            cwd: changed,
+            absolute: true,
+            ignore: ['**/node_modules/**'],
+          }))
+            scan(path.normalize(file)); // a folder that appeared with files in it
+        }
+      }
+    },
+    withImporters(files) {
+      const importers = new Map<string, Set<string>>();
+      const link = (from: string, to: string) => {
+        if (!inTree(from) || !inTree(to)) return;
+        let set = importers.get(to);
+        if (!set) importers.set(to, (set = new Set()));
+        set.add(from);
+      };
+      for (const [from, imports] of importsOf) for (const to of imports) link(from, to);
+      const cache = (Module as unknown as { _cache: Record<string, CachedModule | undefined> })._cache;
+      for (const [from, mod] of Object.entries(cache)) {
+        for (const child of mod?.children ?? []) if (child.filename) link(from, child.filename);
+      }
+      const result = new Set<string>();
+      const queue = [...files];
+      while (queue.length > 0) {
+        const file = queue.pop()!;
+        if (result.has(file)) continue;
+        result.add(file);
+        for (const importer of importers.get(file) ?? []) queue.push(importer);
+      }
+      return result;
+    },
+    dependenciesOf(file) {
+      const seen = new Set<string>();
+      const queue = [file];
+      while (queue.length > 0) {
+        const next = queue.shift()!;
+        if (seen.has(next) || !inTree(next)) continue;
+        seen.add(next);
+        queue.push(...(importsOf.get(next) ?? []));
+      }
+      return [...seen];
+    },
+  };
+}
+
+/** The files a source file imports or requires, resolved; `undefined` when it cannot be read. */
+function scanImports(file: string): string[] | undefined {
+  let code: string;
+  try {
+    code = readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const specifiers = new Set<string>();
+  try {
+    for (const entry of parse(code)[0])
+      if (typeof entry.specifier === 'string') specifiers.add(entry.specifier);
+    for (const match of code.matchAll(REQUIRE_CALL)) specifiers.add(match[2]!);
+  } catch {
+    // JSX, or code the lexer cannot read: a looser pattern, which may over-report.
+    for (const match of code.matchAll(ANY_IMPORT)) specifiers.add(match[2]!);
+  }
+  const resolved: string[] = [];
+  for (const specifier of specifiers) {
+    const target = resolveRelative(file, specifier);
+    if (target) resolved.push(target);
+  }
+  return resolved;
+}
+
+/** Relative and absolute specifiers only: packages are not part of the tree. */
+function resolveRelative(from: string, specifier: string): string | undefined {
+  let base: string;
+  if (specifier.startsWith('file:')) base = fileURLToPath(specifier.split(/[?#]/)[0]!);
+  else if (specifier.startsWith('.') || specifier.startsWith('/'))
+    base = path.resolve(path.dirname(from), specifier.split(/[?#]/)[0]!);
+  else return undefined;
+  const ext = path.extname(base);
+  const candidates = [
+    base,
+    ...EXTENSIONS.map((e) => base + e),
+    ...(SOURCE_OF[ext] ?? []).map((e) => base.slice(0, -ext.length) + e),
+    ...EXTENSIONS.map((e) => path.join(base, `index${e}`)),
+  ];
+  return candidates.find(isFile);
+}
+
+function isFile(file: string): boolean {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}

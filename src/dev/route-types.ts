@@ -1,0 +1,37 @@
+/**
+ * Typed routes. `RouteRegistry` is empty here; the declaration file that
+ * `express-endpoints typegen` (and development mode, on every change) writes fills it in by
+ * module augmentation, one key per route pattern of the tree:
+ *
+ *   declare module 'express-endpoints' {
+ *     interface RouteRegistry { '/api/users/[id]': { id: string } }
+ *   }
+ *
+ * Then `RouteContext<'/api/user/[id]'>` (a typo) and `params.userId` in an `[id]` folder are type
+ * errors, and `url()` accepts only patterns that exist, with their params. Without the file every
+ * pattern is accepted and its params are read from the pattern itself (`ParamsOf`).
+ */
+import type { EndpointContext, ParamsOf } from '../types';
+
+/** Route patterns and their params; filled in by the generated declaration file. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- augmented by generated code
+export interface RouteRegistry {}
+
+/** The tree's route patterns once the declaration file is generated; any string before. */
+export type RoutePattern = [keyof RouteRegistry] extends [never]
+  ? string
+  : Extract<keyof RouteRegistry, string>;
+
+/** The params of a route pattern. */
+export type RouteParams<P extends RoutePattern> = P extends keyof RouteRegistry
+  ? RouteRegistry[P]
+  : ParamsOf<P>;
+
+/** The handler context of one route: `({ params }: RouteContext<'/api/users/[id]'>)`. */
+export type RouteContext<P extends RoutePattern> = Omit<EndpointContext, 'params'> & {
+  params: RouteParams<P>;
+};
+
+/** `url()`'s params argument: optional when the route has no required params. */
+export type UrlParams<P extends RoutePattern> =
+  Record<string, never> extends RouteParams<P> ? [params?: RouteParams<P>] : [params: RouteParams<P>];

@@ -1,0 +1,81 @@
+/**
+ * Typed routes at run time: `url()` builds what the router matches back, the declaration text
+ * for a tree (and the committed test/types/route-registry.d.ts is what typegen writes), and the
+ * `typegen` command.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { expect } from 'chai';
+import { routeDeclarations } from '../../src/dev';
+import { discoverTree } from '../../src/discover';
+import { mountEndpoints, url } from '../../src/index';
+
+const fixture = path.join(__dirname, '../fixtures/typed-routes/app');
+
+describe('url()', () => {
+  it('fills in params, one encoded segment each', () => {
+    expect(url('/api/users')).to.equal('/api/users');
+    expect(url('/api/users/[id]', { id: 'a/b c' })).to.equal('/api/users/a%2Fb%20c');
+    expect(url('/docs/[[...path]]')).to.equal('/docs');
+    expect(url('/docs/[[...path]]', { path: ['a', 'b?'] })).to.equal('/docs/a/b%3F');
+    expect(url('/files/[...parts]', { parts: ['x'] })).to.equal('/files/x');
+  });
+
+  it('throws on a missing param rather than building a wrong URL', () => {
+    expect(() => url('/api/users/[id]', {} as { id: string })).to.throw(TypeError, /params\.id/);
+    expect(() => url('/files/[...parts]', { parts: [] })).to.throw(TypeError, /params\.parts/);
+  });
+
+  it('builds URLs that the route table matches back to the same params', async () => {
+    const endpoints = mountEndpoints({ dir: fixture, dev: false });
+    const echo = await endpoints.fetch(
+      new Request(`http://localhost${url('/api/users/[id]', { id: 'a/b' })}`),
+    );
+    expect(await echo.text()).to.equal('user');
+  });
+});
+
+describe('typegen', () => {
+  it('declares every route pattern with its params', () => {
+    const text = routeDeclarations(discoverTree(fixture));
+    expect(text).to.include("declare module 'express-endpoints' {");
+    expect(text).to.include("'/api/users': Record<string, never>;");
+    expect(text).to.include("'/api/users/[id]': { id: string };");
+    expect(text).to.include("'/docs/[[...path]]': { path?: string[] };");
+    expect(text).to.include("'/files/[...parts]': { parts: string[] };");
+  });
+
+  it('wrote test/types/route-registry.d.ts (regenerate it when the fixture changes)', () => {
+    const cwd = process.cwd();
+    process.chdir(path.join(__dirname, '../..'));
+    try {
+      const expected = routeDeclarations(discoverTree('test/fixtures/typed-routes/app'), '../../src/index');
+      expect(readFileSync(path.join(__dirname, '../types/route-registry.d.ts'), 'utf8')).to.equal(expected);
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+
+  it('`express-endpoints typegen [dir] --out file` writes the file, and leaves it alone when unchanged', () => {
+    const out = mkdtempSync(path.join(os.tmpdir(), 'ee-typegen-'));
+    try {
+      const cli = path.join(__dirname, '../../src/cli.ts');
+      const tsx = pathToFileURL(require.resolve('tsx')).href;
+      const file = path.join(out, 'routes.d.ts');
+      const run = () =>
+        spawnSync(process.execPath, ['--import', tsx, cli, 'typegen', fixture, '--out', file], {
+          encoding: 'utf8',
+        });
+      const first = run();
+      expect(first.status, first.stderr).to.equal(0);
+      expect(first.stdout).to.match(/^wrote .*routes\.d\.ts \(4 routes\)/);
+      expect(readFileSync(file, 'utf8')).to.include("'/api/users/[id]': { id: string };");
+      expect(run().stdout).to.match(/^unchanged/);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+});
