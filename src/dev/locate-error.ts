@@ -24,7 +24,7 @@ export function problemOfLoadError(
   file: RouteFile,
   candidates: readonly string[],
 ): DevProblem {
-  const cause = error instanceof EndpointLoadError ? error.cause : error;
+  const cause = error instanceof EndpointLoadError ? error.originalError : error;
   const message = error instanceof Error ? error.message : String(error);
   const files = [file.displayPath];
   const location = locate(cause, candidates);

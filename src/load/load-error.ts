@@ -9,6 +9,12 @@ import { isDebugging, withoutStack } from '../debug';
 
 /** Thrown when a module cannot be loaded; names the file. */
 export class EndpointLoadError extends Error {
+  /**
+   * What Node or tsx threw, always at hand for code (development mode locates it), while `cause`,
+   * which printing shows with its stack, is set only under DEBUG. Not enumerable: not printed.
+   */
+  declare readonly originalError: unknown;
+
   constructor(
     readonly file: string,
     cause: unknown,
@@ -18,6 +24,7 @@ export class EndpointLoadError extends Error {
       `Could not load ${file}${lineOf(cause, file)}: ${reasonOf(cause)}${hintFor(cause, hint)}`,
       isDebugging() ? { cause } : undefined,
     );
+    Object.defineProperty(this, 'originalError', { value: cause, enumerable: false });
     this.name = 'EndpointLoadError';
     withoutStack(this);
   }
