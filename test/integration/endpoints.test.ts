@@ -12,8 +12,8 @@ import request from 'supertest';
 import { createTestRequest } from '../../src/testing';
 import { BIG_TEXT, setUpstream, state } from '../fixtures/app/_lib/store';
 import { hosts, UPSTREAM, type RunningHost } from './hosts';
-import { httpRequest, waitFor, type Listening } from '../support/net';
-import { headerLines, startGzipUpstream } from './http-helpers';
+import { headerLines, httpRequest, waitFor, type Listening } from '../support/net';
+import { startGzipUpstream } from '../support/upstreams';
 
 const dir = path.join(__dirname, '../fixtures/app');
 const fixtureFile = (route: string) => `test/fixtures/app/${route}/endpoint.ts`;

@@ -15,8 +15,8 @@ import compression from 'compression';
 import express5 from 'express';
 import { bridgeMiddleware, mountEndpoints } from '../../src';
 import type { WebMiddleware } from '../../src/types';
-import { hosts, sendJson, sendText, type Handler, type Layer, type Running } from './hosts';
-import { chunks, delay, request, requestBytes } from './http';
+import { hosts, sendJson, sendText, type Handler, type Layer, type RunningChain } from './chain-hosts';
+import { bodyChunks, delay, httpRequest, requestText as request } from '../support/net';
 
 const withHeader =
   (name: string, value: string): WebMiddleware =>
@@ -56,7 +56,7 @@ after(() => rmSync(tmp, { recursive: true, force: true }));
 
 for (const host of hosts) {
   describe(`bridgeMiddleware on ${host.name}`, () => {
-    let server: Running | undefined;
+    let server: RunningChain | undefined;
     const start = async (layers: Layer[]) => {
       server = await host.start(layers);
       return server.url;
@@ -411,7 +411,7 @@ for (const host of hosts) {
         route: '/big',
         handle: ((_req, res) => {
           res.setHeader('content-type', 'text/plain');
-          Readable.from(chunks(16, 64 * 1024)).pipe(res);
+          Readable.from(bodyChunks(16, 64 * 1024)).pipe(res);
         }) as Handler,
       };
 
@@ -421,7 +421,7 @@ for (const host of hosts) {
           gzip,
           { route: '/json', handle: (_req, res) => sendJson(res, { text: 'x'.repeat(5000) }) },
         ]);
-        const reply = await requestBytes(`${url}/json`, { 'accept-encoding': 'gzip' });
+        const reply = await httpRequest(`${url}/json`, { headers: { 'accept-encoding': 'gzip' } });
         expect(reply.status).to.equal(200);
         expect(reply.headers['x-added']).to.equal('yes');
         expect(reply.headers['content-encoding']).to.equal('gzip');
@@ -430,14 +430,14 @@ for (const host of hosts) {
 
       it('compression() behind it, with a 1 MiB streamed body (backpressure)', async () => {
         const url = await start([addHeader, gzip, big]);
-        const reply = await requestBytes(`${url}/big`, { 'accept-encoding': 'gzip' });
+        const reply = await httpRequest(`${url}/big`, { headers: { 'accept-encoding': 'gzip' } });
         expect(reply.headers['content-encoding']).to.equal('gzip');
         expect(zlib.gunzipSync(reply.body).length).to.equal(16 * 64 * 1024);
       });
 
       it('compression() in front of it, with a 1 MiB streamed body', async () => {
         const url = await start([gzip, addHeader, big]);
-        const reply = await requestBytes(`${url}/big`, { 'accept-encoding': 'gzip' });
+        const reply = await httpRequest(`${url}/big`, { headers: { 'accept-encoding': 'gzip' } });
         expect(reply.headers['x-added']).to.equal('yes');
         expect(reply.headers['content-encoding']).to.equal('gzip');
         expect(zlib.gunzipSync(reply.body).length).to.equal(16 * 64 * 1024);

@@ -22,8 +22,8 @@ import { expect } from 'chai';
 import { EndpointValidationError, mountEndpoints } from '../../src';
 import { createTestRequest } from '../../src/testing';
 import type { WebMiddleware } from '../../src/types';
-import { hosts, sendJson, type Running } from './hosts';
-import { request } from './http';
+import { hosts, sendJson, type RunningChain } from './chain-hosts';
+import { requestText as request } from '../support/net';
 
 const FIXTURES = path.join(__dirname, '../fixtures/middleware-app');
 const DIR = path.join(FIXTURES, 'app');
@@ -53,7 +53,7 @@ const guard: WebMiddleware = (req, next) =>
 
 for (const host of hosts) {
   describe(`endpoint middleware on ${host.name}`, () => {
-    let server: Running | undefined;
+    let server: RunningChain | undefined;
     let url: string;
     afterEach(async () => {
       await server?.close();

@@ -1,6 +1,7 @@
 /**
  * What every HTTP test needs: a server on an ephemeral loopback port, one request on a fresh
- * connection with nothing decoded or merged, and polling for a condition.
+ * connection with nothing decoded or merged (as bytes or as text), the header lines as sent, bodies
+ * made chunk by chunk, and polling for a condition.
  */
 import http, { type Agent, type IncomingHttpHeaders, type OutgoingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -97,4 +98,24 @@ export async function waitFor(check: () => boolean, timeout = 3000, what = 'cond
     if (Date.now() > deadline) throw new Error(`Timed out after ${timeout} ms waiting for ${what}`);
     await delay(10);
   }
+}
+
+/** `httpRequest` with the body as text. */
+export async function requestText(url: string, options: HttpRequestOptions = {}) {
+  const reply = await httpRequest(url, options);
+  return { ...reply, body: reply.body.toString() };
+}
+
+/** Every value of one header, one entry per header line (Set-Cookie lines kept apart). */
+export function headerLines(res: HttpReply, name: string): string[] {
+  const values: string[] = [];
+  for (let i = 0; i < res.rawHeaders.length; i += 2) {
+    if (res.rawHeaders[i]!.toLowerCase() === name) values.push(res.rawHeaders[i + 1]!);
+  }
+  return values;
+}
+
+/** `count` chunks of `size` bytes, made one at a time as they are pulled. */
+export function* bodyChunks(count: number, size: number): Generator<Buffer> {
+  for (let i = 0; i < count; i++) yield Buffer.alloc(size, 97 + (i % 26));
 }

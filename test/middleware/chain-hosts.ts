@@ -25,17 +25,17 @@ export type ErrorHandler = (error: unknown, req: Req, res: Res, next: Next) => v
 export type Layer =
   { use: Handler } | { route: string; method?: 'GET' | 'POST'; handle: Handler } | { onError: ErrorHandler };
 
-export interface Running {
+export interface RunningChain {
   /** `http://127.0.0.1:<port>` */
   url: string;
   close(): Promise<void>;
 }
 
-export interface Host {
+export interface ChainHost {
   name: 'Express 5' | 'Express 4' | 'Connect';
   /** Express's response helpers (`res.json`, `res.send`, `res.sendFile`) exist. */
   isExpress: boolean;
-  start(layers: Layer[]): Promise<Running>;
+  start(layers: Layer[]): Promise<RunningChain>;
 }
 
 /** JSON the host's way: `res.json` on Express, by hand on Connect. */
@@ -63,7 +63,7 @@ export function sendText(res: Res, text: string, status = 200): void {
   res.end(text);
 }
 
-function expressHost(name: 'Express 5' | 'Express 4', express: typeof express5): Host {
+function expressHost(name: 'Express 5' | 'Express 4', express: typeof express5): ChainHost {
   return {
     name,
     isExpress: true,
@@ -80,7 +80,7 @@ function expressHost(name: 'Express 5' | 'Express 4', express: typeof express5):
   };
 }
 
-const connectHost: Host = {
+const connectHost: ChainHost = {
   name: 'Connect',
   isExpress: false,
   start(layers) {
@@ -115,7 +115,7 @@ function exactRoute(path: string, method: string, handle: Handler): Handler {
   };
 }
 
-export const hosts: Host[] = [
+export const hosts: ChainHost[] = [
   expressHost('Express 5', express5),
   expressHost('Express 4', express4),
   connectHost,

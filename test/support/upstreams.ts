@@ -1,19 +1,10 @@
 /**
- * HTTP tools of the integration suite beyond test/support/net.ts: header lines as sent, and a
- * gzip-compressing upstream for the proxy tests.
+ * Upstream servers that endpoint tests forward to: one that compresses its answers, as a real
+ * compressing server does.
  */
 import http from 'node:http';
-import { listen, type HttpReply, type Listening } from '../support/net';
 import zlib from 'node:zlib';
-
-/** Every value of one header, one entry per header line. */
-export function headerLines(res: HttpReply, name: string): string[] {
-  const values: string[] = [];
-  for (let i = 0; i < res.rawHeaders.length; i += 2) {
-    if (res.rawHeaders[i]!.toLowerCase() === name) values.push(res.rawHeaders[i + 1]!);
-  }
-  return values;
-}
+import { listen, type Listening } from './net';
 
 /**
  * The upstream a proxy endpoint forwards to: answers `<METHOD> <url> <body>` gzipped, with
