@@ -175,7 +175,7 @@ async function sendAfterNext(
   const sending = capture.passThrough(() => {
     resetHeaders(res, upstream, returned);
     res.statusMessage = '';
-    return sendWebResponse(res, returned, { head, around: capture.passThrough });
+    return sendWebResponse(res, returned, { head, passThrough: capture.passThrough });
   });
   capture.abandon();
   await sending;

@@ -16,7 +16,7 @@
 import type { OutgoingHttpHeader, ServerResponse } from 'node:http';
 import type { Capture, ChainResponse } from './capture-response';
 import { CORK_BEFORE, UNCORK_AFTER } from './cork-marks';
-import { ClientClosedError } from './request-body';
+import { pipeBody } from './send-response';
 
 /** Headers on `res` before the chain ran, by lower-case name: how they were spelt, and their value. */
 export type UpstreamHeaders = Map<string, { name: string; value: OutgoingHttpHeader }>;
@@ -143,53 +143,22 @@ function toList(value: OutgoingHttpHeader): string[] {
   return Array.isArray(value) ? value : [String(value)];
 }
 
-/** Writes a body chunk by chunk, as the chain wrote it, with backpressure; cancelled if the client leaves. */
-async function pump(
+/** Writes a body chunk by chunk, as the chain wrote it (its cork()/uncork() included). */
+function pump(
   res: ServerResponse,
   body: ReadableStream<Uint8Array>,
-  around: Capture['passThrough'],
+  passThrough: Capture['passThrough'],
   corks: ChainResponse['corks'],
 ): Promise<void> {
-  const reader = body.getReader();
-  // One 'drain' listener, registered through `around` like the writes: a compression() behind
-  // the bridge moves 'drain' listeners to its zlib stream, where `off` cannot reach them.
-  let wake: (() => void) | undefined;
-  const onDrainOrClose = () => {
-    const resolve = wake;
-    wake = undefined;
-    resolve?.();
-  };
-  const onClose = () => {
-    if (!res.writableFinished)
-      reader.cancel(new ClientClosedError('The client closed the connection')).catch(noop);
-    onDrainOrClose();
-  };
-  res.once('close', onClose);
-  around(() => res.on('drain', onDrainOrClose));
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      if (res.destroyed) return;
-      const cork = corks.get(value) ?? 0;
-      const written = around(() => {
-        if (cork & CORK_BEFORE) res.cork();
-        const accepted = res.write(value);
-        if (cork & UNCORK_AFTER) res.uncork();
-        return accepted;
-      });
-      if (!written && !res.destroyed) {
-        await new Promise<void>((resolve) => (wake = resolve));
-      }
-    }
-    around(() => res.end());
-  } catch (error) {
-    // Headers are out: the only honest signal left to the client is a broken connection.
-    res.destroy(error instanceof Error ? error : new Error(String(error)));
-  } finally {
-    res.off('close', onClose);
-    res.off('drain', onDrainOrClose);
-  }
+  return pipeBody(res, body.getReader(), {
+    passThrough,
+    flushHeaders: false,
+    write(chunk) {
+      const cork = corks.get(chunk) ?? 0;
+      if (cork & CORK_BEFORE) res.cork();
+      const accepted = res.write(chunk);
+      if (cork & UNCORK_AFTER) res.uncork();
+      return accepted;
+    },
+  });
 }
-
-function noop(): void {}

@@ -24,7 +24,7 @@ export interface SendOptions {
    * Runs each call that writes to `res`. `bridgeMiddleware` uses it to let its own writes
    * through while it captures what the rest of the chain writes.
    */
-  around?: <T>(write: () => T) => T;
+  passThrough?: <T>(write: () => T) => T;
 }
 
 const direct = <T>(write: () => T): T => write();
@@ -46,11 +46,11 @@ export async function sendWebResponse(
   res.statusCode = response.status;
   if (response.statusText) res.statusMessage = response.statusText;
 
-  const around = options.around ?? direct;
+  const passThrough = options.passThrough ?? direct;
   const body = response.body;
   if (body === null || isNullBodyStatus(response.status)) {
     body?.cancel().catch(noop);
-    around(() => res.end());
+    passThrough(() => res.end());
     return;
   }
   const reader = body.getReader();
@@ -61,15 +61,15 @@ export async function sendWebResponse(
     if (!(options.head && bytes.byteLength === 0 && res.hasHeader('content-length'))) {
       res.setHeader('content-length', bytes.byteLength);
     }
-    around(() => res.end(options.head || bytes.byteLength === 0 ? undefined : bytes));
+    passThrough(() => res.end(options.head || bytes.byteLength === 0 ? undefined : bytes));
     return;
   }
   if (options.head) {
     reader.cancel().catch(noop);
-    around(() => res.end());
+    passThrough(() => res.end());
     return;
   }
-  return pipeBody(res, reader, start, around);
+  return pipeBody(res, reader, { passThrough, first: start.chunks, pending: start.pending });
 }
 
 function copyHeaders(res: ServerResponse, headers: Headers, dropEncoding: boolean): void {
@@ -89,13 +89,26 @@ function copyHeaders(res: ServerResponse, headers: Headers, dropEncoding: boolea
   });
 }
 
-async function pipeBody(
+export interface PipeOptions {
+  passThrough: NonNullable<SendOptions['passThrough']>;
+  /** Chunks already read from the body, written first. */
+  first?: readonly Uint8Array[];
+  /** A read already under way, awaited before the next. */
+  pending?: Promise<ReadableStreamReadResult<Uint8Array>>;
+  /** Writes one chunk (bridgeMiddleware's replay re-applies the app's cork()/uncork() around it). */
+  write?: (chunk: Uint8Array) => boolean;
+  /** Send the headers before the first chunk is ready (default true). */
+  flushHeaders?: boolean;
+}
+
+/** Writes a body chunk by chunk with backpressure; cancelled if the client leaves. */
+export async function pipeBody(
   res: ServerResponse,
   reader: ReadableStreamDefaultReader<Uint8Array>,
-  start: Available,
-  around: NonNullable<SendOptions['around']>,
+  options: PipeOptions,
 ): Promise<void> {
-  // One 'drain' listener for the whole body, registered through `around` like the writes: a
+  const { passThrough, write = (chunk: Uint8Array) => res.write(chunk) } = options;
+  // One 'drain' listener for the whole body, registered through `passThrough` like the writes: a
   // compression() in front of us moves 'drain' listeners to its zlib stream, where `off` cannot
   // reach them, so a listener per wait would pile up there.
   let wake: (() => void) | undefined;
@@ -110,22 +123,22 @@ async function pipeBody(
     onDrainOrClose();
   };
   res.once('close', onClose);
-  around(() => res.on('drain', onDrainOrClose));
+  passThrough(() => res.on('drain', onDrainOrClose));
   try {
     // Headers go out now, so the client sees them before the first chunk is ready.
-    if (!res.headersSent) around(() => res.flushHeaders());
-    for (const chunk of start.chunks) around(() => res.write(chunk));
-    let pending = start.pending;
+    if (options.flushHeaders !== false && !res.headersSent) passThrough(() => res.flushHeaders());
+    for (const chunk of options.first ?? []) passThrough(() => write(chunk));
+    let pending = options.pending;
     for (;;) {
       const { done, value } = await (pending ?? reader.read());
       pending = undefined;
       if (done) break;
       if (res.destroyed) return;
-      if (!around(() => res.write(value)) && !res.destroyed) {
+      if (!passThrough(() => write(value)) && !res.destroyed) {
         await new Promise<void>((resolve) => (wake = resolve));
       }
     }
-    around(() => res.end());
+    passThrough(() => res.end());
   } catch (error) {
     // Headers are out: the only honest signal left to the client is a broken connection.
     res.destroy(error instanceof Error ? error : new Error(String(error)));
