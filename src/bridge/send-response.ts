@@ -162,8 +162,9 @@ interface Available {
 const READY_TICKS = 8;
 const READY_TURNS_PER_READ = 3;
 const READY_TURNS = 16;
-// Past this much buffered, a body that keeps producing chunks without waiting is streamed instead.
-const MAX_BUFFERED = 1024 * 1024;
+// Past this much buffered, a body that keeps producing chunks without waiting is streamed instead:
+// collecting a large stream only to copy it into one buffer cost more CPU than writing it as it comes.
+const MAX_BUFFERED = 64 * 1024;
 
 async function readAvailable(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<Available> {
   const chunks: Uint8Array[] = [];

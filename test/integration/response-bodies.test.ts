@@ -78,6 +78,13 @@ describe('integration: response bodies on every host', function () {
         expect(reply.endAt - reply.firstChunkAt!).to.be.greaterThan(200);
       });
 
+      it('a stream that yields 1 MiB at once is streamed, not collected into one buffer', async () => {
+        const expected = await expectedBody('big-stream');
+        const reply = await httpRequest(`${app.url}/body/big-stream`);
+        expect(reply.headers['transfer-encoding']).to.equal('chunked');
+        expect(reply.body.equals(expected.bytes)).to.equal(true);
+      });
+
       it('HEAD of a stream: headers only, the stream cancelled', async () => {
         const head = await httpRequest(`${app.url}/sse`, { method: 'HEAD' });
         expect(head.status).to.equal(200);
