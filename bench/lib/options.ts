@@ -19,16 +19,9 @@ export const USAGE = `usage: npm run bench -- [options]
   --out DIR            where results go (default bench/; a --quick or --only run: bench/.scratch/results)
   --help               this text`;
 
-export interface Options {
-  quick: boolean;
-  rounds: number;
-  duration: number;
-  warmup: number;
-  connections: number;
-  /** Scenario ids to run, in the order given by the scenarios file. */
-  only: string[];
+/** What the command line asks for: what a saved run records (RunOptions), and how to run it. */
+export interface Options extends RunOptions {
   startupRuns: number;
-  node: string;
   crossVersion: boolean;
   rerender: boolean;
   /** Where results.json, results-cross.json and results.md are written (and read by --rerender). */

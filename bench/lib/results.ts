@@ -70,12 +70,14 @@ export interface TransferResult {
   wrongBytes?: string;
 }
 
+/** The options a run is saved with: the report describes the run from these alone. */
 export interface RunOptions {
   quick: boolean;
   rounds: number;
   duration: number;
   warmup: number;
   connections: number;
+  /** Scenario ids to run, in the order given by the scenarios file. */
   only: string[];
   node: string;
 }
