@@ -12,9 +12,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { WebMiddleware } from '../types';
 import { captureResponse, type Capture } from './capture-response';
-import { failRequest, finalNext, sendPlain, type NextFunction } from './plain-answers';
+import { failRequest, finalNext, sendAnswer, type NextFunction } from './plain-answers';
 import { toWebRequest } from './web-request';
-import { BAD_ORIGIN_MESSAGE, requestUrl } from './request-url';
+import { requestUrl } from './request-url';
 import { DEFAULT_BODY_LIMIT } from './request-body';
 import {
   isChainDerived,
@@ -24,7 +24,7 @@ import {
   type UpstreamHeaders,
 } from './replay-response';
 import { sendWebResponse } from './send-response';
-import { isResponse } from '../dispatch';
+import { BAD_ORIGIN, INTERNAL_ERROR, isResponse } from '../dispatch';
 
 export interface BridgeOptions {
   /**
@@ -40,7 +40,7 @@ export type NodeMiddleware = (req: IncomingMessage, res: ServerResponse, next?: 
 export class InvalidHostError extends TypeError {
   override name = 'InvalidHostError';
   constructor() {
-    super(BAD_ORIGIN_MESSAGE);
+    super(BAD_ORIGIN.message);
   }
 }
 
@@ -54,7 +54,7 @@ export function bridgeMiddleware(middleware: WebMiddleware, options: BridgeOptio
     throw new TypeError('bridgeMiddleware expects a (req, next) function');
   return function bridgedMiddleware(req, res, next) {
     run(middleware, bodyLimit, req, res, next ?? finalNext(res)).catch((error: unknown) => {
-      if (!res.headersSent) sendPlain(res, 500, 'Internal Server Error');
+      if (!res.headersSent) sendAnswer(res, INTERNAL_ERROR);
       else res.destroy(error instanceof Error ? error : undefined);
     });
   };
@@ -111,21 +111,20 @@ async function run(
     if (!isResponse(returned))
       throw new TypeError(`A bridged middleware returned ${typeof returned}, not a Response`);
   } catch (error) {
-    const answer = error instanceof InvalidHostError ? 400 : 500;
+    const answer = error instanceof InvalidHostError ? BAD_ORIGIN : INTERNAL_ERROR;
     if (!capture) {
-      if (answer === 400) return sendPlain(res, 400, BAD_ORIGIN_MESSAGE);
+      if (answer === BAD_ORIGIN) return sendAnswer(res, BAD_ORIGIN);
       return failRequest(req, res, next, error);
     }
     // The chain already ran; its error handler cannot be entered again.
-    const message = answer === 400 ? BAD_ORIGIN_MESSAGE : 'Internal Server Error';
-    return failAfterNext(req, res, capture, upstream!, error, () => sendPlain(res, answer, message));
+    return failAfterNext(req, res, capture, upstream!, error, () => sendAnswer(res, answer));
   }
 
   if (!capture) return sendWebResponse(res, returned, { head: method === 'HEAD' });
   try {
     await sendAfterNext(res, capture, returned, upstream!, method === 'HEAD');
   } catch (error) {
-    failAfterNext(req, res, capture, upstream!, error, () => sendPlain(res, 500, 'Internal Server Error'));
+    failAfterNext(req, res, capture, upstream!, error, () => sendAnswer(res, INTERNAL_ERROR));
   } finally {
     capture.restore();
   }

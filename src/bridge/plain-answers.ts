@@ -9,11 +9,6 @@ import { INTERNAL_ERROR, NOT_FOUND, PAYLOAD_TOO_LARGE, PLAIN_TEXT, type Answer }
 
 export type NextFunction = (error?: unknown) => void;
 
-/** A plain-text answer of any status (bridgeMiddleware's own 400 and 500). */
-export function sendPlain(res: ServerResponse, status: number, message: string): void {
-  sendAnswer(res, { status, message });
-}
-
 /** Writes one of the library's own answers (see dispatch/answers). */
 export function sendAnswer(res: ServerResponse, answer: Answer): void {
   res.statusCode = answer.status;

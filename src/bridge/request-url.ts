@@ -5,7 +5,6 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import { BAD_ORIGIN } from '../dispatch';
 
 /** What Express adds to the Node request, when Express is the host. */
 interface ExpressLikeRequest extends IncomingMessage {
@@ -77,9 +76,6 @@ export function targetPath(target: string): string | undefined {
   if (hash !== -1 && hash < end) end = hash;
   return start === 0 && end === target.length ? target : target.slice(start, end);
 }
-
-/** The 400 answer's text when `requestUrl` gives `undefined` (dispatch/answers has the answer). */
-export const BAD_ORIGIN_MESSAGE = BAD_ORIGIN.message;
 
 /** Full URL for the handler, or `undefined` when the host is invalid. */
 export function requestUrl(req: ExpressLikeRequest): string | undefined {
