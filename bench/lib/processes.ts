@@ -21,8 +21,13 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-export function startServer(config: ServerConfig, execArgv: string[] = []): Promise<RunningServer> {
-  const child = fork(path.join(BUILD, 'server.mjs'), [JSON.stringify(config)], {
+/** `build`: the folder holding server.mjs (bench/compare.ts also starts builds it kept). */
+export function startServer(
+  config: ServerConfig,
+  execArgv: string[] = [],
+  build = BUILD,
+): Promise<RunningServer> {
+  const child = fork(path.join(build, 'server.mjs'), [JSON.stringify(config)], {
     execArgv,
     env: childEnv(),
     cwd: ROOT,
