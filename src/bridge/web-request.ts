@@ -7,7 +7,7 @@
  * the Node request only when the handler reads it, so a handler that never reads pays nothing
  * for it, and an unread body is drained (bounded) after the response.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import { readAndRestoreBody } from './restore-body';
 import {
   bodyFromParsedRequest,
@@ -37,12 +37,16 @@ export function toWebRequest(
   options: WebRequestOptions,
 ): Request {
   const method = req.method ?? 'GET';
-  const init: RequestInitWithDuplex = { method, headers: headersFromNode(req) };
-  if (methodHasBody(method)) {
+  // GET is the default: an init with fewer members is less for the constructor to convert.
+  let init: RequestInitWithDuplex | undefined;
+  if (method !== 'GET') init = { method };
+  if (init && methodHasBody(method)) {
     init.body = requestBody(req, options);
     init.duplex = 'half';
   }
-  return res ? new IncomingRequest(url, init, res) : new Request(url, init);
+  const request = res ? new IncomingRequest(url, init, res) : new Request(url, init);
+  appendHeaders(request.headers, req.rawHeaders);
+  return request;
 }
 
 /**
@@ -57,7 +61,7 @@ class IncomingRequest extends Request {
   #res: ServerResponse;
   #signal: AbortSignal | undefined;
 
-  constructor(url: string, init: RequestInitWithDuplex, res: ServerResponse) {
+  constructor(url: string, init: RequestInitWithDuplex | undefined, res: ServerResponse) {
     super(url, init);
     this.#res = res;
   }
@@ -68,31 +72,16 @@ class IncomingRequest extends Request {
 }
 
 /**
- * The request's headers from rawHeaders, as a Request would combine them: repeats joined with
- * ", " (so nothing the client sent is lost), HTTP/2 pseudo-headers (`:path`) left out. A record
- * is the cheapest init for undici to take (cheaper than pairs or a Headers). undici copies a
- * record into a plain object, where a header named `__proto__` would vanish: such a request gets
- * pairs instead.
+ * The request's headers from rawHeaders, appended as the client sent them: a Request joins repeats
+ * as it joins them (", ", and "; " for Cookie), so nothing the client sent is lost. HTTP/2
+ * pseudo-headers (`:path`) are left out. Appending to the new Request's headers costs less than
+ * passing them in the init, which the constructor converts and copies before appending the same way.
  */
-export function headersFromNode(req: IncomingMessage): Record<string, string> | [string, string][] {
-  const raw = req.rawHeaders;
-  const headers: Record<string, string> = Object.create(null) as Record<string, string>;
+function appendHeaders(headers: Headers, raw: string[]): void {
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!;
-    if (name.charCodeAt(0) === 58 /* : */) continue;
-    if (name === '__proto__') return headerPairs(raw);
-    const earlier = headers[name];
-    headers[name] = earlier === undefined ? raw[i + 1]! : `${earlier}, ${raw[i + 1]!}`;
+    if (name.charCodeAt(0) !== 58 /* : */) headers.append(name, raw[i + 1]!);
   }
-  return headers;
-}
-
-function headerPairs(raw: string[]): [string, string][] {
-  const pairs: [string, string][] = [];
-  for (let i = 0; i < raw.length; i += 2) {
-    if (raw[i]!.charCodeAt(0) !== 58 /* : */) pairs.push([raw[i]!, raw[i + 1]!]);
-  }
-  return pairs;
 }
 
 /** Aborted when the client goes away before the response is complete. */

@@ -173,6 +173,14 @@ describe('toWebRequest: a standard Request as far as user code and undici can te
     expect(JSON.parse(reply.body.toString())).to.deep.equal({ value: '1, 2' });
   });
 
+  it('repeated Cookie headers are joined with "; ", as Node joins them in req.headers', async () => {
+    probe = async (r) => r.headers.get('cookie');
+    const reply = await httpRequest(`${server.url}/`, {
+      headers: ['Host', 'localhost', 'Cookie', 'a=1', 'Cookie', 'b=2'] as unknown as Record<string, string>,
+    });
+    expect(JSON.parse(reply.body.toString())).to.deep.equal({ value: 'a=1; b=2' });
+  });
+
   it('headers differing only in case, and one named __proto__, all arrive', async () => {
     probe = async (r) => [r.headers.get('x-a'), r.headers.get('__proto__')];
     const reply = await httpRequest(`${server.url}/`, {
