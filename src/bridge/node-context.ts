@@ -28,7 +28,7 @@ export class NodeRouteContext extends RouteContext {
 
   constructor(
     params: Params,
-    request: Request,
+    request: Request | (() => Request),
     route: CompiledRoute,
     exportName: string,
     req: IncomingMessage,

@@ -63,12 +63,24 @@ export async function handleNodeRequest(
     return sendAnswer(res, PAYLOAD_TOO_LARGE);
   }
 
-  const request = toWebRequest(req, res, url, { bodyLimit: route.bodyLimit });
-  const exportName = decision.entry.exportName;
-  const context = new NodeRouteContext(match.params, request, route, exportName, req, res, hostGetsErrors);
+  const entry = decision.entry;
+  const makeRequest = () => toWebRequest(req, res, url, { bodyLimit: route.bodyLimit });
+  // A handler declared without parameters, with no middleware in front, cannot see a Request:
+  // none is built, unless an error report needs one.
+  const request = entry.takesArguments || route.middleware.length > 0 ? makeRequest() : undefined;
+  const exportName = entry.exportName;
+  const context = new NodeRouteContext(
+    match.params,
+    request ?? makeRequest,
+    route,
+    exportName,
+    req,
+    res,
+    hostGetsErrors,
+  );
   let response: Response;
   try {
-    const result = runRoute(route, decision.entry, request, context);
+    const result = runRoute(route, entry, request, context);
     // A handler that answers synchronously is not awaited: no microtask trips per request.
     response = result instanceof Promise ? await result : result;
   } catch (error) {

@@ -11,11 +11,14 @@
 import type { EndpointHandler } from '../types';
 
 import { HTTP_METHODS } from './http-methods';
+import { takesArguments } from './takes-arguments';
 
 export interface HandlerEntry {
   handler: EndpointHandler;
   /** The export that serves it, for error messages (`GET`, `ANY`, `default`). */
   exportName: string;
+  /** False for a handler declared without parameters: it is called with none, and no Request is built for it. */
+  takesArguments: boolean;
 }
 
 export type Dispatch =
@@ -40,7 +43,9 @@ export interface MethodTable {
 export function buildMethodTable(exports: Record<string, unknown>, pageServesGet = false): MethodTable {
   const entry = (name: string): HandlerEntry | undefined => {
     const value = exports[name];
-    return typeof value === 'function' ? { handler: value as EndpointHandler, exportName: name } : undefined;
+    if (typeof value !== 'function') return undefined;
+    const handler = value as EndpointHandler;
+    return { handler, exportName: name, takesArguments: takesArguments(handler) };
   };
   const fallback = entry('ANY') ?? entry('default');
   const byMethod: Record<string, HandlerEntry | undefined> = Object.create(null);

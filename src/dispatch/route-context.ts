@@ -17,21 +17,28 @@ type AfterCallback = () => unknown;
 const RAN = 'ran';
 
 export class RouteContext implements EndpointContext {
-  readonly #request: Request;
+  #request: Request | (() => Request);
   readonly #route: CompiledRoute;
   readonly #exportName: string;
   #afterCallbacks: AfterCallback[] | typeof RAN | undefined;
   #after: ((fn: AfterCallback) => void) | undefined;
 
+  /** `request` may be a function that builds it: a handler that takes no arguments never needs one. */
   constructor(
     readonly params: Params,
-    request: Request,
+    request: Request | (() => Request),
     route: CompiledRoute,
     exportName: string,
   ) {
     this.#request = request;
     this.#route = route;
     this.#exportName = exportName;
+  }
+
+  /** The request, built now if the handler did not need it (error reports still name it). */
+  protected get request(): Request {
+    const request = this.#request;
+    return typeof request === 'function' ? (this.#request = request()) : request;
   }
 
   get route(): string {
@@ -54,7 +61,7 @@ export class RouteContext implements EndpointContext {
 
   /** Whether the error is no fault of the app: the client went away (or, on Node, sent too much). */
   protected isExpected(error: unknown): boolean {
-    return isClientAbort(this.#request, error);
+    return isClientAbort(this.request, error);
   }
 
   /** Tells `onError` about an error of `what` (an export or a middleware name). */
@@ -63,7 +70,7 @@ export class RouteContext implements EndpointContext {
     const route = this.#route;
     try {
       route.onError(error, {
-        request: this.#request,
+        request: this.request,
         route: route.pattern,
         file: route.displayPath,
         export: what,

@@ -12,10 +12,14 @@ import type { HandlerEntry } from './method-table';
 import type { CompiledRoute } from './route';
 import type { RouteContext } from './route-context';
 
+/**
+ * `request` may be left out (undefined) when the route has no middleware and the handler takes no
+ * arguments (`entry.takesArguments`): nothing would see it.
+ */
 export function runRoute(
   route: CompiledRoute,
   entry: HandlerEntry,
-  request: Request,
+  request: Request | undefined,
   context: RouteContext,
 ): Response | Promise<Response> {
   // No middleware: call the handler directly and stay synchronous when it is. Awaiting a
@@ -27,7 +31,7 @@ export function runRoute(
       return answerOrReport(error, context, entry.exportName);
     }
   }
-  return runWithMiddleware(route, entry, request, context);
+  return runWithMiddleware(route, entry, request!, context);
 }
 
 /** A thrown Response is returned; anything else is reported and thrown again. */
@@ -44,11 +48,13 @@ function answerOrReport(error: unknown, context: RouteContext, what: string): Re
 function callHandler(
   route: CompiledRoute,
   entry: HandlerEntry,
-  request: Request,
+  request: Request | undefined,
   context: RouteContext,
   report = true,
 ): Response | Promise<Response> {
-  const result = entry.handler(request, context) as unknown;
+  const result = (
+    entry.takesArguments ? entry.handler(request!, context) : callWithNothing(entry)
+  ) as unknown;
   if (isThenable(result)) {
     const failed = (error: unknown): Response => {
       if (report) return answerOrReport(error, context, entry.exportName);
@@ -61,6 +67,10 @@ function callHandler(
   }
   if (isResponse(result)) return result;
   throw notAResponse(route, entry, result);
+}
+
+function callWithNothing(entry: HandlerEntry): unknown {
+  return (entry.handler as () => unknown)();
 }
 
 function notAResponse(route: CompiledRoute, entry: HandlerEntry, value: unknown): TypeError {

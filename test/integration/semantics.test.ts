@@ -220,6 +220,17 @@ describe('integration: handler semantics on every host', function () {
         });
       });
 
+      describe('handlers declared without parameters', () => {
+        it('still get the Request when they read `arguments` or gather them with a rest parameter', async () => {
+          const get = await httpRequest(`${app.url}/semantics/no-parameters`, { headers: { 'x-a': '1' } });
+          expect(get.body.toString()).to.equal('GET /semantics/no-parameters 1');
+          const put = await httpRequest(`${app.url}/semantics/no-parameters`, { method: 'PUT', body: 'x' });
+          expect(put.body.toString()).to.equal('PUT /semantics/no-parameters');
+          const del = await httpRequest(`${app.url}/semantics/no-parameters`, { method: 'DELETE' });
+          expect([del.status, del.body.toString()]).to.deep.equal([200, 'no arguments']);
+        });
+      });
+
       describe('.routes after .ready', () => {
         it('lists the methods an `export *` endpoint really has, no longer incomplete', async () => {
           const row = app.endpoints.routes.find((route) => route.pattern === '/semantics/reexport');
