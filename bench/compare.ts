@@ -83,7 +83,9 @@ async function main(): Promise<void> {
     await Promise.all([...servers.values()].map((s) => s.stop()));
   }
   const reference = samples.get(positionals[0]!)!;
-  console.log(`\n(${scenario.id}) ${rounds} rounds of ${duration} s, µs CPU per request, Node ${process.versions.node}`);
+  console.log(
+    `\n(${scenario.id}) ${rounds} rounds of ${duration} s, µs CPU per request, Node ${process.versions.node}`,
+  );
   for (const [label, values] of samples) {
     const ratio = median(values.map((v, i) => v / reference[i]!));
     console.log(

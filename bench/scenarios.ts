@@ -47,6 +47,7 @@ export const THROUGHPUT: ThroughputScenario[] = [
       'express5-response',
       'express5-native',
       'ee-express5',
+      'ee-express5+request',
       'hono-express5',
       'honoNoGlobals-express5',
       'srvx-express5',
@@ -56,6 +57,7 @@ export const THROUGHPUT: ThroughputScenario[] = [
       'express4-native',
       'ee-express4',
       'ee-node',
+      'ee-node+request',
       'hono-node',
       'honoNoGlobals-node',
       'srvx-node',
@@ -63,6 +65,8 @@ export const THROUGHPUT: ThroughputScenario[] = [
       'whatwg-node',
     ],
     baseline: 'express5-native',
+    notes:
+      'The handler is `GET()`: it declares no parameters, so express-endpoints builds no Request for it (the peers build theirs lazily too). The `+request` rows run the same handler declared as `GET(_request)`, for which it builds one.',
   },
   {
     id: 'b',

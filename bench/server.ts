@@ -30,11 +30,11 @@ import {
   routeName,
 } from './lib/payloads';
 import { PEERS, peerListener } from './lib/peers';
-import { SMALL_TREE, treeDir } from './lib/trees';
+import { REQUEST_TREE, SMALL_TREE, treeDir } from './lib/trees';
 
 export interface ServerConfig {
   scenario: 'a' | 'b' | 'c' | 'd' | 'f';
-  /** `<host>-<library>` or `<library>-<host>`, then `[+json][@one|@many]`; see lib/variants.ts. */
+  /** `<host>-<library>` or `<library>-<host>`, then `[+json|+request][@one|@many]`; see lib/variants.ts. */
   variant: string;
 }
 
@@ -60,12 +60,18 @@ async function main(): Promise<void> {
 
 async function buildListener(config: ServerConfig): Promise<RequestListener> {
   const [base, routes = 'one'] = config.variant.split('@') as [string, string | undefined];
-  const json = base.endsWith('+json');
+  const [name, extra] = base.split('+') as [string, 'json' | 'request' | undefined];
+  const json = extra === 'json';
   // `node-raw`, `express5-native`, `ee-express5`, `hono-node`: one part names the host.
-  const parts = base.replace('+json', '').split('-');
+  const parts = name.split('-');
   const host = parts.find((p) => p === 'node' || p.startsWith('express'))!;
   const library = parts.find((p) => p !== host)!;
-  const dir = config.scenario === 'd' ? treeDir(routes === 'many' ? 'many-js' : 'one-js') : SMALL_TREE;
+  const dir =
+    config.scenario === 'd'
+      ? treeDir(routes === 'many' ? 'many-js' : 'one-js')
+      : extra === 'request'
+        ? REQUEST_TREE
+        : SMALL_TREE;
 
   if (host === 'node') {
     if (library === 'raw') return rawNode(config.scenario);

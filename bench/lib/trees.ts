@@ -15,6 +15,8 @@ export const BENCH_DIR = (() => {
   return dir;
 })();
 export const SMALL_TREE = path.join(BENCH_DIR, 'trees', 'small');
+/** Scenario (a) with a handler that declares its Request parameter (the `+request` variants). */
+export const REQUEST_TREE = path.join(BENCH_DIR, 'trees', 'request');
 export const SCRATCH = path.join(BENCH_DIR, 'trees', '.scratch');
 
 export const treeDir = (name: 'one-js' | 'many-js' | 'many-ts' | 'many-ts-cjs'): string =>

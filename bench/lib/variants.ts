@@ -1,6 +1,6 @@
 /**
  * Server variants: what each one is, in words, for the results tables. The code that builds them
- * is in `../server.ts`; a variant id is `<host>-<library>[+json]`.
+ * is in `../server.ts`; a variant id is `<host>-<library>[+json|+request]`.
  */
 export const VARIANTS: Record<string, string> = {
   'node-raw': 'raw node:http handler',
@@ -21,6 +21,10 @@ export const VARIANTS: Record<string, string> = {
   'whatwg-express5': '@whatwg-node/server `createServerAdapter` in Express 5',
   'whatwg-express5+json': '@whatwg-node/server in Express 5 behind `express.json()`',
   'ee-node': 'express-endpoints on node:http (no Express)',
+  'ee-express5+request':
+    'express-endpoints in Express 5, handler `GET(request)`: a Request is built (diagnostic)',
+  'ee-node+request':
+    'express-endpoints on node:http, handler `GET(request)`: a Request is built (diagnostic)',
   'hono-node': '@hono/node-server standalone (defaults: replaces the globals)',
   'honoNoGlobals-express5': '@hono/node-server in Express 5, `overrideGlobalObjects: false`',
   'honoNoGlobals-node': '@hono/node-server standalone, `overrideGlobalObjects: false`',
