@@ -3,7 +3,7 @@
  * CommonJS, and `.js`/`.ts` follow the nearest package.json's `"type"` (CommonJS without one).
  * Looked up once per folder.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 /** What the nearest package.json declares; `undefined` when it has no `"type"` (or there is none). */
@@ -50,6 +50,9 @@ function packageScope(dir: string): { type: DeclaredType } {
 }
 
 function readManifest(file: string): { type?: unknown } | undefined {
+  // Most folders of a tree have no package.json: asking first is far cheaper than a failed read,
+  // whose error costs tens of microseconds to build (70 ms over a tree of 1,000 endpoints).
+  if (!statSync(file, { throwIfNoEntry: false })) return undefined;
   try {
     return JSON.parse(readFileSync(file, 'utf8')) as { type?: unknown };
   } catch (error) {
