@@ -1,11 +1,11 @@
 /**
- * `npx tsx bench/compare.ts [options] <variant>[@kept] …`: a few variants of one scenario, side by
+ * `npx tsx bench/compare.ts [options] <variant>[:kept] …`: a few variants of one scenario, side by
  * side, for working on the library. The first variant is the reference for the ratios.
  *
  *   npx tsx bench/compare.ts --keep before            # bundle the current source, keep it as "before"
- *   npx tsx bench/compare.ts ee-node@before ee-node node-response --rounds 8
+ *   npx tsx bench/compare.ts ee-node:before ee-node node-response --rounds 8
  *
- * `variant@name` runs the variant from a kept bundle, so a change is measured against the code
+ * `variant:name` runs the variant from a kept bundle, so a change is measured against the code
  * before it in the same run. Each round measures every variant once, in a rotating order; the
  * figure is server CPU per request, and a ratio is the median of the same-round ratios.
  * Runs on the node that runs it: start it with `node scripts/node-versions.mjs run 24 -- npx tsx …`.
@@ -52,7 +52,7 @@ async function main(): Promise<void> {
   await load.ready;
   try {
     for (const label of positionals) {
-      const [variant, kept] = label.split('@') as [string, string | undefined];
+      const [variant, kept] = label.split(':') as [string, string | undefined];
       const build = kept ? path.join(KEPT, kept) : BUILD;
       if (!existsSync(build)) throw new Error(`no kept bundle "${kept}": run with --keep ${kept} first`);
       const config = { scenario: scenario.id, variant } as ServerConfig;
