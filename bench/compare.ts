@@ -14,6 +14,7 @@ import { cpSync, existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { BUILD, buildBench } from './lib/build';
+import { FIRST_WARMUP_FACTOR } from './lib/options';
 import { LoadProcess, ask, startServer, type RunningServer } from './lib/processes';
 import { median } from './lib/stats';
 import { BENCH_DIR, generateTrees } from './lib/trees';
@@ -70,7 +71,7 @@ async function main(): Promise<void> {
       for (const label of order) {
         const server = servers.get(label)!;
         const url = server.url + scenario.path;
-        await load.run({ ...job, url, duration: 0.5 });
+        await load.run({ ...job, url, duration: round === 0 ? 0.5 * FIRST_WARMUP_FACTOR : 0.5 });
         await ask(server.child, { type: 'cpu-start' }, 'cpu-started');
         const result = await load.run({ ...job, url, duration });
         const cpu = await ask<{ micros: number }>(server.child, { type: 'cpu-stop' }, 'cpu');

@@ -40,6 +40,9 @@ const KNOWN = new Set([
   'help',
 ]);
 const TAKES_VALUE = new Set(['only', 'rounds', 'duration', 'node', 'out']);
+/** A variant's first measurement is warmed up this many times longer than the next ones. */
+export const FIRST_WARMUP_FACTOR = 3;
+
 export const SCENARIO_IDS = ['a', 'b', 'c', 'd', 'e', 'f'];
 export const SCRATCH_RESULTS = path.join(BENCH_DIR, '.scratch', 'results');
 

@@ -18,7 +18,7 @@ import {
   type ScenarioResult,
 } from './results';
 import { fmtInt, fmtMiB, fmtMs, fmtRatio, median } from './stats';
-import { commandOf } from './options';
+import { commandOf, FIRST_WARMUP_FACTOR } from './options';
 import { BIG_BYTES } from './payloads';
 
 export function describeRun(run: SavedRun, command: string): string[] {
@@ -33,7 +33,7 @@ export function describeRun(run: SavedRun, command: string): string[] {
     '',
     `Method: every variant runs in its own process on 127.0.0.1; autocannon (${o.connections} connections, no ` +
       `pipelining) runs in a separate load process. ${o.rounds} round${o.rounds === 1 ? '' : 's'}, variants ` +
-      `interleaved within each round (the order rotates), ${o.warmup} s warm-up + ${o.duration} s measured per ` +
+      `interleaved within each round (the order rotates), ${o.warmup} s warm-up (${o.warmup * FIRST_WARMUP_FACTOR} s before a variant's first measurement) + ${o.duration} s measured per ` +
       "variant and round. Before each measurement the variant's answer is checked against the bytes the scenario " +
       'must return (status + body). Server CPU per request is the CPU time (user + system) the server process used ' +
       'during the measured run divided by the requests it served. Figures are medians over rounds; **ratios are ' +
