@@ -8,6 +8,7 @@ import { type CompiledRoute, RouteContext } from '../dispatch';
 import type { Params } from '../types';
 import { BodyLimitError } from './request-body';
 import { targetPath } from './request-url';
+import { toWebRequest } from './web-request';
 
 /**
  * What the Node host gave us, for handlers in a legacy app that need what earlier middleware
@@ -23,23 +24,32 @@ type HostRequest = IncomingMessage & { baseUrl?: unknown; originalUrl?: string }
 export class NodeRouteContext extends RouteContext {
   readonly #req: HostRequest;
   readonly #res: ServerResponse;
+  readonly #url: string;
+  readonly #bodyLimit: number | false;
   readonly #hostGetsErrors: boolean;
   #node: NodeContext | undefined;
 
   constructor(
     params: Params,
-    request: Request | (() => Request),
     route: CompiledRoute,
     exportName: string,
     req: IncomingMessage,
     res: ServerResponse,
+    /** The client's full URL (`requestUrl`), for the Request built when something needs it. */
+    url: string,
     /** The host passed a `next`: its error handler gets errors while nothing was sent. */
     hostGetsErrors: boolean,
   ) {
-    super(params, request, route, exportName);
+    super(params, undefined, route, exportName);
     this.#req = req;
     this.#res = res;
+    this.#url = url;
+    this.#bodyLimit = route.bodyLimit;
     this.#hostGetsErrors = hostGetsErrors;
+  }
+
+  protected override buildRequest(): Request {
+    return toWebRequest(this.#req, this.#res, this.#url, { bodyLimit: this.#bodyLimit });
   }
 
   get node(): NodeContext {

@@ -21,7 +21,6 @@ import { failRequest, finalNext, sendAnswer, type NextFunction } from './plain-a
 import type { NodeMiddleware } from './bridge-middleware';
 import { requestUrl, targetPath } from './request-url';
 import { sendWebResponse, type SendOptions } from './send-response';
-import { toWebRequest } from './web-request';
 
 const SEND_HEAD: SendOptions = { head: true };
 const SEND_BODY: SendOptions = {};
@@ -64,23 +63,12 @@ export async function handleNodeRequest(
   }
 
   const entry = decision.entry;
-  const makeRequest = () => toWebRequest(req, res, url, { bodyLimit: route.bodyLimit });
-  // A handler declared without parameters, with no middleware in front, cannot see a Request:
-  // none is built, unless an error report needs one.
-  const request = entry.takesArguments || route.middleware.length > 0 ? makeRequest() : undefined;
   const exportName = entry.exportName;
-  const context = new NodeRouteContext(
-    match.params,
-    request ?? makeRequest,
-    route,
-    exportName,
-    req,
-    res,
-    hostGetsErrors,
-  );
+  // The handler's Request is built by the context, and only when something can see it.
+  const context = new NodeRouteContext(match.params, route, exportName, req, res, url, hostGetsErrors);
   let response: Response;
   try {
-    const result = runRoute(route, entry, request, context);
+    const result = runRoute(route, entry, context);
     // A handler that answers synchronously is not awaited: no microtask trips per request.
     response = result instanceof Promise ? await result : result;
   } catch (error) {

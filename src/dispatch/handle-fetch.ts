@@ -26,7 +26,7 @@ export async function handleFetch(router: Router<CompiledRoute>, request: Reques
   const context = new RouteContext(match.params, request, route, decision.entry.exportName);
   let response: Response;
   try {
-    response = await runRoute(route, decision.entry, request, context);
+    response = await runRoute(route, decision.entry, context);
   } catch {
     // Already told to onError by runRoute.
     response = answerResponse(INTERNAL_ERROR);

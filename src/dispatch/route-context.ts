@@ -17,16 +17,19 @@ type AfterCallback = () => unknown;
 const RAN = 'ran';
 
 export class RouteContext implements EndpointContext {
-  #request: Request | (() => Request);
+  #request: Request | undefined;
   readonly #route: CompiledRoute;
   readonly #exportName: string;
   #afterCallbacks: AfterCallback[] | typeof RAN | undefined;
   #after: ((fn: AfterCallback) => void) | undefined;
 
-  /** `request` may be a function that builds it: a handler that takes no arguments never needs one. */
+  /**
+   * `request` may be left out by a host that can build it (`buildRequest`): a handler declared
+   * without parameters, with no middleware in front, never needs one.
+   */
   constructor(
     readonly params: Params,
-    request: Request | (() => Request),
+    request: Request | undefined,
     route: CompiledRoute,
     exportName: string,
   ) {
@@ -35,10 +38,17 @@ export class RouteContext implements EndpointContext {
     this.#exportName = exportName;
   }
 
-  /** The request, built now if the handler did not need it (error reports still name it). */
-  protected get request(): Request {
-    const request = this.#request;
-    return typeof request === 'function' ? (this.#request = request()) : request;
+  /**
+   * The context's request, built on first use. A static method, so that handlers, which get the
+   * context, see no `request` on it.
+   */
+  static requestOf(context: RouteContext): Request {
+    return (context.#request ??= context.buildRequest());
+  }
+
+  /** Builds the request the constructor was not given; only a host that leaves it out overrides this. */
+  protected buildRequest(): Request {
+    throw new Error('RouteContext: no request was given and none can be built');
   }
 
   get route(): string {
@@ -61,7 +71,7 @@ export class RouteContext implements EndpointContext {
 
   /** Whether the error is no fault of the app: the client went away (or, on Node, sent too much). */
   protected isExpected(error: unknown): boolean {
-    return isClientAbort(this.request, error);
+    return isClientAbort(RouteContext.requestOf(this), error);
   }
 
   /** Tells `onError` about an error of `what` (an export or a middleware name). */
@@ -70,7 +80,7 @@ export class RouteContext implements EndpointContext {
     const route = this.#route;
     try {
       route.onError(error, {
-        request: this.request,
+        request: RouteContext.requestOf(this),
         route: route.pattern,
         file: route.displayPath,
         export: what,

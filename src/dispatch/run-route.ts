@@ -10,28 +10,27 @@
 import { runChain, type ChainHooks } from './run-chain';
 import type { HandlerEntry } from './method-table';
 import type { CompiledRoute } from './route';
-import type { RouteContext } from './route-context';
+import { RouteContext } from './route-context';
 
 /**
- * `request` may be left out (undefined) when the route has no middleware and the handler takes no
- * arguments (`entry.takesArguments`): nothing would see it.
+ * The request comes from the context, built only when something will see it: the middleware, or a
+ * handler that takes arguments (`entry.takesArguments`).
  */
 export function runRoute(
   route: CompiledRoute,
   entry: HandlerEntry,
-  request: Request | undefined,
   context: RouteContext,
 ): Response | Promise<Response> {
   // No middleware: call the handler directly and stay synchronous when it is. Awaiting a
   // Response that is already there costs the request trips through the microtask queue.
   if (route.middleware.length === 0) {
     try {
-      return callHandler(route, entry, request, context);
+      return callHandler(route, entry, context);
     } catch (error) {
       return answerOrReport(error, context, entry.exportName);
     }
   }
-  return runWithMiddleware(route, entry, request!, context);
+  return runWithMiddleware(route, entry, context);
 }
 
 /** A thrown Response is returned; anything else is reported and thrown again. */
@@ -48,12 +47,11 @@ function answerOrReport(error: unknown, context: RouteContext, what: string): Re
 function callHandler(
   route: CompiledRoute,
   entry: HandlerEntry,
-  request: Request | undefined,
   context: RouteContext,
   report = true,
 ): Response | Promise<Response> {
   const result = (
-    entry.takesArguments ? entry.handler(request!, context) : callWithNothing(entry)
+    entry.takesArguments ? entry.handler(RouteContext.requestOf(context), context) : callWithNothing(entry)
   ) as unknown;
   if (isThenable(result)) {
     const failed = (error: unknown): Response => {
@@ -94,9 +92,9 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 async function runWithMiddleware(
   route: CompiledRoute,
   entry: HandlerEntry,
-  request: Request,
   context: RouteContext,
 ): Promise<Response> {
+  const request = RouteContext.requestOf(context);
   // The innermost step an error came out of is the one to blame; the steps it passes through
   // on its way out see the same error and leave the blame where it is.
   let blamed: unknown;
@@ -115,7 +113,7 @@ async function runWithMiddleware(
   };
   const last = async (): Promise<Response> => {
     try {
-      return await callHandler(route, entry, request, context, false);
+      return await callHandler(route, entry, context, false);
     } catch (error) {
       if (isResponse(error)) return error;
       blamed = error;
