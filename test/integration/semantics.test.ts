@@ -229,6 +229,50 @@ describe('integration: handler semantics on every host', function () {
           const del = await httpRequest(`${app.url}/semantics/no-parameters`, { method: 'DELETE' });
           expect([del.status, del.body.toString()]).to.deep.equal([200, 'no arguments']);
         });
+
+        it('leave an unread body drained, so a keep-alive connection carries the next request', async () => {
+          const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+          const send = (method: string, body?: Buffer) =>
+            new Promise<{ status: number; text: string; reused: boolean }>((resolve, reject) => {
+              const req = http.request(`${app.url}/semantics/no-parameters`, { method, agent }, (res) => {
+                let text = '';
+                res.setEncoding('utf8');
+                res.on('data', (chunk: string) => (text += chunk));
+                res.on('end', () => resolve({ status: res.statusCode!, text, reused: req.reusedSocket }));
+              });
+              req.on('error', reject);
+              req.end(body);
+            });
+          try {
+            const post = await send('POST', Buffer.alloc(256 * 1024, 'x'));
+            const del = await send('DELETE');
+            expect([post.status, post.text, del.status, del.text, del.reused]).to.deep.equal([
+              200,
+              'body ignored',
+              200,
+              'no arguments',
+              true,
+            ]);
+          } finally {
+            agent.destroy();
+          }
+        });
+
+        it('tell onError about a failure with the request, built when the report needs it', async () => {
+          const res = await httpRequest(`${app.url}/semantics/no-parameters`, {
+            method: 'PATCH',
+            body: 'abc',
+          });
+          expect(res.status).to.equal(500);
+          expect(errors).to.have.length(1);
+          const [error, info] = errors[0]!;
+          expect((error as Error).message).to.equal('no-parameters PATCH failed');
+          expect([info.export, info.request.method, info.request.url]).to.deep.equal([
+            'PATCH',
+            'PATCH',
+            `${app.url}/semantics/no-parameters`,
+          ]);
+        });
       });
 
       describe('.routes after .ready', () => {
