@@ -1,6 +1,13 @@
 /**
  * createRouter: the route table. Turns a raw request path into the matching route's value and
  * its params, using the segment trie of `./trie`.
+ *
+ * The invariant every host relies on (issue 21): the tree compares the path as it was sent, the
+ * way Express's router and Connect compare it. A static folder matches only its canonical
+ * encoding (`urlSegment`), letter case aside when case-insensitive; only what a param or catch-all
+ * captures is percent-decoded. So whatever path a guard mounted on a prefix in front of the tree
+ * (`app.use('/admin', guard)`) does not see, the tree does not serve under that prefix either:
+ * `/%61dmin/secret` is not `/admin/secret`.
  */
 import type { Params } from '../types';
 import { decodeSegment } from './decode-segment';
@@ -33,42 +40,46 @@ function matchPath<T>(
   // Non-strict: one trailing slash is ignored (`//` is the root; `/a//` keeps an empty segment).
   let end = pathname.length;
   if (!strict && end > 1 && pathname.charCodeAt(end - 1) === SLASH) end--;
-  // Split the raw path before decoding, so `a%2Fb` stays one segment.
+  // Split the raw path: `a%2Fb` is one segment, as it is for Express.
   const parts =
     end === 1
       ? (ROOT_PARTS as string[])
       : (end === pathname.length ? pathname : pathname.slice(0, end)).split('/');
-
-  // Decode in place (in the array `split` just made). A malformed segment is kept raw and only
-  // reported when a route takes the path: a URL none of our routes matches goes on to the
-  // app's other routes untouched, as Express does.
-  let malformed = false;
-  for (let i = 1; i < parts.length; i++) {
-    const part = parts[i]!;
-    // Empty segments (`/a//b`, strict `/a/`) never match: not as statics, params or inside
-    // catch-alls. Nothing can match, so stop before any decoding.
-    if (part === '') return null;
-    const decoded = decodeSegment(part);
-    if (decoded === undefined) malformed = true;
-    else parts[i] = decoded;
-  }
+  // Empty segments (`/a//b`, strict `/a/`) never match: not as statics, params or inside
+  // catch-alls.
+  for (let i = 1; i < parts.length; i++) if (parts[i] === '') return null;
 
   const leaf = findLeaf(root, parts, 1, caseSensitive);
   if (leaf === null) return null;
-  if (malformed) return MALFORMED_PATH;
-  return { value: leaf.value, params: collectParams(leaf.captures, parts) };
+  const params = collectParams(leaf.captures, parts);
+  return params === undefined ? MALFORMED_PATH : { value: leaf.value, params };
 }
 
-/** Only built once the match is certain. */
-function collectParams(captures: readonly ParamCapture[], parts: readonly string[]): Params {
+/**
+ * Decodes what the route captures, once the match is certain. `undefined` when a captured
+ * segment is not valid percent-encoding: the caller answers 400, as Express does for a param. A
+ * malformed segment no route takes never gets here, so the path goes on to the app untouched.
+ */
+function collectParams(captures: readonly ParamCapture[], parts: readonly string[]): Params | undefined {
   // No prototype: a folder `[__proto__]` or `[constructor]` is just an own key.
   const params = Object.create(null) as Params;
   for (let c = 0; c < captures.length; c++) {
     const capture = captures[c]!;
     const at = capture.index + 1;
-    if (!capture.rest) params[capture.name] = parts[at]!;
-    // An optional catch-all that took nothing leaves its key absent.
-    else if (at < parts.length) params[capture.name] = parts.slice(at);
+    if (!capture.rest) {
+      const value = decodeSegment(parts[at]!);
+      if (value === undefined) return undefined;
+      params[capture.name] = value;
+    } else if (at < parts.length) {
+      // An optional catch-all that took nothing leaves its key absent.
+      const values: string[] = [];
+      for (let i = at; i < parts.length; i++) {
+        const value = decodeSegment(parts[i]!);
+        if (value === undefined) return undefined;
+        values.push(value);
+      }
+      params[capture.name] = values;
+    }
   }
   return params;
 }

@@ -9,6 +9,7 @@
  */
 import type { Segment } from '../discover';
 import type { RouteEntry } from './types';
+import { urlSegment } from './url-segment';
 
 /** Where one param's value comes from in a matched path. */
 export interface ParamCapture {
@@ -30,7 +31,11 @@ export interface Leaf<T> {
  * keeps property reads in the walk monomorphic.
  */
 export interface TrieNode<T> {
-  /** Static children by folder name (lower-cased unless case-sensitive). */
+  /**
+   * Static children by the folder name's canonical URL encoding (`urlSegment`), lower-cased unless
+   * case-sensitive. Keys are ASCII, so lower-casing one folds letters and hex digits only, as
+   * Express's case-insensitive routes do.
+   */
   statics: Map<string, TrieNode<T>> | null;
   /** The `[x]` child; routes with different param names at this depth share it. */
   param: TrieNode<T> | null;
@@ -76,7 +81,8 @@ function insertRoute<T>(root: TrieNode<T>, entry: RouteEntry<T>, caseSensitive: 
     const segment = entry.segments[index]!;
     switch (segment.kind) {
       case 'static': {
-        const key = caseSensitive ? segment.value : segment.value.toLowerCase();
+        const encoded = urlSegment(segment.value);
+        const key = caseSensitive ? encoded : encoded.toLowerCase();
         node.statics ??= new Map();
         let child = node.statics.get(key);
         if (child === undefined) {
@@ -104,8 +110,8 @@ function insertRoute<T>(root: TrieNode<T>, entry: RouteEntry<T>, caseSensitive: 
 }
 
 /**
- * Finds the best route for `parts[i..]` below `node`, or `null`. `parts` holds decoded path
- * segments; depth `d` of the trie matches `parts[d + 1]` (`parts[0]` is the empty string before
+ * Finds the best route for `parts[i..]` below `node`, or `null`. `parts` holds raw path
+ * segments, as sent; depth `d` of the trie matches `parts[d + 1]` (`parts[0]` is the empty string before
  * the leading `/`). Each trie node is visited at most once per walk, so backtracking costs at
  * most the size of the trie, and usually just the depth of the path.
  */

@@ -12,8 +12,10 @@
  *   Routes with equal kind sequences that both match have the same shape: the first given wins.
  *
  * Path rules, also restated here: split the raw path at `/`, drop one trailing slash unless
- * strict, any empty segment means no match, percent-decode each segment; a malformed segment
- * makes a match `MALFORMED_PATH` (and no match stays `null`).
+ * strict, any empty segment means no match; a static segment matches the folder name as
+ * `new URL()` would write it in a path (letter case folded unless case-sensitive), never a
+ * decoding of it; what a param or catch-all takes is percent-decoded, and a malformed one makes
+ * the match `MALFORMED_PATH` (no match stays `null`).
  */
 import { expect } from 'chai';
 import fc from 'fast-check';
@@ -55,6 +57,7 @@ function spell(segment: Segment): fc.Arbitrary<string[]> {
         [segment.value],
         [segment.value.toUpperCase()],
         [encodeURIComponent(segment.value)],
+        [encodeURIComponent(segment.value).toLowerCase()],
         // Every character percent-encoded: `a` -> `%61`.
         [[...Buffer.from(segment.value)].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join('')],
       );
@@ -123,27 +126,41 @@ function compareRoutes(a: Segment[], b: Segment[]): number {
   return 0;
 }
 
-/** Params of `route` for decoded path `parts`, or null when it does not match. */
-function matchOne(route: Segment[], parts: string[], caseSensitive: boolean): Record<string, unknown> | null {
+/** Set on a reference match whose captured segments include one that does not decode. */
+const MALFORMED_KEY = Symbol('malformed');
+
+/** Params of `route` for raw path `parts`, or null when it does not match. */
+function matchOne(
+  route: Segment[],
+  parts: string[],
+  caseSensitive: boolean,
+): Record<string | symbol, unknown> | null {
   // No prototype, so a `__proto__` param is an own key here too.
-  const params = Object.create(null) as Record<string, unknown>;
+  const params = Object.create(null) as Record<string | symbol, unknown>;
+  const decode = (part: string): string => {
+    try {
+      return decodeURIComponent(part);
+    } catch {
+      params[MALFORMED_KEY] = true;
+      return part;
+    }
+  };
   for (let k = 0; k < route.length; k++) {
     const segment = route[k]!;
     if (segment.kind === 'optionalCatchAll') {
-      if (parts.length > k) params[segment.name] = parts.slice(k);
+      if (parts.length > k) params[segment.name] = parts.slice(k).map(decode);
       return params;
     }
     if (k >= parts.length) return null;
     if (segment.kind === 'catchAll') {
-      params[segment.name] = parts.slice(k);
+      params[segment.name] = parts.slice(k).map(decode);
       return params;
     }
     if (segment.kind === 'param') {
-      params[segment.name] = parts[k];
+      params[segment.name] = decode(parts[k]!);
     } else {
-      const same = caseSensitive
-        ? parts[k] === segment.value
-        : parts[k]!.toLowerCase() === segment.value.toLowerCase();
+      const encoded = new URL(`http://h/${segment.value}`).pathname.slice(1);
+      const same = caseSensitive ? parts[k] === encoded : parts[k]!.toLowerCase() === encoded.toLowerCase();
       if (!same) return null;
     }
   }
@@ -155,19 +172,10 @@ type Outcome = null | 'malformed' | { value: number; params: Record<string, unkn
 function referenceMatch(routes: Segment[][], options: RouterOptions, rawPath: string): Outcome {
   let path = rawPath;
   if (!options.strict && path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
-  const raw = path === '/' ? [] : path.slice(1).split('/');
-  if (raw.includes('')) return null;
-  let malformed = false;
-  const parts = raw.map((part) => {
-    try {
-      return decodeURIComponent(part);
-    } catch {
-      malformed = true;
-      return part;
-    }
-  });
+  const parts = path === '/' ? [] : path.slice(1).split('/');
+  if (parts.includes('')) return null;
 
-  let best: { index: number; params: Record<string, unknown> } | null = null;
+  let best: { index: number; params: Record<string | symbol, unknown> } | null = null;
   for (const [index, route] of routes.entries()) {
     const params = matchOne(route, parts, options.caseSensitive === true);
     // Strictly better only: among equals, the first given stays.
@@ -176,8 +184,8 @@ function referenceMatch(routes: Segment[][], options: RouterOptions, rawPath: st
     }
   }
   if (best === null) return null;
-  if (malformed) return 'malformed';
   const { index, params } = best;
+  if (params[MALFORMED_KEY]) return 'malformed';
   return { value: index, params: { ...params } };
 }
 

@@ -168,6 +168,40 @@ describe('router', () => {
     });
   });
 
+  describe('static segments match the path as sent, never its decoding', () => {
+    // A guard on `/admin` in front of the tree sees the raw path; so does the tree.
+    table(
+      ['/admin/secret', '/api/health', '/files/[name]'],
+      [
+        ['/admin/secret', ['/admin/secret', {}]],
+        ['/ADMIN/Secret', ['/admin/secret', {}]],
+        ['/%61dmin/secret', null],
+        ['/%41DMIN/secret', null],
+        ['/%2561dmin/secret', null],
+        ['/admin/%73ecret', null],
+        ['/admin%2Fsecret', null],
+        ['/api/%68ealth', null],
+        ['/api/%68ealth/', null],
+        ['/admin;x=1/secret', null],
+        ['/ａdmin/secret', null],
+        ['/%EF%BD%81dmin/secret', null],
+        // Overlong UTF-8 for `a` is no `a`, and no valid param either.
+        ['/%C1%A1dmin/secret', null],
+        ['/files/%C1%A1', 'malformed'],
+        ['/files/%61', ['/files/[name]', { name: 'a' }]],
+      ],
+    );
+    table(
+      ['/admin/secret'],
+      [
+        ['/admin/secret', ['/admin/secret', {}]],
+        ['/ADMIN/secret', null],
+        ['/%61dmin/secret', null],
+      ],
+      { caseSensitive: true },
+    );
+  });
+
   describe('percent-decoding', () => {
     table(
       ['/p/[x]', '/c/[...rest]', '/café', '/a b/static'],
@@ -180,11 +214,16 @@ describe('router', () => {
         ['/p/a+b', ['/p/[x]', { x: 'a+b' }]],
         ['/p/caf%C3%A9', ['/p/[x]', { x: 'café' }]],
         ['/c/a%2Fb/c%20d', ['/c/[...rest]', { rest: ['a/b', 'c d'] }]],
+        // A static folder matches its canonical encoding, the form browsers send, and no other.
         ['/caf%C3%A9', ['/café', {}]],
-        ['/café', ['/café', {}]],
-        ['/CAF%C3%89', ['/café', {}]],
+        ['/CAF%C3%A9', ['/café', {}]],
+        ['/caf%c3%a9', ['/café', {}]],
+        ['/café', null],
+        ['/CAF%C3%89', null],
         ['/a%20b/static', ['/a b/static', {}]],
-        ['/%63af%C3%A9', ['/café', {}]],
+        ['/a b/static', null],
+        ['/a+b/static', null],
+        ['/%63af%C3%A9', null],
         // Splitting happens before decoding: an encoded slash is no separator.
         ['/p%2Fx', null],
         ['/p/%zz', 'malformed'],
