@@ -24,6 +24,18 @@ describe('url()', () => {
     expect(url('/files/[...parts]', { parts: ['x'] })).to.equal('/files/x');
   });
 
+  it('writes static folders in the encoding the router matches, and refuses . and .. params', () => {
+    // Patterns outside the fixture's registry: called untyped.
+    const anyUrl = url as unknown as (pattern: string, params?: Record<string, unknown>) => string;
+    expect(anyUrl('/café/a b')).to.equal('/caf%C3%A9/a%20b');
+    expect(() => anyUrl('/files/[name]', { name: '..' })).to.throw(
+      TypeError,
+      /params\.name .* cannot be "\.\."/,
+    );
+    expect(() => anyUrl('/files/[...parts]', { parts: ['a', '.'] })).to.throw(TypeError, /cannot be "\."/);
+    expect(anyUrl('/files/[name]', { name: '...' })).to.equal('/files/...');
+  });
+
   it('throws on a missing param rather than building a wrong URL', () => {
     expect(() => url('/api/users/[id]', {} as { id: string })).to.throw(TypeError, /params\.id/);
     expect(() => url('/files/[...parts]', { parts: [] })).to.throw(TypeError, /params\.parts/);
