@@ -14,7 +14,7 @@ import type { WebMiddleware } from '../types';
 import { captureResponse, type Capture } from './capture-response';
 import { failRequest, finalNext, sendAnswer, type NextFunction } from './plain-answers';
 import { toWebRequest } from './web-request';
-import { requestUrl } from './request-url';
+import { isRewrittenPath, originalTarget, requestUrl, targetPath } from './request-url';
 import { DEFAULT_BODY_LIMIT } from './request-body';
 import {
   isChainDerived,
@@ -24,7 +24,17 @@ import {
   type UpstreamHeaders,
 } from './replay-response';
 import { sendWebResponse } from './send-response';
-import { BAD_ORIGIN, INTERNAL_ERROR, isResponse } from '../dispatch';
+import {
+  BAD_ORIGIN,
+  INTERNAL_ERROR,
+  isForbiddenMethod,
+  isResponse,
+  REWRITTEN_PATH_ANSWER,
+  type Answer,
+} from '../dispatch';
+
+// No `Allow` header: the methods the app behind serves are not the middleware's to know.
+const NO_REQUEST_METHOD: Answer = { status: 405, message: 'Method Not Allowed' };
 
 export interface BridgeOptions {
   /**
@@ -32,6 +42,21 @@ export interface BridgeOptions {
    * endpoints. The body it reads stays in the request for the host's own readers after it.
    */
   bodyLimit?: number | false;
+  /**
+   * A request whose path the URL parser would rewrite (a `.` or `..` segment, percent-encoded in
+   * any case too, a `\`, a character a URL must percent-encode): `'reject'` (default) answers `400`
+   * before the middleware sees it, because `request.url` would name another path than the one the
+   * app behind it routes (`/private/%2e%2e/public` reads as `/public`). `'resolve'` runs the
+   * middleware with the URL as the parser reads it, and the app still gets the raw path: only for
+   * an app whose own routes handle `..` themselves, behind a middleware that guards nothing by path.
+   */
+  rewrittenPaths?: 'reject' | 'resolve';
+  /**
+   * CONNECT, TRACE and TRACK, which no `Request` can carry: `'reject'` (default) answers `405`, so
+   * such a request cannot slip past the middleware unseen; `'next'` passes it to the app untouched,
+   * without running the middleware, for an app that routes these methods itself.
+   */
+  methodsWithoutRequest?: 'reject' | 'next';
 }
 
 export type NodeMiddleware = (req: IncomingMessage, res: ServerResponse, next?: NextFunction) => void;
@@ -50,9 +75,18 @@ const PLACEHOLDER_ORIGIN = 'http://invalid-host.invalid';
 
 export function bridgeMiddleware(middleware: WebMiddleware, options: BridgeOptions = {}): NodeMiddleware {
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const resolvePaths = options.rewrittenPaths === 'resolve';
+  const passMethods = options.methodsWithoutRequest === 'next';
   if (typeof middleware !== 'function')
     throw new TypeError('bridgeMiddleware expects a (req, next) function');
   return function bridgedMiddleware(req, res, next) {
+    if (isForbiddenMethod(req.method ?? 'GET')) {
+      if (passMethods && next) return next();
+      return sendAnswer(res, NO_REQUEST_METHOD);
+    }
+    if (!resolvePaths && isRewrittenPath(targetPath(originalTarget(req)) ?? '/')) {
+      return sendAnswer(res, REWRITTEN_PATH_ANSWER);
+    }
     run(middleware, bodyLimit, req, res, next ?? finalNext(res)).catch((error: unknown) => {
       if (!res.headersSent) sendAnswer(res, INTERNAL_ERROR);
       else res.destroy(error instanceof Error ? error : undefined);

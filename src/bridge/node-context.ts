@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type CompiledRoute, RouteContext } from '../dispatch';
 import type { Params } from '../types';
 import { BodyLimitError } from './request-body';
-import { targetPath } from './request-url';
+import { mountPathOf } from './mount-path';
 import { toWebRequest } from './web-request';
 
 /**
@@ -81,22 +81,4 @@ export class NodeRouteContext extends RouteContext {
     res.once('finish', run);
     res.once('close', run);
   }
-}
-
-/**
- * Express knows its mount path (`req.baseUrl`, parent routers included). Connect, and chains
- * written like it, strip the mount path off `req.url` and keep the client's target in
- * `req.originalUrl`: the mount path is what was stripped. A bare server has none.
- */
-export function mountPathOf(req: HostRequest): string {
-  if (typeof req.baseUrl === 'string') return req.baseUrl;
-  const original = req.originalUrl;
-  const url = req.url ?? '/';
-  if (original === undefined || original === url) return '';
-  const full = targetPath(original);
-  const below = targetPath(url);
-  if (full === undefined || below === undefined) return '';
-  // `/v1` and `/v1/` both reach a tree mounted at `/v1` as `/`.
-  if (below === '/') return full.endsWith('/') ? full.slice(0, -1) : full;
-  return full.endsWith(below) ? full.slice(0, full.length - below.length) : '';
 }

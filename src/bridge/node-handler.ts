@@ -12,14 +12,16 @@ import {
   BAD_ORIGIN,
   MALFORMED_PATH_ANSWER,
   PAYLOAD_TOO_LARGE,
+  REWRITTEN_PATH_ANSWER,
   isForbiddenMethod,
 } from '../dispatch';
 import { MALFORMED_PATH, type Router } from '../router';
+import { pathBelowMount } from './mount-path';
 import { NodeRouteContext } from './node-context';
 import { drainAfterResponse } from './drain-request';
 import { failRequest, finalNext, sendAnswer, type NextFunction } from './plain-answers';
 import type { NodeMiddleware } from './bridge-middleware';
-import { requestUrl, targetPath } from './request-url';
+import { isRewrittenPath, originalTarget, requestUrl, targetPath } from './request-url';
 import { sendWebResponse, type SendOptions } from './send-response';
 
 const SEND_HEAD: SendOptions = { head: true };
@@ -36,13 +38,16 @@ export async function handleNodeRequest(
   next: NextFunction,
   hostGetsErrors = true,
 ): Promise<void> {
-  const path = targetPath(req.url ?? '/');
+  const path = pathBelowMount(req);
   if (path === undefined) return next();
   const match = router.match(path);
   if (match === null) return next();
   // Whatever answers from here on, a body nobody reads is drained (bounded) after the response.
   drainAfterResponse(req, res);
   if (match === MALFORMED_PATH) return sendAnswer(res, MALFORMED_PATH_ANSWER);
+  // The Request's URL must name the path that was routed; one the URL parser would rewrite
+  // (`/files/%2e%2e`) never reaches middleware or a handler.
+  if (isRewrittenPath(targetPath(originalTarget(req)) ?? '/')) return sendAnswer(res, REWRITTEN_PATH_ANSWER);
 
   const route = match.value;
   const method = req.method ?? 'GET';

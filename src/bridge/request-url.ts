@@ -53,8 +53,26 @@ function requestProtocol(req: ExpressLikeRequest): string | undefined {
 }
 
 /** The request target as the client sent it, before sub-path mounts stripped a prefix. */
-function originalTarget(req: ExpressLikeRequest): string {
+export function originalTarget(req: ExpressLikeRequest): string {
   return req.originalUrl ?? req.url ?? '/';
+}
+
+// A path in which the URL parser may change something: a character outside those it keeps as
+// they are, or a segment of dots (`.`, `..`, `%2e` in either case). Most paths have neither and
+// skip the parse.
+const MAY_BE_REWRITTEN = /[^A-Za-z0-9\-._~!$&'()*+,;=:@%|[\]/]|\/(?:\.|%2e){1,2}(?:\/|$)/i;
+
+/**
+ * Whether `new URL()` would give this raw path another pathname: it resolves `.` and `..`
+ * segments (percent-encoded ones too), reads `\` as `/`, and percent-encodes what a path may not
+ * hold. A Request cannot carry such a path, so the library refuses it (issue 30) rather than let
+ * a handler or a Web guard see another path than the one routed. Browsers and HTTP clients
+ * resolve dot segments before sending, so no real client sends one.
+ */
+export function isRewrittenPath(path: string): boolean {
+  if (!MAY_BE_REWRITTEN.test(path)) return false;
+  const full = `http://h${path}`;
+  return !URL.canParse(full) || new URL(full).pathname !== path;
 }
 
 /**
@@ -77,7 +95,11 @@ export function targetPath(target: string): string | undefined {
   return start === 0 && end === target.length ? target : target.slice(start, end);
 }
 
-/** Full URL for the handler, or `undefined` when the host is invalid. */
+/**
+ * Full URL for the handler, or `undefined` when the host is invalid. Invariant, for every path
+ * the library lets through (`isRewrittenPath` is false): `new URL(url).pathname` is the path of
+ * the target as sent, the one that was routed.
+ */
 export function requestUrl(req: ExpressLikeRequest): string | undefined {
   const target = originalTarget(req);
   if (target.charCodeAt(0) !== 47 /* / */) {

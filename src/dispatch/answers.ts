@@ -18,6 +18,11 @@ export const MALFORMED_PATH_ANSWER: Answer = {
   status: 400,
   message: 'Bad Request: malformed percent-encoding in the URL path',
 };
+export const REWRITTEN_PATH_ANSWER: Answer = {
+  status: 400,
+  message:
+    'Bad Request: the URL path has a "." or ".." segment, a backslash, or a character that must be percent-encoded',
+};
 export const BAD_ORIGIN: Answer = {
   status: 400,
   message: 'Bad Request: invalid Host header or forwarded protocol',
