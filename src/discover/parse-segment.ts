@@ -29,7 +29,20 @@ export function parseFolder(name: string): ParsedFolder {
     };
   }
 
-  if (!name.includes('[') && !name.includes(']')) return { kind: 'static', value: name };
+  if (!name.includes('[') && !name.includes(']')) {
+    // A URL parser reads `\` as `/` and resolves `.`/`..` (`%2e` too): no URL reaches such a folder.
+    if (name.includes('\\')) {
+      return { kind: 'malformed', value: name, reason: 'a URL reads "\\" as "/", so no URL reaches it' };
+    }
+    if (/^(?:\.|%2e){1,2}$/i.test(name)) {
+      return {
+        kind: 'malformed',
+        value: name,
+        reason: 'a URL resolves dot segments away, so no URL reaches it',
+      };
+    }
+    return { kind: 'static', value: name };
+  }
 
   const optional = /^\[\[\.\.\.(.*)\]\]$/.exec(name);
   if (optional) return named('optionalCatchAll', optional[1] as string, name);

@@ -63,6 +63,8 @@ describe('parseFolder', () => {
   const cases: [string, ReturnType<typeof parseFolder>][] = [
     ['users', { kind: 'static', value: 'users' }],
     ['v1.json', { kind: 'static', value: 'v1.json' }],
+    ['café', { kind: 'static', value: 'café' }],
+    ['...', { kind: 'static', value: '...' }],
     ['a(b)', { kind: 'static', value: 'a(b)' }],
     ['[id]', { kind: 'param', name: 'id' }],
     ['[$id_2]', { kind: 'param', name: '$id_2' }],
@@ -97,6 +99,11 @@ describe('parseFolder', () => {
     '(a',
     '(a))',
     '([id])',
+    // No URL can reach these: a URL parser reads `\` as `/` and resolves dot segments.
+    'a\\b',
+    '%2e',
+    '%2E%2e',
+    '.%2e',
   ];
   for (const name of malformed) {
     it(`${name} -> malformed, with a reason`, () => {
