@@ -187,6 +187,7 @@ describe('the packed tarball', function () {
       'dist/cli.js',
       'testing/package.json',
       'README.md',
+      'SECURITY.md',
       'LICENSE',
       'package.json',
     ]) {
@@ -202,7 +203,13 @@ describe('the packed tarball', function () {
 
     it('ships only dist/ besides the package metadata', () => {
       const other = paths().filter((path) => !path.startsWith('dist/'));
-      expect(other.sort()).to.deep.equal(['LICENSE', 'README.md', 'package.json', 'testing/package.json']);
+      expect(other.sort()).to.deep.equal([
+        'LICENSE',
+        'README.md',
+        'SECURITY.md',
+        'package.json',
+        'testing/package.json',
+      ]);
     });
 
     it('leaves out the unused ESM copy of the CLI', () => {
