@@ -306,7 +306,8 @@ describe('hardening: bad input', function () {
     }
 
     it('on a bare node:http server the answer is a plain 500 without details', async () => {
-      const endpoints = mountEndpoints({ dir: FIXTURE_DIR });
+      const reported: unknown[] = [];
+      const endpoints = mountEndpoints({ dir: FIXTURE_DIR, onError: (error) => reported.push(error) });
       await endpoints.ready;
       const server = http.createServer((req, res) => endpoints(req, res));
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -314,6 +315,9 @@ describe('hardening: bad input', function () {
         const { port } = server.address() as { port: number };
         const reply = await httpRequest(`http://127.0.0.1:${port}/bad-return/undefined`);
         expect([reply.status, reply.body.toString()]).to.deep.equal([500, 'Internal Server Error']);
+        expect(reported.map((e) => (e as Error).message)).to.deep.equal([
+          `${fixtureFile('bad-return/undefined')}: export GET returned undefined instead of a Response; is a \`return\` missing? Return a Response, e.g. \`return new Response(null, { status: 204 })\`.`,
+        ]);
       } finally {
         server.closeAllConnections();
         server.close();
@@ -367,6 +371,7 @@ describe('hardening: bad input', function () {
 
   describe('a Response body stream that errors midway', () => {
     it('the client gets the first chunk, then a broken connection; no details leak', async () => {
+      app.reported.length = 0;
       const reply = await rawExchange(app.port, get('/stream-error'));
       expect(reply.status).to.equal(200);
       expect(reply.text).to.include('first chunk');
@@ -374,6 +379,8 @@ describe('hardening: bad input', function () {
       expect(reply.text.endsWith('0\r\n\r\n')).to.equal(false);
       expect(reply.text).not.to.include('database');
       expect(reply.ended).to.not.equal('timeout');
+      // The error is told to onError, which the app's error handler can no longer see.
+      expect(app.reported).to.deep.equal(['the database went away (stack must not reach the client)']);
       await stillServing();
     });
 

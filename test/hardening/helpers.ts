@@ -20,6 +20,11 @@ export interface TestServer {
   endpoints: EndpointsMiddleware;
   /** Errors that reached the app's error handler, by message. */
   appErrors: string[];
+  /**
+   * Errors told to `onError` that did not also reach the app's error handler (a body stream that
+   * failed after the head went out), by message. Recorded instead of printed, for tests to assert.
+   */
+  reported: string[];
   close(): Promise<void>;
 }
 
@@ -32,7 +37,14 @@ export async function startServer(
   serverOptions: ServerOptions = {},
 ): Promise<TestServer> {
   const app = express();
-  const endpoints = await mountEndpoints(app, { dir: FIXTURE_DIR, ...options });
+  const reported: string[] = [];
+  const endpoints = await mountEndpoints(app, {
+    dir: FIXTURE_DIR,
+    onError: (error, { passedToNext }) => {
+      if (!passedToNext) reported.push(error instanceof Error ? error.message : String(error));
+    },
+    ...options,
+  });
   const appErrors: string[] = [];
   app.use((_req: express.Request, res: express.Response) => {
     res.status(404).type('text').send('app 404');
@@ -42,7 +54,7 @@ export async function startServer(
     res.status(500).type('text').send('app error');
   });
   const server = http.createServer(serverOptions, app);
-  return { ...(await listen(server)), server, endpoints, appErrors };
+  return { ...(await listen(server)), server, endpoints, appErrors, reported };
 }
 
 export interface RawExchange {
