@@ -5,8 +5,8 @@
  * modules is asynchronous, and requests that arrive before it ends wait for it.
  */
 import { createNodeMiddleware, DEFAULT_BODY_LIMIT, type NodeMiddleware } from './bridge';
-import { discoverTree, type DiscoveredTree, type RouteFile } from './discover';
-import { resolveDevOptions, startDevLoop } from './dev';
+import { discoverTree, displayPath, type DiscoveredTree, type RouteFile } from './discover';
+import { failingModule, failingRouter, resolveDevOptions, startDevLoop } from './dev';
 import { describeRoutes, middlewareFilesFor, patternsWithPage, type RouteInfo } from './describe-routes';
 import {
   buildMethodTable,
@@ -16,10 +16,12 @@ import {
   logError,
   type CompiledRoute,
   type ExpressStyleRoute,
+  LOADING,
+  type MountedRoute,
 } from './dispatch';
 import { loadedExportInfo, loadModule, type ModuleExports } from './load';
-import { createRouter, expressPath, type Router } from './router';
-import type { MountOptions, WebMiddleware } from './types';
+import { createRouter, expressPath, type RouteEntry, type Router } from './router';
+import type { ErrorReporter, MountOptions, WebMiddleware } from './types';
 import { assertValidTree } from './validate';
 
 /** The Connect middleware `mountEndpoints` returns. */
@@ -72,37 +74,93 @@ function createEndpoints(options: MountOptions): EndpointsMiddleware {
 
   // Rows are updated in place once the modules are loaded, so a reference kept earlier stays current.
   const routes = describeRoutes(tree);
-  let router: Router<CompiledRoute> | undefined;
+  // The table is known before any module loads: a request no endpoint matches need not wait.
+  let router: Router<MountedRoute> = loadingRouter(tree, options);
   const devLoop = dev
     ? startDevLoop(tree, { options, dev, routes, compile, swap: (next) => void (router = next) })
     : undefined;
-  const ready =
-    devLoop?.ready ??
-    compile(tree, options).then((compiled) => {
-      router = compiled.router;
-      routes.splice(0, routes.length, ...describeRoutes(compiled.loaded));
-    });
-  // The error reaches whoever awaits `.ready`, and every request; it must not also crash the
-  // process as an unhandled rejection when nobody awaits it.
-  ready.catch(() => {});
+  const ready = devLoop?.ready ?? loadTree(tree, options, (next) => void (router = next), routes);
+  // The error reaches whoever awaits `.ready`; it must not also crash the process as an unhandled
+  // rejection when nobody awaits it (onError has been told).
+  const loaded = ready.then(noop, noop);
 
-  const middleware = createNodeMiddleware(() => router, ready);
+  const middleware = createNodeMiddleware({ router: () => router, loaded });
   return Object.assign(middleware, {
     ready,
     routes,
     fetch: async (request: Request) => {
-      await ready;
-      return handleFetch(router!, request);
+      await loaded;
+      return handleFetch(router as Router<CompiledRoute>, request);
     },
     close: () => devLoop?.close() ?? Promise.resolve(),
   });
+}
+
+const noop = () => {};
+
+/** Every endpoint of the tree, `LOADING`. */
+function loadingRouter(tree: DiscoveredTree, options: MountOptions): Router<MountedRoute> {
+  const entries = tree.files
+    .filter((file) => file.kind === 'endpoint')
+    .map((file): RouteEntry<MountedRoute> => ({ segments: file.segments, value: LOADING }));
+  return createRouter<MountedRoute>(entries, {
+    caseSensitive: options.caseSensitive,
+    strict: options.strict,
+  });
+}
+
+/**
+ * Loads the tree and swaps its table in. A module that fails to load is told to `onError` once,
+ * here, and the routes it serves (as endpoint or folder middleware) answer with its error, through
+ * the app's error handler; every other route works. The returned promise rejects with the first
+ * such error, for a caller that awaits `mountEndpoints(app)` and wants to stop (issue 22).
+ */
+async function loadTree(
+  tree: DiscoveredTree,
+  options: MountOptions,
+  swap: (router: Router<CompiledRoute>) => void,
+  routes: RouteInfo[],
+): Promise<void> {
+  const onError = options.onError ?? logError;
+  const failures: { file: RouteFile; error: unknown }[] = [];
+  const load = async (file: RouteFile): Promise<ModuleExports> => {
+    try {
+      return await loadModule(file.file, file.displayPath);
+    } catch (error) {
+      failures.push({ file, error });
+      return failingModule(file, tree, error);
+    }
+  };
+  let compiled: Awaited<ReturnType<typeof compile>>;
+  try {
+    compiled = await compile(tree, options, load);
+  } catch (error) {
+    // The tree as loaded is invalid (`export * from` brought a conflict): no route can be trusted.
+    swap(failingRouter(tree, options, error));
+    report(onError, error, { file: displayPath(tree.root), route: '/' });
+    throw error;
+  }
+  swap(compiled.router);
+  routes.splice(0, routes.length, ...describeRoutes(compiled.loaded));
+  for (const { file, error } of failures)
+    report(onError, error, { file: file.displayPath, route: file.pattern });
+  if (failures.length > 0) throw failures[0]!.error;
+}
+
+/** Tells `onError` about an error outside any request, without letting a failing `onError` escape. */
+function report(onError: ErrorReporter, error: unknown, where: { file: string; route: string }): void {
+  try {
+    onError(error, { ...where, export: '', passedToNext: false });
+  } catch (thrown) {
+    console.error('express-endpoints: onError threw', thrown);
+  }
 }
 
 /** Loads every module, confirms the exports static reading could not see, builds the router. */
 async function compile(
   tree: DiscoveredTree,
   options: MountOptions,
-  load = (file: RouteFile) => loadModule(file.file, file.displayPath),
+  load: (file: RouteFile) => Promise<ModuleExports>,
 ): Promise<{ router: Router<CompiledRoute>; loaded: DiscoveredTree }> {
   const modules = new Map<RouteFile, ModuleExports>();
   await Promise.all(

@@ -64,15 +64,18 @@ export type WebMiddleware = (req: Request, next: () => Promise<Response>) => Res
 
 /** What `onError` is told about an error, beside the error itself. */
 export interface EndpointErrorInfo {
-  /** The request being served. */
-  request: Request;
+  /**
+   * The request being served. Absent for an error outside any request: a module that failed to load
+   * (reported once, at startup; the routes it serves then answer with the error).
+   */
+  request?: Request;
   /** The route pattern, e.g. `/api/users/[id]`. */
   route: string;
   /** The endpoint file, relative to the working directory. */
   file: string;
   /**
    * What failed: the handler's export (`GET`, `ANY`, `default`), or the middleware (its file, or
-   * `middleware option #1 (name)`) when a middleware threw.
+   * `middleware option #1 (name)`) when a middleware threw; `''` when the whole module failed to load.
    */
   export: string;
   /**

@@ -1,5 +1,5 @@
 /** bridge: the only code that knows Node's http objects (req/res <-> Request/Response). */
-export { handleNodeRequest, createNodeMiddleware } from './node-handler';
+export { createNodeMiddleware, type MountState } from './node-handler';
 export type { NodeContext } from './node-context';
 export { finalNext, type NextFunction } from './plain-answers';
 export { BodyLimitError, ClientClosedError, DEFAULT_BODY_LIMIT } from './request-body';

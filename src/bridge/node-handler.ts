@@ -6,7 +6,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   dispatch,
-  type CompiledRoute,
+  LOADING,
+  type MountedRoute,
   runRoute,
   answerFor,
   BAD_ORIGIN,
@@ -31,25 +32,33 @@ const SEND_BODY: SendOptions = {};
  * Host-independent: `next` is optional so a bare node:http server can use the middleware.
  * `hostGetsErrors` says whether `next` is the host's (whose error handler then sees errors).
  */
-export async function handleNodeRequest(
-  router: Router<CompiledRoute>,
+async function handleNodeRequest(
+  mount: MountState,
   req: IncomingMessage,
   res: ServerResponse,
   next: NextFunction,
-  hostGetsErrors = true,
+  hostGetsErrors: boolean,
 ): Promise<void> {
   const path = pathBelowMount(req);
   if (path === undefined) return next();
-  const match = router.match(path);
+  const match = mount.router().match(path);
   if (match === null) return next();
   // Whatever answers from here on, a body nobody reads is drained (bounded) after the response.
+  if (match === MALFORMED_PATH) {
+    drainAfterResponse(req, res);
+    return sendAnswer(res, MALFORMED_PATH_ANSWER);
+  }
+  const { value: route, params } = match;
+  if (route === LOADING) {
+    // Only a request for an endpoint waits for the modules; the table is complete once they settle.
+    await mount.loaded;
+    return handleNodeRequest(mount, req, res, next, hostGetsErrors);
+  }
   drainAfterResponse(req, res);
-  if (match === MALFORMED_PATH) return sendAnswer(res, MALFORMED_PATH_ANSWER);
   // The Request's URL must name the path that was routed; one the URL parser would rewrite
   // (`/files/%2e%2e`) never reaches middleware or a handler.
   if (isRewrittenPath(targetPath(originalTarget(req)) ?? '/')) return sendAnswer(res, REWRITTEN_PATH_ANSWER);
 
-  const route = match.value;
   const method = req.method ?? 'GET';
   // CONNECT, TRACE and TRACK cannot be a Request, so no handler serves them.
   const decision = isForbiddenMethod(method)
@@ -70,7 +79,7 @@ export async function handleNodeRequest(
   const entry = decision.entry;
   const exportName = entry.exportName;
   // The handler's Request is built by the context, and only when something can see it.
-  const context = new NodeRouteContext(match.params, route, exportName, req, res, url, hostGetsErrors);
+  const context = new NodeRouteContext(params, route, exportName, req, res, url, hostGetsErrors);
   let response: Response;
   try {
     const result = runRoute(route, entry, context);
@@ -96,23 +105,24 @@ function exceedsLimit(req: IncomingMessage, limit: number | false): boolean {
   return length !== undefined && Number(length) > limit;
 }
 
+/** What the middleware needs of a mount. */
+export interface MountState {
+  /**
+   * The route table, read per request, so it can be swapped (development reloads) without the
+   * host noticing. Until the modules have loaded, its endpoints are `LOADING`.
+   */
+  router(): Router<MountedRoute>;
+  /** Settles (never rejects) once loading has ended; by then no route is `LOADING`. */
+  loaded: Promise<void>;
+}
+
 /**
- * The Connect/Express middleware over a route table that may still be loading: requests that
- * arrive before `ready` wait for it. `currentRouter` is read per request, so the table can be
- * swapped (development reloads) without the host noticing.
+ * The Connect/Express middleware over a route table that may still be loading: a request for an
+ * endpoint waits for the modules, any other request goes on to the app at once.
  */
-export function createNodeMiddleware(
-  currentRouter: () => Router<CompiledRoute> | undefined,
-  ready: Promise<unknown>,
-): NodeMiddleware {
+export function createNodeMiddleware(mount: MountState): NodeMiddleware {
   return (req, res, next) => {
     const done = next ?? finalNext(res);
-    const hostGetsErrors = next !== undefined;
-    const router = currentRouter();
-    if (router) {
-      handleNodeRequest(router, req, res, done, hostGetsErrors).catch(done);
-      return;
-    }
-    ready.then(() => handleNodeRequest(currentRouter()!, req, res, done, hostGetsErrors)).catch(done);
+    handleNodeRequest(mount, req, res, done, next !== undefined).catch(done);
   };
 }

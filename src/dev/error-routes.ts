@@ -16,13 +16,39 @@ import type { MountOptions } from '../types';
 import { errorPage } from './error-page';
 import type { DevProblem } from './types';
 
-/** Exports for a module that failed to load. Beside a page, GET and HEAD stay the page's. */
+/** Exports for a module that failed to load, in development. Beside a page, GET and HEAD stay the page's. */
 export function standInModule(
   file: RouteFile,
   tree: DiscoveredTree,
   problems: readonly DevProblem[],
 ): ModuleExports {
-  const answer = (request: Request) => errorPage(request, problems);
+  return answeringModule(file, tree, (request: Request) => errorPage(request, problems));
+}
+
+/**
+ * Exports for a module that failed to load, outside development: its handlers (or its middleware)
+ * throw the load error, which goes to the app's error handler like any other error.
+ */
+export function failingModule(file: RouteFile, tree: DiscoveredTree, error: unknown): ModuleExports {
+  return answeringModule(file, tree, () => {
+    throw error;
+  });
+}
+
+/** A route table in which every endpoint of the tree throws `error`. */
+export function failingRouter(
+  tree: DiscoveredTree,
+  options: MountOptions,
+  error: unknown,
+): Router<CompiledRoute> {
+  return standInRouter(tree, options, (file) => failingModule(file, { ...tree, files: [] }, error));
+}
+
+function answeringModule(
+  file: RouteFile,
+  tree: DiscoveredTree,
+  answer: (request: Request) => Response,
+): ModuleExports {
   if (file.kind === 'middleware') return { default: answer };
   if (!patternsWithPage(tree).has(file.pattern)) return { ANY: answer };
   const stand: ModuleExports = {};
@@ -36,10 +62,18 @@ export function errorRouter(
   options: MountOptions,
   problems: readonly DevProblem[],
 ): Router<CompiledRoute> {
+  return standInRouter(tree, options, (file) => standInModule(file, { ...tree, files: [] }, problems));
+}
+
+function standInRouter(
+  tree: DiscoveredTree,
+  options: MountOptions,
+  moduleFor: (file: RouteFile) => ModuleExports,
+): Router<CompiledRoute> {
   const entries = tree.files
     .filter((file) => file.kind === 'endpoint')
     .map((file) => {
-      const table = buildMethodTable(standInModule(file, { ...tree, files: [] }, problems));
+      const table = buildMethodTable(moduleFor(file));
       const route: CompiledRoute = {
         pattern: file.pattern,
         displayPath: file.displayPath,

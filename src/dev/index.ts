@@ -8,5 +8,6 @@ export { resolveDevOptions, type ResolvedDevOptions } from './dev-options';
 export { startDevLoop, type DevLoop } from './dev-loop';
 export { typegenCommand, routeDeclarations } from './typegen';
 export { url } from './url';
+export { failingModule, failingRouter } from './error-routes';
 export type { RouteRegistry, RoutePattern, RouteParams, RouteContext, UrlParams } from './route-types';
 export type { DevOptions, DevLogger, DevProblem, DevReload, CompileTree } from './types';

@@ -72,7 +72,7 @@ function describeFile(root: string, relative: string, cwd: string): RouteFile {
   return {
     kind: kindOf(baseName),
     file,
-    displayPath: path.relative(cwd, file).split(path.sep).join('/'),
+    displayPath: displayPath(file, cwd),
     folders: parts,
     parsedFolders,
     segments,
@@ -92,4 +92,9 @@ function isDirectory(dir: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** A file as messages name it: relative to the working directory, with `/`; `.` for the directory itself. */
+export function displayPath(file: string, cwd = process.cwd()): string {
+  return path.relative(cwd, file).split(path.sep).join('/') || '.';
 }

@@ -19,7 +19,8 @@ export {
   PLAIN_TEXT,
   type Answer,
 } from './answers';
-export type { CompiledRoute, ExpressStyleRoute } from './route';
+export { LOADING } from './route';
+export type { CompiledRoute, ExpressStyleRoute, MountedRoute } from './route';
 export { RouteContext } from './route-context';
 export { runRoute, isResponse } from './run-route';
 export { handleFetch } from './handle-fetch';

@@ -7,8 +7,16 @@ import type { EndpointErrorInfo } from '../types';
 
 export function logError(error: unknown, info: EndpointErrorInfo): void {
   if (info.passedToNext) return;
+  const request = info.request;
+  if (request === undefined) {
+    console.error(
+      `express-endpoints: ${info.file} failed to load; ${info.route} answers with this error:`,
+      error,
+    );
+    return;
+  }
   console.error(
-    `express-endpoints: ${info.file} (export ${info.export}) failed on ${info.request.method} ${info.request.url}:`,
+    `express-endpoints: ${info.file} (export ${info.export}) failed on ${request.method} ${request.url}:`,
     error,
   );
 }

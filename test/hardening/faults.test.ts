@@ -8,7 +8,8 @@ import net from 'node:net';
 import path from 'node:path';
 import express from 'express';
 import { expect } from 'chai';
-import { mountEndpoints } from '../../src';
+import supertest from 'supertest';
+import { mountEndpoints, type EndpointErrorInfo } from '../../src';
 import { resetState, state } from '../fixtures/hardening-app/app/_lib/state';
 import {
   delay,
@@ -129,7 +130,7 @@ describe('hardening: faults', function () {
 
   describe('an endpoint module that throws at import', () => {
     it('mountEndpoints(app) rejects with an error naming the file and the cause', async () => {
-      const error = await mountEndpoints(express(), { dir: BROKEN_DIR }).then(
+      const error = await mountEndpoints(express(), { dir: BROKEN_DIR, onError: () => {} }).then(
         () => undefined,
         (e: unknown) => e as Error,
       );
@@ -139,32 +140,95 @@ describe('hardening: faults', function () {
       expect(error!.message).to.include('boom at import');
     });
 
-    it('the synchronous form: .ready rejects, requests reach next(err), no unhandled rejection', async () => {
-      const endpoints = mountEndpoints({ dir: BROKEN_DIR });
+    it('the synchronous form: .ready rejects; only the broken route answers with the error', async () => {
+      const reported: Array<[string, EndpointErrorInfo]> = [];
+      const endpoints = mountEndpoints({
+        dir: BROKEN_DIR,
+        onError: (error, info) => reported.push([(error as Error).message, info]),
+      });
       const seen: string[] = [];
       const server = http.createServer((req, res) =>
         endpoints(req, res, (error?: unknown) => {
-          seen.push(error instanceof Error ? error.message : String(error));
-          res.statusCode = 503;
-          res.end('not ready');
+          seen.push(error instanceof Error ? error.message : 'next()');
+          res.statusCode = error ? 500 : 404;
+          res.end(error ? 'app error' : 'app 404');
         }),
       );
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       try {
         const { port } = server.address() as net.AddressInfo;
-        const reply = await httpRequest(`http://127.0.0.1:${port}/fine`);
-        expect(reply.status).to.equal(503);
-        expect(seen).to.have.length(1);
-        expect(seen[0]).to.include(BROKEN_FILE);
+        const get = async (target: string) => {
+          const reply = await httpRequest(`http://127.0.0.1:${port}${target}`);
+          return [reply.status, reply.body.toString()];
+        };
+        expect(await get('/fine')).to.deep.equal([200, 'fine']);
+        expect(await get('/nothing-here')).to.deep.equal([404, 'app 404']);
+        expect(await get('/throws')).to.deep.equal([500, 'app error']);
+        expect(seen).to.have.length(2);
+        expect(seen[0]).to.equal('next()');
+        expect(seen[1]).to.include(BROKEN_FILE).and.include('boom at import');
         const error = await endpoints.ready.then(
           () => undefined,
           (e: unknown) => e as Error,
         );
         expect(error?.message).to.include(BROKEN_FILE);
+        // Told once, at startup, whatever the requests did.
+        expect(reported.filter(([, info]) => info.request === undefined)).to.have.length(1);
+        const [message, info] = reported[0]!;
+        expect(message).to.include('boom at import');
+        expect(info).to.deep.include({
+          file: BROKEN_FILE,
+          route: '/throws',
+          export: '',
+          passedToNext: false,
+        });
       } finally {
         server.closeAllConnections();
         server.close();
       }
+    });
+
+    it('a request no endpoint matches goes on to the app while the modules load', async () => {
+      const endpoints = mountEndpoints({ dir: BROKEN_DIR, onError: () => {} });
+      let passedOn = false;
+      endpoints(
+        { url: '/not-an-endpoint', method: 'GET', headers: {} } as http.IncomingMessage,
+        {} as http.ServerResponse,
+        () => {
+          passedOn = true;
+        },
+      );
+      // Synchronously: nothing waited for the modules.
+      expect(passedOn).to.equal(true);
+      await endpoints.ready.catch(() => {});
+    });
+
+    it('by default the failure is printed once at startup, naming the file and the route', async () => {
+      const printed: unknown[][] = [];
+      const original = console.error;
+      console.error = (...args: unknown[]) => void printed.push(args);
+      try {
+        const app = express();
+        // The pattern of Express's own examples: the app is built at module level, not awaited.
+        void mountEndpoints(app, { dir: BROKEN_DIR });
+        app.get('/legacy', (_req, res) => void res.send('legacy'));
+        app.use(
+          (_error: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
+            res.status(500).send('app error');
+          },
+        );
+        const agent = supertest(app);
+        expect((await agent.get('/legacy')).text).to.equal('legacy');
+        expect((await agent.get('/fine')).text).to.equal('fine');
+        expect((await agent.get('/throws')).status).to.equal(500);
+        expect((await agent.get('/throws')).status).to.equal(500);
+      } finally {
+        console.error = original;
+      }
+      expect(printed).to.have.length(1);
+      expect(String(printed[0]![0])).to.equal(
+        `express-endpoints: ${BROKEN_FILE} failed to load; /throws answers with this error:`,
+      );
     });
   });
 });

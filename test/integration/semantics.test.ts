@@ -60,7 +60,7 @@ describe('integration: handler semantics on every host', function () {
             export: 'GET',
             passedToNext: true,
           });
-          expect(info.request.url).to.equal(`${app.url}/errors/throw`);
+          expect(info.request?.url).to.equal(`${app.url}/errors/throw`);
         });
 
         it('names the middleware file when a folder middleware throws', async () => {
@@ -267,7 +267,7 @@ describe('integration: handler semantics on every host', function () {
           expect(errors).to.have.length(1);
           const [error, info] = errors[0]!;
           expect((error as Error).message).to.equal('no-parameters PATCH failed');
-          expect([info.export, info.request.method, info.request.url]).to.deep.equal([
+          expect([info.export, info.request?.method, info.request?.url]).to.deep.equal([
             'PATCH',
             'PATCH',
             `${app.url}/semantics/no-parameters`,

@@ -70,7 +70,8 @@ export const methods: HttpMethod[] = ['GET', 'QUERY', 'OPTIONS'];
 export function withOnError(): void {
   mountEndpoints({
     onError(error: unknown, info: EndpointErrorInfo) {
-      const where: string = `${info.file} ${info.export} ${info.route} ${info.request.url}`;
+      // `request` is absent for a module that failed to load at startup.
+      const where: string = `${info.file} ${info.export} ${info.route} ${info.request?.url ?? '(startup)'}`;
       if (!info.passedToNext) console.error(where, error);
     },
   });
