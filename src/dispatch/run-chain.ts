@@ -36,7 +36,7 @@ export function runChain(
     if (!middleware) return last();
     let result: Response | Promise<Response>;
     try {
-      result = middleware(request, () => step(index + 1));
+      result = middleware(request, () => step(index + 1).then(withMutableHeaders));
     } catch (error) {
       return answerOr(index, error);
     }
@@ -46,4 +46,21 @@ export function runChain(
     );
   };
   return step(0);
+}
+
+/** A header name no response has: deleting it changes nothing, and throws only on immutable headers. */
+const PROBE = 'x-express-endpoints-probe';
+
+/**
+ * What `next()` resolves to has headers a middleware may change, whatever the handler returned
+ * (issue 22): `Response.redirect()` and a `fetch()` result have immutable headers, so they are
+ * rewrapped around the same body, which is neither read nor copied.
+ */
+function withMutableHeaders(response: Response): Response {
+  try {
+    response.headers.delete(PROBE);
+    return response;
+  } catch {
+    return new Response(response.body, response);
+  }
 }

@@ -59,12 +59,17 @@ function callHandler(
       throw error;
     };
     return Promise.resolve(result).then(
-      (value) => (isResponse(value) ? value : failed(notAResponse(route, entry, value))),
+      (value) => (isSendable(value) ? value : failed(notAResponse(route, entry, value))),
       failed,
     );
   }
-  if (isResponse(result)) return result;
+  if (isSendable(result)) return result;
   throw notAResponse(route, entry, result);
+}
+
+/** A Response that HTTP can carry: `Response.error()` is a network error, with status 0. */
+function isSendable(value: unknown): value is Response {
+  return isResponse(value) && value.type !== 'error';
 }
 
 function callWithNothing(entry: HandlerEntry): unknown {
@@ -72,6 +77,11 @@ function callWithNothing(entry: HandlerEntry): unknown {
 }
 
 function notAResponse(route: CompiledRoute, entry: HandlerEntry, value: unknown): TypeError {
+  if (isResponse(value)) {
+    return new TypeError(
+      `${route.displayPath}: export ${entry.exportName} returned Response.error(), a network error that no HTTP response can carry; throw an error instead, or return an error status, e.g. \`new Response(null, { status: 502 })\`.`,
+    );
+  }
   return new TypeError(
     `${route.displayPath}: export ${entry.exportName} returned ${describe(value)} instead of a Response; ${fixFor(value)}`,
   );

@@ -12,7 +12,7 @@ import compression from 'compression';
 import connect from 'connect';
 import express5 from 'express';
 import helmet from 'helmet';
-import { mountEndpoints, type EndpointsMiddleware, type ErrorReporter } from '../../src';
+import { mountEndpoints, type EndpointsMiddleware, type ErrorReporter, type WebMiddleware } from '../../src';
 import { listen } from '../support/net';
 
 // The npm alias `express4` has no types of its own; the API used here is the same as 5's.
@@ -29,6 +29,8 @@ export interface HostOptions {
   prefix?: string;
   /** `mountEndpoints`'s `onError`. */
   onError?: ErrorReporter;
+  /** `mountEndpoints`'s `middleware`. */
+  middleware?: WebMiddleware[];
   /** More middleware first of all (a request logger). */
   first?: Middleware[];
 }
@@ -134,11 +136,19 @@ function expressHost(name: string, express: typeof express5): Host {
       let endpoints: EndpointsMiddleware;
       if (options.prefix) {
         // The synchronous form, as a sub-path mount.
-        endpoints = mountEndpoints({ dir: options.dir, onError: options.onError });
+        endpoints = mountEndpoints({
+          dir: options.dir,
+          onError: options.onError,
+          middleware: options.middleware,
+        });
         app.use(options.prefix, endpoints);
         await endpoints.ready;
       } else {
-        endpoints = await mountEndpoints(app, { dir: options.dir, onError: options.onError });
+        endpoints = await mountEndpoints(app, {
+          dir: options.dir,
+          onError: options.onError,
+          middleware: options.middleware,
+        });
       }
       app.get('/contact', (_req, res) => {
         res.type('html').send(CONTACT_PAGE);
@@ -159,7 +169,11 @@ const connectHost: Host = {
   async start(options) {
     const app = connect();
     for (const mw of before(express5, options)) app.use(mw as connect.NextHandleFunction);
-    const endpoints = mountEndpoints({ dir: options.dir, onError: options.onError });
+    const endpoints = mountEndpoints({
+      dir: options.dir,
+      onError: options.onError,
+      middleware: options.middleware,
+    });
     if (options.prefix) app.use(options.prefix, endpoints);
     else app.use(endpoints);
     await endpoints.ready;
@@ -174,7 +188,11 @@ const nodeHost: Host = {
   name: 'node:http',
   trustsProxy: false,
   async start(options) {
-    const endpoints = mountEndpoints({ dir: options.dir, onError: options.onError });
+    const endpoints = mountEndpoints({
+      dir: options.dir,
+      onError: options.onError,
+      middleware: options.middleware,
+    });
     await endpoints.ready;
     const handle = createChain(
       [
