@@ -59,8 +59,18 @@ export type EndpointHandler<P extends Params | string = Params> = (
   context: EndpointContext<P>,
 ) => Response | Promise<Response>;
 
-/** A Web-standard middleware: answer on its own, or call `next()` and return (or change) its Response. */
-export type WebMiddleware = (req: Request, next: () => Promise<Response>) => Response | Promise<Response>;
+/**
+ * A Web-standard middleware: answer on its own, or call `next()` and return (or change) its Response.
+ * The third argument is the context handlers get: in the tree, the route's `params`, `route` and
+ * `mountPath`, and on Node `node` (`{ req, res }`), so a guard can read `req.session` or passport's
+ * `req.user`; through `bridgeMiddleware`, `node` and empty `params`.
+ */
+export type WebMiddleware = (
+  req: Request,
+  next: () => Promise<Response>,
+  /** Always given by the library; optional so a unit test can call a middleware with two arguments. */
+  context?: EndpointContext,
+) => Response | Promise<Response>;
 
 /** What `onError` is told about an error, beside the error itself. */
 export interface EndpointErrorInfo {

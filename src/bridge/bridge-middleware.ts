@@ -10,7 +10,9 @@
  * a Host header that makes no URL fails only a middleware that reads `req.url`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { WebMiddleware } from '../types';
+import type { EndpointContext, Params, WebMiddleware } from '../types';
+import { mountPathOf } from './mount-path';
+import type { NodeContext } from './node-context';
 import { captureResponse, type Capture } from './capture-response';
 import { failRequest, finalNext, sendAnswer, type NextFunction } from './plain-answers';
 import { toWebRequest } from './web-request';
@@ -141,7 +143,7 @@ async function run(
 
   let returned: Response;
   try {
-    returned = await middleware(request, callNext);
+    returned = await middleware(request, callNext, bridgedContext(req, res));
     if (!isResponse(returned))
       throw new TypeError(`A bridged middleware returned ${typeof returned}, not a Response`);
   } catch (error) {
@@ -162,6 +164,15 @@ async function run(
   } finally {
     capture.restore();
   }
+}
+
+/** What a bridged middleware gets as its context: the Node request and response, no route. */
+function bridgedContext(req: IncomingMessage, res: ServerResponse): EndpointContext {
+  return {
+    params: Object.create(null) as Params,
+    node: { req: req as NodeContext['req'], res },
+    mountPath: mountPathOf(req),
+  };
 }
 
 /** A failure once the chain has answered: nothing of the chain's goes out, a plain answer does. */

@@ -6,7 +6,7 @@
  * `notFound()` are: the outer middleware's `next()` resolves to it. Any other error is reported to
  * `failed` by the innermost step it came out of, then passed outwards.
  */
-import type { WebMiddleware } from '../types';
+import type { EndpointContext, WebMiddleware } from '../types';
 
 export interface ChainHooks {
   /** Step `index` (a middleware) threw or rejected with `error` (told once per step it passes). */
@@ -20,6 +20,7 @@ export interface ChainHooks {
 export function runChain(
   chain: readonly WebMiddleware[],
   request: Request,
+  context: EndpointContext,
   last: () => Promise<Response>,
   hooks: ChainHooks,
 ): Promise<Response> {
@@ -36,7 +37,7 @@ export function runChain(
     if (!middleware) return last();
     let result: Response | Promise<Response>;
     try {
-      result = middleware(request, () => step(index + 1).then(withMutableHeaders));
+      result = middleware(request, () => step(index + 1).then(withMutableHeaders), context);
     } catch (error) {
       return answerOr(index, error);
     }

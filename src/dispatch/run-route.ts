@@ -132,7 +132,7 @@ async function runWithMiddleware(
     }
   };
   try {
-    return await runChain(route.middleware, request, last, hooks);
+    return await runChain(route.middleware, request, context, last, hooks);
   } catch (error) {
     // An error no step was blamed for cannot happen today; the outermost middleware is the guess.
     context.reportError(
