@@ -5,7 +5,7 @@ export default defineConfig({
   entry: { index: 'src/index.ts', testing: 'src/testing/index.ts', cli: 'src/cli.ts' },
   format: ['esm', 'cjs'],
   dts: { entry: { index: 'src/index.ts', testing: 'src/testing/index.ts' } },
-  target: 'node20',
+  target: 'node22',
   platform: 'node',
   splitting: false,
   sourcemap: false,

@@ -22,7 +22,6 @@ import { join } from 'node:path';
 
 /** Supported majors, pinned. Raise a pin in its own commit, after the matrix passes on it. */
 export const PINNED = {
-  20: '20.20.2',
   22: '22.23.3',
   24: '24.21.0',
   26: '26.10.0',

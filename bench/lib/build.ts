@@ -14,7 +14,7 @@ export async function buildBench(): Promise<void> {
     bundle: true,
     platform: 'node',
     format: 'esm',
-    target: 'node20',
+    target: 'node22',
     // Like the published build: dependencies stay imports, our own code is bundled.
     packages: 'external',
     logLevel: 'warning',

@@ -1,8 +1,8 @@
 /**
  * Watches the endpoint tree. On macOS and Windows, Node's `fs.watch(dir, { recursive: true })` is
- * native and used as is. On Linux it is not: Node 20–24 emulate it with one watch per file, and a
+ * native and used as is. On Linux it is not: Node 22 and 24 emulate it with one watch per file, and a
  * file replaced by rename — how `sed -i`, vim and many editors save — is never heard from again
- * (measured: the second save of a file goes unseen on Node 20, 22 and 24; Node 26 fixed it). So on
+ * (measured: the second save of a file goes unseen on Node 22 and 24; Node 26 fixed it). So on
  * Linux every folder gets its own non-recursive `fs.watch` (one inotify watch, which names the
  * entry that changed whatever its inode), and folders are added and dropped as they come and go —
  * what chokidar does, in a few lines and with no dependency.

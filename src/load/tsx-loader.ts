@@ -6,7 +6,7 @@
  * from a `.ts` file in a CommonJS package, which is what legacy apps have.
  *
  * Under `node --import tsx` it is registered a second time, which is harmless (the integration
- * tests run it on Node 20 to 26) and more robust than guessing whether the `.ts` hooks already in
+ * tests run it on Node 22 to 26) and more robust than guessing whether the `.ts` hooks already in
  * the process are tsx's or Node's own stripping.
  */
 import Module, { createRequire } from 'node:module';
@@ -89,33 +89,19 @@ interface ResolveResult {
 }
 type NextResolve = (specifier: string, context: unknown) => ResolveResult;
 interface ModuleWithHooks {
-  registerHooks?(hooks: {
+  registerHooks(hooks: {
     resolve(specifier: string, context: unknown, next: NextResolve): ResolveResult;
   }): unknown;
-  register?(specifier: string): void;
 }
 
-/** Runs before tsx's hooks (registered after them), on Node's in-thread hooks where they exist. */
+/** Runs before tsx's hooks (registered after them), on Node's in-thread hooks (22.15+). */
 function installEsModuleHook(): void {
   if (esModuleHook) return;
   esModuleHook = true;
-  const mod = Module as unknown as ModuleWithHooks;
-  if (typeof mod.registerHooks === 'function') {
-    mod.registerHooks({
-      resolve: (specifier, context, next) =>
-        specifier.includes(AS_MODULE) ? asModule(specifier) : next(specifier, context),
-    });
-    return;
-  }
-  // Node 20 and early 22: the off-thread hooks of module.register, given as a data: URL.
-  const source = `const mark = ${JSON.stringify(AS_MODULE)};
-export async function resolve(specifier, context, next) {
-  if (!specifier.includes(mark)) return next(specifier, context);
-  const url = new URL(specifier);
-  url.search = url.search.slice(1).split('&').filter((p) => p !== mark).join('&');
-  return { url: url.href, format: 'module', shortCircuit: true };
-}`;
-  mod.register?.(`data:text/javascript,${encodeURIComponent(source)}`);
+  (Module as unknown as ModuleWithHooks).registerHooks({
+    resolve: (specifier, context, next) =>
+      specifier.includes(AS_MODULE) ? asModule(specifier) : next(specifier, context),
+  });
 }
 
 function asModule(specifier: string): ResolveResult {

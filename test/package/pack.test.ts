@@ -188,6 +188,7 @@ describe('the packed tarball', function () {
       'testing/package.json',
       'README.md',
       'SECURITY.md',
+      'CHANGELOG.md',
       'LICENSE',
       'package.json',
     ]) {
@@ -205,6 +206,7 @@ describe('the packed tarball', function () {
       const other = paths().filter((path) => !path.startsWith('dist/'));
       expect(other.sort()).to.deep.equal([
         'LICENSE',
+        'CHANGELOG.md',
         'README.md',
         'SECURITY.md',
         'package.json',
