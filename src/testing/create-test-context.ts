@@ -4,9 +4,8 @@
  * middleware would have attached (`req.session`, passport's `req.user`, `res.locals`), so a
  * handler that reads `context.node` is tested without a cast and without a server.
  */
-import { IncomingMessage, ServerResponse } from 'node:http';
-import { Socket } from 'node:net';
-import type { EndpointContext, NodeContext, Params } from '../types';
+import { detachedNodeContext, type NodeContext } from '../bridge';
+import type { EndpointContext, Params } from '../types';
 
 /** Options of {@link createTestContext}. */
 export interface TestContextOptions<P extends Params | string = Params> {
@@ -36,16 +35,12 @@ export type TestContext<P extends Params | string = Params> = EndpointContext<P>
 export function createTestContext<P extends Params | string = Params>(
   options: TestContextOptions<P> = {},
 ): TestContext<P> {
-  const req = new IncomingMessage(new Socket());
-  Object.assign(req, options.node?.req);
-  const res = new ServerResponse(req);
-  Object.assign(res, { locals: {} }, options.node?.res);
   const params = Object.assign(Object.create(null) as Params, options.params);
   return {
     params: params as EndpointContext<P>['params'],
     route: options.route ?? '',
     mountPath: options.mountPath ?? '',
-    node: { req: req as NodeContext['req'], res },
+    node: detachedNodeContext(options.node?.req, { locals: {}, ...options.node?.res }),
     after: (fn) => void setImmediate(fn),
   };
 }
