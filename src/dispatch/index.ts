@@ -10,6 +10,7 @@ export type { HttpMethod, HandlerExportName } from './http-methods';
 export {
   answerFor,
   BAD_ORIGIN,
+  BODY_TOO_DEEP,
   INTERNAL_ERROR,
   isNullBodyStatus,
   MALFORMED_PATH_ANSWER,
