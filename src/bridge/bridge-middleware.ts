@@ -10,7 +10,7 @@
  * a Host header that makes no URL fails only a middleware that reads `req.url`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { WebMiddleware } from '../types';
+import type { ErrorReporter, WebMiddleware } from '../types';
 import { captureResponse, type Capture } from './capture-response';
 import { failRequest, finalNext, sendAnswer, type NextFunction } from './plain-answers';
 import { toWebRequest } from './web-request';
@@ -24,7 +24,15 @@ import {
   type UpstreamHeaders,
 } from './replay-response';
 import { sendWebResponse } from './send-response';
-import { BAD_ORIGIN, INTERNAL_ERROR, isResponse } from '../dispatch';
+import { mountPathOf } from './node-context';
+import {
+  BAD_ORIGIN,
+  handledRejection,
+  INTERNAL_ERROR,
+  isResponse,
+  logError,
+  NextCalledTwiceError,
+} from '../dispatch';
 
 export interface BridgeOptions {
   /**
@@ -32,6 +40,13 @@ export interface BridgeOptions {
    * endpoints. The body it reads stays in the request for the host's own readers after it.
    */
   bodyLimit?: number | false;
+  /**
+   * Told about the errors the app's error handler cannot be given: once the middleware has called
+   * `next()` the app's chain has run, so an error after it (a throw, a second `next()`) is answered
+   * with a plain `500` instead. `info.file` is `'bridgeMiddleware'`, `info.export` the middleware's
+   * function name, `info.route` the path it is mounted at. Default: logged with `console.error`.
+   */
+  onError?: ErrorReporter;
 }
 
 export type NodeMiddleware = (req: IncomingMessage, res: ServerResponse, next?: NextFunction) => void;
@@ -50,10 +65,11 @@ const PLACEHOLDER_ORIGIN = 'http://invalid-host.invalid';
 
 export function bridgeMiddleware(middleware: WebMiddleware, options: BridgeOptions = {}): NodeMiddleware {
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const onError = options.onError ?? logError;
   if (typeof middleware !== 'function')
     throw new TypeError('bridgeMiddleware expects a (req, next) function');
   return function bridgedMiddleware(req, res, next) {
-    run(middleware, bodyLimit, req, res, next ?? finalNext(res)).catch((error: unknown) => {
+    run(middleware, bodyLimit, onError, req, res, next ?? finalNext(res)).catch((error: unknown) => {
       if (!res.headersSent) sendAnswer(res, INTERNAL_ERROR);
       else res.destroy(error instanceof Error ? error : undefined);
     });
@@ -88,6 +104,7 @@ function placeholderUrl(req: IncomingMessage & { originalUrl?: string }): string
 async function run(
   middleware: WebMiddleware,
   bodyLimit: number | false,
+  onError: ErrorReporter,
   req: IncomingMessage,
   res: ServerResponse,
   next: NextFunction,
@@ -97,8 +114,14 @@ async function run(
 
   let capture: Capture | undefined;
   let upstream: UpstreamHeaders | undefined;
+  // The app's chain runs once. A second next() fails the request (issue 30), whether the
+  // middleware awaits its promise or drops it; dropped, it is no unhandled rejection.
+  let misuse: NextCalledTwiceError | undefined;
   const callNext = (): Promise<Response> => {
-    if (capture) return Promise.reject(new Error('next() was called more than once by a middleware'));
+    if (capture) {
+      if (!misuse) tell(onError, (misuse = new NextCalledTwiceError()), middleware, req, request);
+      return handledRejection(misuse);
+    }
     upstream = upstreamHeaders(res);
     capture = captureResponse(res);
     next();
@@ -108,6 +131,7 @@ async function run(
   let returned: Response;
   try {
     returned = await middleware(request, callNext);
+    if (misuse) throw misuse;
     if (!isResponse(returned))
       throw new TypeError(`A bridged middleware returned ${typeof returned}, not a Response`);
   } catch (error) {
@@ -116,8 +140,11 @@ async function run(
       if (answer === BAD_ORIGIN) return sendAnswer(res, BAD_ORIGIN);
       return failRequest(req, res, next, error);
     }
-    // The chain already ran; its error handler cannot be entered again.
-    return failAfterNext(req, res, capture, upstream!, error, () => sendAnswer(res, answer));
+    // The chain already ran; its error handler cannot be entered again: onError is told instead.
+    return failAfterNext(req, res, capture, upstream!, error, () => {
+      if (answer === INTERNAL_ERROR && error !== misuse) tell(onError, error, middleware, req, request);
+      sendAnswer(res, answer);
+    });
   }
 
   if (!capture) return sendWebResponse(res, returned, { head: method === 'HEAD' });
@@ -127,6 +154,27 @@ async function run(
     failAfterNext(req, res, capture, upstream!, error, () => sendAnswer(res, INTERNAL_ERROR));
   } finally {
     capture.restore();
+  }
+}
+
+/** Tells `onError` about an error of the middleware; a failing `onError` is logged, never thrown. */
+function tell(
+  onError: ErrorReporter,
+  error: unknown,
+  middleware: WebMiddleware,
+  req: IncomingMessage,
+  request: Request,
+): void {
+  try {
+    onError(error, {
+      request,
+      route: mountPathOf(req) || '/',
+      file: 'bridgeMiddleware',
+      export: middleware.name || 'anonymous',
+      passedToNext: false,
+    });
+  } catch (thrown) {
+    console.error('express-endpoints: onError threw', thrown);
   }
 }
 

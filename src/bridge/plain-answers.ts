@@ -19,6 +19,8 @@ export type NextFunction = (error?: unknown) => void;
 /** Writes one of the library's own answers (see dispatch/answers). */
 export function sendAnswer(res: ServerResponse, answer: Answer): void {
   res.statusCode = answer.status;
+  // Node's own reason phrase for the status, not one a response written before it left behind.
+  res.statusMessage = '';
   if (answer.allow !== undefined) res.setHeader('allow', answer.allow);
   if (answer.message === '') {
     res.end();

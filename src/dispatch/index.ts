@@ -22,5 +22,6 @@ export {
 export type { CompiledRoute, ExpressStyleRoute } from './route';
 export { RouteContext } from './route-context';
 export { runRoute, isResponse } from './run-route';
+export { handledRejection, NextCalledTwiceError } from './run-chain';
 export { handleFetch } from './handle-fetch';
 export { logError } from './report-error';

@@ -5,6 +5,11 @@
  * A Response a middleware throws is its answer, as SvelteKit's `redirect()`/`error()` and Next.js's
  * `notFound()` are: the outer middleware's `next()` resolves to it. Any other error is reported to
  * `failed` by the innermost step it came out of, then passed outwards.
+ *
+ * The rest of the chain runs once. A second `next()` fails the request (issue 30), whether the
+ * middleware awaits its promise or drops it and returns the first Response: the misuse is told
+ * to `misused` when it happens, and the promise it gets rejects without ever counting as
+ * unhandled (Node's default mode would end the process on one).
  */
 import type { WebMiddleware } from '../types';
 
@@ -15,6 +20,22 @@ export interface ChainHooks {
   notAResponse(index: number, value: unknown): Error;
   /** Tells a Response from other values, including Responses of other realms. */
   isResponse(value: unknown): value is Response;
+  /** Step `index` called `next()` a second time (told once per request, maybe after the answer). */
+  misused(index: number, error: NextCalledTwiceError): void;
+}
+
+export class NextCalledTwiceError extends Error {
+  constructor() {
+    super('next() was called more than once by a middleware');
+    this.name = 'NextCalledTwiceError';
+  }
+}
+
+/** A rejected promise that its receiver may await, and may drop without an unhandled rejection. */
+export function handledRejection(error: unknown): Promise<never> {
+  const promise = Promise.reject(error);
+  promise.catch(() => {});
+  return promise;
 }
 
 export function runChain(
@@ -24,13 +45,22 @@ export function runChain(
   hooks: ChainHooks,
 ): Promise<Response> {
   let called = -1;
+  let misuse: NextCalledTwiceError | undefined;
   const answerOr = (index: number, error: unknown): Promise<Response> => {
     if (hooks.isResponse(error)) return Promise.resolve(error);
     hooks.failed(index, error);
     return Promise.reject(error);
   };
+  // Step `index` is asked for again: by the middleware before it.
+  const calledAgain = (index: number): Promise<Response> => {
+    if (!misuse) {
+      misuse = new NextCalledTwiceError();
+      hooks.misused(index - 1, misuse);
+    }
+    return handledRejection(misuse);
+  };
   const step = (index: number): Promise<Response> => {
-    if (index <= called) return Promise.reject(new Error('next() was called more than once by a middleware'));
+    if (index <= called) return calledAgain(index);
     called = index;
     const middleware = chain[index];
     if (!middleware) return last();
@@ -41,7 +71,11 @@ export function runChain(
       return answerOr(index, error);
     }
     return Promise.resolve(result).then(
-      (value) => (hooks.isResponse(value) ? value : answerOr(index, hooks.notAResponse(index, value))),
+      (value) => {
+        // A step that misused next() fails, and so does every step around it, whatever they returned.
+        if (misuse) return answerOr(index, misuse);
+        return hooks.isResponse(value) ? value : answerOr(index, hooks.notAResponse(index, value));
+      },
       (error: unknown) => answerOr(index, error),
     );
   };
