@@ -1,13 +1,18 @@
 /**
  * The server side of `npm run soak`: the example app (examples/express-app/server.js, using the
- * built package) in a process of its own, started by scripts/soak.mjs with --expose-gc. It
- * answers the parent over IPC: `measure` (force GC, then report memory and what went wrong so
- * far) and `stop`.
+ * built package) in a process of its own, started by scripts/soak.mjs with --expose-gc, with the
+ * soak's own endpoints (soak-app/: an echo and a streamed download, whose response streams are
+ * counted) mounted under /soak in front of it. It answers the parent over IPC: `measure` (force
+ * GC, then report memory, the stream account and what went wrong so far) and `stop`.
  */
 'use strict';
 
 const http = require('node:http');
+const path = require('node:path');
+const express = require('express');
+const { mountEndpoints } = require('express-endpoints');
 const { createApp } = require('../examples/express-app/server.js');
+const { snapshot } = require('./soak-app/_lib/stream-account.cjs');
 
 /** Everything that went wrong on the server (logged 5xx errors, unhandled rejections), with when. */
 const problems = [];
@@ -26,7 +31,16 @@ async function main() {
   const logger = {
     error: (...args) => record(args.map((a) => (a instanceof Error ? a.stack : String(a))).join(' ')),
   };
-  const app = await createApp({ token: 'soak-token', logger });
+  const example = await createApp({ token: 'soak-token', logger });
+  const soakEndpoints = mountEndpoints({
+    dir: path.join(__dirname, 'soak-app'),
+    onError: (error, info) =>
+      record(`onError (${info.file}): ${error instanceof Error ? error.stack : error}`),
+  });
+  await soakEndpoints.ready;
+  const app = express();
+  app.use('/soak', soakEndpoints);
+  app.use(example);
   const server = http.createServer(app);
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address();
@@ -46,6 +60,7 @@ async function main() {
         memory: { rss, heapUsed, heapTotal, external, arrayBuffers },
         unhandledRejections,
         problems,
+        streams: snapshot(),
         connections: await new Promise((resolve) => server.getConnections((_e, count) => resolve(count))),
       });
     } else if (message.type === 'stop') {

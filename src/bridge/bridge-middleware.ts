@@ -10,7 +10,7 @@
  * a Host header that makes no URL fails only a middleware that reads `req.url`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { EndpointContext, Params, WebMiddleware } from '../types';
+import type { EndpointContext, ErrorReporter, Params, WebMiddleware } from '../types';
 import { mountPathOf } from './mount-path';
 import type { NodeContext } from './node-context';
 import { captureResponse, type Capture } from './capture-response';
@@ -28,9 +28,12 @@ import {
 import { sendWebResponse } from './send-response';
 import {
   BAD_ORIGIN,
+  handledRejection,
   INTERNAL_ERROR,
   isForbiddenMethod,
   isResponse,
+  logError,
+  NextCalledTwiceError,
   REWRITTEN_PATH_ANSWER,
   type Answer,
 } from '../dispatch';
@@ -59,6 +62,13 @@ export interface BridgeOptions {
    * without running the middleware, for an app that routes these methods itself.
    */
   methodsWithoutRequest?: 'reject' | 'next';
+  /**
+   * Told about the errors the app's error handler cannot be given: once the middleware has called
+   * `next()` the app's chain has run, so an error after it (a throw, a second `next()`) is answered
+   * with a plain `500` instead. `info.file` is `'bridgeMiddleware'`, `info.export` the middleware's
+   * function name, `info.route` the path it is mounted at. Default: logged with `console.error`.
+   */
+  onError?: ErrorReporter;
 }
 
 export type NodeMiddleware = (req: IncomingMessage, res: ServerResponse, next?: NextFunction) => void;
@@ -77,6 +87,7 @@ const PLACEHOLDER_ORIGIN = 'http://invalid-host.invalid';
 
 export function bridgeMiddleware(middleware: WebMiddleware, options: BridgeOptions = {}): NodeMiddleware {
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const onError = options.onError ?? logError;
   const resolvePaths = options.rewrittenPaths === 'resolve';
   const passMethods = options.methodsWithoutRequest === 'next';
   if (typeof middleware !== 'function')
@@ -89,7 +100,7 @@ export function bridgeMiddleware(middleware: WebMiddleware, options: BridgeOptio
     if (!resolvePaths && isRewrittenPath(targetPath(originalTarget(req)) ?? '/')) {
       return sendAnswer(res, REWRITTEN_PATH_ANSWER);
     }
-    run(middleware, bodyLimit, req, res, next ?? finalNext(res)).catch((error: unknown) => {
+    run(middleware, bodyLimit, onError, req, res, next ?? finalNext(res)).catch((error: unknown) => {
       if (!res.headersSent) sendAnswer(res, INTERNAL_ERROR);
       else res.destroy(error instanceof Error ? error : undefined);
     });
@@ -124,6 +135,7 @@ function placeholderUrl(req: IncomingMessage & { originalUrl?: string }): string
 async function run(
   middleware: WebMiddleware,
   bodyLimit: number | false,
+  onError: ErrorReporter,
   req: IncomingMessage,
   res: ServerResponse,
   next: NextFunction,
@@ -133,8 +145,14 @@ async function run(
 
   let capture: Capture | undefined;
   let upstream: UpstreamHeaders | undefined;
+  // The app's chain runs once. A second next() fails the request (issue 30), whether the
+  // middleware awaits its promise or drops it; dropped, it is no unhandled rejection.
+  let misuse: NextCalledTwiceError | undefined;
   const callNext = (): Promise<Response> => {
-    if (capture) return Promise.reject(new Error('next() was called more than once by a middleware'));
+    if (capture) {
+      if (!misuse) tell(onError, (misuse = new NextCalledTwiceError()), middleware, req, request);
+      return handledRejection(misuse);
+    }
     upstream = upstreamHeaders(res);
     capture = captureResponse(res);
     next();
@@ -144,6 +162,7 @@ async function run(
   let returned: Response;
   try {
     returned = await middleware(request, callNext, bridgedContext(req, res));
+    if (misuse) throw misuse;
     if (!isResponse(returned))
       throw new TypeError(`A bridged middleware returned ${typeof returned}, not a Response`);
   } catch (error) {
@@ -152,8 +171,11 @@ async function run(
       if (answer === BAD_ORIGIN) return sendAnswer(res, BAD_ORIGIN);
       return failRequest(req, res, next, error);
     }
-    // The chain already ran; its error handler cannot be entered again.
-    return failAfterNext(req, res, capture, upstream!, error, () => sendAnswer(res, answer));
+    // The chain already ran; its error handler cannot be entered again: onError is told instead.
+    return failAfterNext(req, res, capture, upstream!, error, () => {
+      if (answer === INTERNAL_ERROR && error !== misuse) tell(onError, error, middleware, req, request);
+      sendAnswer(res, answer);
+    });
   }
 
   if (!capture) return sendWebResponse(res, returned, { head: method === 'HEAD' });
@@ -173,6 +195,27 @@ function bridgedContext(req: IncomingMessage, res: ServerResponse): EndpointCont
     node: { req: req as NodeContext['req'], res },
     mountPath: mountPathOf(req),
   };
+}
+
+/** Tells `onError` about an error of the middleware; a failing `onError` is logged, never thrown. */
+function tell(
+  onError: ErrorReporter,
+  error: unknown,
+  middleware: WebMiddleware,
+  req: IncomingMessage,
+  request: Request,
+): void {
+  try {
+    onError(error, {
+      request,
+      route: mountPathOf(req) || '/',
+      file: 'bridgeMiddleware',
+      export: middleware.name || 'anonymous',
+      passedToNext: false,
+    });
+  } catch (thrown) {
+    console.error('express-endpoints: onError threw', thrown);
+  }
 }
 
 /** A failure once the chain has answered: nothing of the chain's goes out, a plain answer does. */

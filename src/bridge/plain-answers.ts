@@ -4,14 +4,23 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { drainAfterResponse } from './drain-request';
-import { BodyLimitError, ClientClosedError } from './request-body';
-import { INTERNAL_ERROR, NOT_FOUND, PAYLOAD_TOO_LARGE, PLAIN_TEXT, type Answer } from '../dispatch';
+import { BodyLimitError, BodyTooDeepError, ClientClosedError } from './request-body';
+import {
+  BODY_TOO_DEEP,
+  INTERNAL_ERROR,
+  NOT_FOUND,
+  PAYLOAD_TOO_LARGE,
+  PLAIN_TEXT,
+  type Answer,
+} from '../dispatch';
 
 export type NextFunction = (error?: unknown) => void;
 
 /** Writes one of the library's own answers (see dispatch/answers). */
 export function sendAnswer(res: ServerResponse, answer: Answer): void {
   res.statusCode = answer.status;
+  // Node's own reason phrase for the status, not one a response written before it left behind.
+  res.statusMessage = '';
   if (answer.allow !== undefined) res.setHeader('allow', answer.allow);
   if (answer.message === '') {
     res.end();
@@ -36,7 +45,8 @@ export function finalNext(res: ServerResponse): NextFunction {
 /**
  * An error while serving a request: nothing to do when the client left and the error only says
  * so; a broken connection once headers are out; 413 for a body over the limit (the rest of it
- * drained, bounded); otherwise the host's error handler, through `next`.
+ * drained, bounded); 400 for a parsed body too deep to hand over; otherwise the host's error
+ * handler, through `next`.
  */
 export function failRequest(
   req: IncomingMessage,
@@ -53,6 +63,7 @@ export function failRequest(
     drainAfterResponse(req, res);
     return sendAnswer(res, PAYLOAD_TOO_LARGE);
   }
+  if (error instanceof BodyTooDeepError) return sendAnswer(res, BODY_TOO_DEEP);
   next(error);
 }
 

@@ -52,11 +52,24 @@ export class BodyUnavailableError extends Error {
   }
 }
 
+/**
+ * Raised when a body parser produced a value nested too deeply to be encoded again for the
+ * handler (JSON.stringify runs out of stack); answered 400. A client's body, not a fault of the app.
+ */
+export class BodyTooDeepError extends Error {
+  readonly status = 400;
+  readonly expose = true;
+  constructor() {
+    super('The request body, as parsed by earlier middleware, is nested too deeply to be encoded again');
+    this.name = 'BodyTooDeepError';
+  }
+}
+
 /** What Express body parsers leave on the request. */
 export interface ParsedNodeRequest extends IncomingMessage {
   body?: unknown;
   rawBody?: unknown;
-  /** body-parser's "I read the stream" flag. */
+  /** body-parser 1's "I read the stream" flag (version 2 sets `body` instead). */
   _body?: boolean;
 }
 
@@ -83,14 +96,43 @@ function encodeParsedBody(body: unknown, contentType: string): Uint8Array {
   if (body instanceof Uint8Array) return body;
   if (typeof body === 'string') return Buffer.from(body);
   const type = contentType.toLowerCase();
-  if (type.includes('application/x-www-form-urlencoded')) return Buffer.from(encodeFormBody(body));
   if (type.startsWith('multipart/')) {
     throw new BodyUnavailableError(
       'A multipart body was consumed by earlier middleware; mount the endpoints before the multipart parser.',
     );
   }
-  // JSON, and any other parser that produced a structured value.
-  return Buffer.from(JSON.stringify(body) ?? '');
+  try {
+    if (type.includes('application/x-www-form-urlencoded')) return Buffer.from(encodeFormBody(body));
+    // JSON, and any other parser that produced a structured value.
+    return Buffer.from(JSON.stringify(body) ?? '');
+  } catch (error) {
+    // Parsers build nesting that encoders cannot walk back: JSON.parse is not bound by the stack.
+    if (error instanceof RangeError) throw new BodyTooDeepError();
+    throw error;
+  }
+}
+
+/** Bytes the bridge read from the stream itself and kept as `req.rawBody`: exactly as the client sent them. */
+const keptAsSent = new WeakSet<Uint8Array>();
+
+/** Keeps what a bridged middleware read as `req.rawBody`, for endpoints behind it; a value already there stays. */
+export function keepRawBody(req: ParsedNodeRequest, bytes: Uint8Array): void {
+  if (req.rawBody !== undefined) return;
+  req.rawBody = bytes;
+  keptAsSent.add(bytes);
+}
+
+/**
+ * Whether `bytes`, from bodyFromParsedRequest, are the client's bytes as sent, so that the
+ * request's Content-Encoding still describes them. body-parser inflates whatever it reads, and
+ * hands its `verify` callback (where apps keep `req.rawBody`) the inflated bytes; it says it read
+ * the body with `req._body` (version 1) or by setting `req.body` (version 2). Bytes re-encoded from
+ * `req.body` are never as sent; bytes kept before any parser read the body are.
+ */
+export function isAsSent(req: ParsedNodeRequest, bytes: Uint8Array): boolean {
+  if (bytes !== req.rawBody) return false;
+  if (keptAsSent.has(bytes)) return true;
+  return !req._body && req.body === undefined;
 }
 
 /**

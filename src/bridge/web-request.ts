@@ -12,6 +12,8 @@ import { readAndRestoreBody } from './restore-body';
 import {
   bodyFromParsedRequest,
   ClientClosedError,
+  isAsSent,
+  keepRawBody,
   nodeBodyToWebStream,
   NO_READ_AHEAD,
   type ParsedNodeRequest,
@@ -39,14 +41,34 @@ export function toWebRequest(
   const method = req.method ?? 'GET';
   // GET is the default: an init with fewer members is less for the constructor to convert.
   let init: RequestInitWithDuplex | undefined;
+  let parsed: Uint8Array | undefined;
   if (method !== 'GET') init = { method };
   if (init && methodHasBody(method)) {
-    init.body = requestBody(req, options);
+    try {
+      parsed = bodyFromParsedRequest(req);
+      // A body parser ran first: its bytes, with a known length (fetch(req) can send it as is).
+      init.body = parsed ? (parsed as Uint8Array<ArrayBuffer>) : streamedBody(req, options);
+    } catch (error) {
+      // Raised when the handler reads the body, as any other body error would be.
+      init.body = lazyBytes(() => Promise.reject(error));
+    }
     init.duplex = 'half';
   }
   const request = res ? new IncomingRequest(url, init, res) : new Request(url, init);
   appendHeaders(request.headers, req.rawHeaders);
+  if (parsed) describeParsedBody(request.headers, parsed, isAsSent(req, parsed));
   return request;
+}
+
+/**
+ * The headers of a body a parser read first describe the bytes handed over, not those the client
+ * sent (issue 30): body-parser inflates gzip and the handler gets JSON re-encoded from `req.body`,
+ * so a handler that forwards the request (`fetch(new Request(upstream, request))`) sends a
+ * request whose headers match its body. Transfer-Encoding is left as it is: it has no length.
+ */
+function describeParsedBody(headers: Headers, bytes: Uint8Array, asSent: boolean): void {
+  if (headers.has('content-length')) headers.set('content-length', String(bytes.byteLength));
+  if (!asSent) headers.delete('content-encoding');
 }
 
 /**
@@ -95,21 +117,13 @@ function closeSignal(res: ServerResponse): AbortSignal {
   return controller.signal;
 }
 
-function requestBody(req: ParsedNodeRequest, options: WebRequestOptions): BodyInit {
-  let parsed: Uint8Array | undefined;
-  try {
-    parsed = bodyFromParsedRequest(req);
-  } catch (error) {
-    // Raised when the handler reads the body, as any other body error would be.
-    return lazyBytes(() => Promise.reject(error));
-  }
-  // A body parser ran first: its bytes, with a known length (fetch(req) can send it as is).
-  if (parsed) return parsed as Uint8Array<ArrayBuffer>;
+/** The body still in the Node stream, read when the handler reads it. */
+function streamedBody(req: ParsedNodeRequest, options: WebRequestOptions): BodyInit {
   if (options.restoreBody) {
     return lazyBytes(async () => {
       const bytes = await readAndRestoreBody(req, options.bodyLimit);
       // Endpoints mounted behind a bridged middleware find the bytes here, exactly as sent.
-      req.rawBody ??= bytes;
+      keepRawBody(req, bytes);
       return bytes;
     });
   }

@@ -28,6 +28,11 @@ export const BAD_ORIGIN: Answer = {
   message: 'Bad Request: invalid Host header or forwarded protocol',
 };
 export const PAYLOAD_TOO_LARGE: Answer = { status: 413, message: 'Payload Too Large' };
+/** A body an earlier parser read, nested too deeply to be encoded again for the handler. */
+export const BODY_TOO_DEEP: Answer = {
+  status: 400,
+  message: 'Bad Request: the request body is nested too deeply',
+};
 export const INTERNAL_ERROR: Answer = { status: 500, message: 'Internal Server Error' };
 
 /** The answer to a dispatch outcome that runs no handler; `undefined` for `pass` (the host's turn). */

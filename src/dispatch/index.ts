@@ -10,6 +10,7 @@ export type { HttpMethod, HandlerExportName } from './http-methods';
 export {
   answerFor,
   BAD_ORIGIN,
+  BODY_TOO_DEEP,
   INTERNAL_ERROR,
   isNullBodyStatus,
   MALFORMED_PATH_ANSWER,
@@ -23,5 +24,6 @@ export { LOADING } from './route';
 export type { CompiledRoute, ExpressStyleRoute, MountedRoute } from './route';
 export { RouteContext } from './route-context';
 export { runRoute, isResponse } from './run-route';
+export { handledRejection, NextCalledTwiceError } from './run-chain';
 export { handleFetch } from './handle-fetch';
 export { logError } from './report-error';

@@ -5,6 +5,11 @@
  * A Response a middleware throws is its answer, as SvelteKit's `redirect()`/`error()` and Next.js's
  * `notFound()` are: the outer middleware's `next()` resolves to it. Any other error is reported to
  * `failed` by the innermost step it came out of, then passed outwards.
+ *
+ * The rest of the chain runs once. A second `next()` fails the request (issue 30), whether the
+ * middleware awaits its promise or drops it and returns the first Response: the misuse is told
+ * to `misused` when it happens, and the promise it gets rejects without ever counting as
+ * unhandled (Node's default mode would end the process on one).
  */
 import type { EndpointContext, WebMiddleware } from '../types';
 
@@ -15,6 +20,22 @@ export interface ChainHooks {
   notAResponse(index: number, value: unknown): Error;
   /** Tells a Response from other values, including Responses of other realms. */
   isResponse(value: unknown): value is Response;
+  /** Step `index` called `next()` a second time (told once per request, maybe after the answer). */
+  misused(index: number, error: NextCalledTwiceError): void;
+}
+
+export class NextCalledTwiceError extends Error {
+  constructor() {
+    super('next() was called more than once by a middleware');
+    this.name = 'NextCalledTwiceError';
+  }
+}
+
+/** A rejected promise that its receiver may await, and may drop without an unhandled rejection. */
+export function handledRejection(error: unknown): Promise<never> {
+  const promise = Promise.reject(error);
+  promise.catch(() => {});
+  return promise;
 }
 
 export function runChain(
@@ -25,24 +46,39 @@ export function runChain(
   hooks: ChainHooks,
 ): Promise<Response> {
   let called = -1;
+  let misuse: NextCalledTwiceError | undefined;
   const answerOr = (index: number, error: unknown): Promise<Response> => {
     if (hooks.isResponse(error)) return Promise.resolve(error);
     hooks.failed(index, error);
     return Promise.reject(error);
   };
+  // Step `index` is asked for again: by the middleware before it.
+  const calledAgain = (index: number): Promise<Response> => {
+    if (!misuse) {
+      misuse = new NextCalledTwiceError();
+      hooks.misused(index - 1, misuse);
+    }
+    return handledRejection(misuse);
+  };
+  // What `next()` of the step before `index` does.
+  const next = (index: number): Promise<Response> =>
+    index <= called ? calledAgain(index) : step(index).then(withMutableHeaders);
   const step = (index: number): Promise<Response> => {
-    if (index <= called) return Promise.reject(new Error('next() was called more than once by a middleware'));
     called = index;
     const middleware = chain[index];
     if (!middleware) return last();
     let result: Response | Promise<Response>;
     try {
-      result = middleware(request, () => step(index + 1).then(withMutableHeaders), context);
+      result = middleware(request, () => next(index + 1), context);
     } catch (error) {
       return answerOr(index, error);
     }
     return Promise.resolve(result).then(
-      (value) => (hooks.isResponse(value) ? value : answerOr(index, hooks.notAResponse(index, value))),
+      (value) => {
+        // A step that misused next() fails, and so does every step around it, whatever they returned.
+        if (misuse) return answerOr(index, misuse);
+        return hooks.isResponse(value) ? value : answerOr(index, hooks.notAResponse(index, value));
+      },
       (error: unknown) => answerOr(index, error),
     );
   };

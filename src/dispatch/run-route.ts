@@ -7,7 +7,7 @@
  * `onError` here, where it is known whether the handler or which middleware failed, and then
  * thrown on for the host to answer (`next(err)`, or a 500).
  */
-import { runChain, type ChainHooks } from './run-chain';
+import { runChain, type ChainHooks, type NextCalledTwiceError } from './run-chain';
 import type { HandlerEntry } from './method-table';
 import type { CompiledRoute } from './route';
 import { RouteContext } from './route-context';
@@ -109,6 +109,7 @@ async function runWithMiddleware(
   // on its way out see the same error and leave the blame where it is.
   let blamed: unknown;
   let culprit: string | undefined;
+  let misuse: NextCalledTwiceError | undefined;
   const hooks: ChainHooks = {
     failed(index, error) {
       if (culprit !== undefined && blamed === error) return;
@@ -120,6 +121,11 @@ async function runWithMiddleware(
         `${route.middlewareNames[index]}: the middleware returned ${describe(value)} instead of a Response; return \`await next()\` to pass the request on, or a Response of its own.`,
       ),
     isResponse,
+    // Told when it happens, which may be after the answer went out; the request fails with it too.
+    misused(index, error) {
+      misuse = error;
+      context.reportError(error, route.middlewareNames[index]);
+    },
   };
   const last = async (): Promise<Response> => {
     try {
@@ -134,6 +140,7 @@ async function runWithMiddleware(
   try {
     return await runChain(route.middleware, request, context, last, hooks);
   } catch (error) {
+    if (error === misuse) throw error; // told when it happened
     // An error no step was blamed for cannot happen today; the outermost middleware is the guess.
     context.reportError(
       error,

@@ -342,12 +342,16 @@ for (const host of hosts) {
 
       it('a middleware that throws after next(): a plain 500, and the captured response does not leak', async () => {
         let errorHandlerRuns = 0;
+        const told: unknown[] = [];
         const url = await start([
           {
-            use: bridgeMiddleware(async (_req, next) => {
-              await next();
-              throw new Error('after next');
-            }),
+            use: bridgeMiddleware(
+              async (_req, next) => {
+                await next();
+                throw new Error('after next');
+              },
+              { onError: (error) => told.push(error) },
+            ),
           },
           { route: '/json', handle: (_req, res) => sendJson(res, { leaked: true }) },
           {
@@ -361,8 +365,9 @@ for (const host of hosts) {
         expect(reply.status).to.equal(500);
         expect(reply.body).to.equal('Internal Server Error');
         expect(reply.body).not.to.contain('leaked');
-        // The chain already ran; its error handler is not entered a second time.
+        // The chain already ran; its error handler is not entered a second time: onError is told.
         expect(errorHandlerRuns).to.equal(0);
+        expect(told.map((error) => (error as Error).message)).to.deep.equal(['after next']);
       });
 
       it('a middleware returning something that is not a Response goes to the error handler', async () => {
@@ -376,16 +381,20 @@ for (const host of hosts) {
         expect(JSON.parse(reply.body).caught).to.match(/not a Response/);
       });
 
-      it('next() called twice: the second call rejects, the route runs once, one response', async () => {
+      it('next() called twice: the second call rejects, the route runs once, one plain 500', async () => {
         let routeRuns = 0;
         let second: unknown;
+        const told: unknown[] = [];
         const url = await start([
           {
-            use: bridgeMiddleware(async (_req, next) => {
-              const response = await next();
-              second = await next().catch((error: unknown) => error);
-              return response;
-            }),
+            use: bridgeMiddleware(
+              async (_req, next) => {
+                const response = await next();
+                second = await next().catch((error: unknown) => error);
+                return response;
+              },
+              { onError: (error) => told.push(error) },
+            ),
           },
           {
             route: '/json',
@@ -399,8 +408,10 @@ for (const host of hosts) {
         expect(second).to.be.instanceOf(Error);
         expect((second as Error).message).to.match(/more than once/);
         expect(routeRuns).to.equal(1);
-        expect(reply.status).to.equal(200);
-        expect(JSON.parse(reply.body)).to.deep.equal({ n: 1 });
+        // A misused next() fails the request even when the middleware catches it (issue 30).
+        expect(reply.status).to.equal(500);
+        expect(reply.body).to.equal('Internal Server Error');
+        expect(told).to.deep.equal([second]);
       });
     });
 

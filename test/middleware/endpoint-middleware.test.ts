@@ -157,7 +157,7 @@ for (const host of hosts) {
         expect(trail()).to.deep.equal([]);
       });
 
-      it('next() called twice rejects the second call; the handler runs once', async () => {
+      it('next() called twice rejects the second call, the handler runs once, and the request fails', async () => {
         let second: unknown;
         const base = await start([
           async (_req, next) => {
@@ -167,9 +167,11 @@ for (const host of hosts) {
           },
         ]);
         const reply = await request(`${base}/public`);
-        expect(reply.status).to.equal(200);
         expect((second as Error).message).to.match(/more than once/);
         expect(trail().filter((entry) => entry.startsWith('handler'))).to.have.length(1);
+        // A misused next() fails the request even when the middleware catches it (issue 30).
+        expect(reply.status).to.equal(500);
+        expect(JSON.parse(reply.body).caught).to.match(/more than once/);
       });
 
       it('a middleware returning something that is not a Response is an error', async () => {
