@@ -4,7 +4,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { drainAfterResponse } from './drain-request';
-import { BodyLimitError, ClientClosedError } from './request-body';
+import { isClientGoneError } from './client-gone';
+import { BodyLimitError } from './request-body';
 import { INTERNAL_ERROR, NOT_FOUND, PAYLOAD_TOO_LARGE, PLAIN_TEXT, type Answer } from '../dispatch';
 
 export type NextFunction = (error?: unknown) => void;
@@ -44,7 +45,7 @@ export function failRequest(
   next: NextFunction,
   error: unknown,
 ): void {
-  if (isClientGone(res, error)) return;
+  if (isClientGoneError(res, error)) return;
   if (res.headersSent) {
     res.destroy(error instanceof Error ? error : undefined);
     return;
@@ -54,10 +55,4 @@ export function failRequest(
     return sendAnswer(res, PAYLOAD_TOO_LARGE);
   }
   next(error);
-}
-
-/** The client left, and the error only says so: there is nobody to answer. */
-function isClientGone(res: ServerResponse, error: unknown): boolean {
-  if (!res.destroyed && !res.socket?.destroyed) return false;
-  return error instanceof ClientClosedError || (error as { code?: unknown } | null)?.code === 'ECONNRESET';
 }

@@ -6,10 +6,11 @@
  * A body whose bytes are all there (a string, bytes, JSON, form data, a blob) is written in one
  * `end()` with Content-Length. Nothing reads undici's internals to learn that: the body is read
  * like any stream, and what it yields without waiting tells. Streams are written as they come,
- * with backpressure, and cancelled if the client goes away.
+ * with backpressure, and cancelled if the client goes away (client-gone.ts).
  */
 import { isAscii } from 'node:buffer';
 import type { ServerResponse } from 'node:http';
+import { isClientGone, whenClientGone } from './client-gone';
 import { ClientClosedError } from './request-body';
 import { isNullBodyStatus } from '../dispatch';
 
@@ -104,7 +105,10 @@ export interface PipeOptions {
   flushHeaders?: boolean;
 }
 
-/** Writes a body chunk by chunk with backpressure; cancelled if the client leaves. */
+/**
+ * Writes a body chunk by chunk with backpressure; cancelled, once, as soon as the response can
+ * no longer be written.
+ */
 export async function pipeBody(
   res: ServerResponse,
   reader: ReadableStreamDefaultReader<Uint8Array>,
@@ -115,39 +119,52 @@ export async function pipeBody(
   // compression() in front of us moves 'drain' listeners to its zlib stream, where `off` cannot
   // reach them, so a listener per wait would pile up there.
   let wake: (() => void) | undefined;
-  const onDrainOrClose = () => {
+  const onDrain = () => {
     const resolve = wake;
     wake = undefined;
     resolve?.();
   };
-  const onClose = () => {
-    if (!res.writableFinished)
-      reader.cancel(new ClientClosedError('The client closed the connection')).catch(noop);
-    onDrainOrClose();
+  let reading = true;
+  const cancel = (reason: unknown) => {
+    if (!reading) return;
+    reading = false;
+    reader.cancel(reason).catch(noop);
   };
-  res.once('close', onClose);
-  passThrough(() => res.on('drain', onDrainOrClose));
+  const stopWatching = whenClientGone(res, (reason) => {
+    cancel(reason);
+    onDrain();
+  });
+  passThrough(() => res.on('drain', onDrain));
+  const first = options.first ?? [];
   try {
     // Headers go out now, so the client sees them before the first chunk is ready.
     if (options.flushHeaders !== false && !res.headersSent) passThrough(() => res.flushHeaders());
-    for (const chunk of options.first ?? []) passThrough(() => write(chunk));
     let pending = options.pending;
-    for (;;) {
-      const { done, value } = await (pending ?? reader.read());
-      pending = undefined;
-      if (done) break;
-      if (res.destroyed) return;
-      if (!passThrough(() => write(value)) && !res.destroyed) {
-        await new Promise<void>((resolve) => (wake = resolve));
+    for (let i = 0; ; i++) {
+      let chunk: Uint8Array | undefined = first[i];
+      if (i >= first.length) {
+        const result = await (pending ?? reader.read());
+        pending = undefined;
+        if (result.done) break;
+        chunk = result.value;
       }
+      if (isClientGone(res)) return;
+      if (passThrough(() => write(chunk!)) || isClientGone(res)) continue;
+      await new Promise<void>((resolve) => (wake = resolve));
     }
+    reading = false;
+    if (isClientGone(res)) return;
     passThrough(() => res.end());
   } catch (error) {
     // Headers are out: the only honest signal left to the client is a broken connection.
-    res.destroy(error instanceof Error ? error : new Error(String(error)));
+    const reason = error instanceof Error ? error : new Error(String(error));
+    cancel(reason);
+    res.destroy(reason);
   } finally {
-    res.off('close', onClose);
-    res.off('drain', onDrainOrClose);
+    // Left early because the client is gone, before Node said so ('close'): cancelled here.
+    if (reading) cancel(new ClientClosedError('The client closed the connection'));
+    stopWatching();
+    res.off('drain', onDrain);
   }
 }
 
