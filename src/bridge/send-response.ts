@@ -6,10 +6,12 @@
  * A body whose bytes are all there (a string, bytes, JSON, form data, a blob) is written in one
  * `end()` with Content-Length. Nothing reads undici's internals to learn that: the body is read
  * like any stream, and what it yields without waiting tells. Streams are written as they come,
- * with backpressure, and cancelled if the client goes away (client-gone.ts).
+ * with backpressure, held to a Content-Length they declare (body-length.ts), and cancelled if the
+ * client goes away (client-gone.ts).
  */
 import { isAscii } from 'node:buffer';
 import type { ServerResponse } from 'node:http';
+import { declaredLength, frameKnownBody, parseLength } from './body-length';
 import { isClientGone, whenClientGone } from './client-gone';
 import { ClientClosedError } from './request-body';
 import { isNullBodyStatus } from '../dispatch';
@@ -52,20 +54,19 @@ export async function sendWebResponse(
   const body = response.body;
   if (body === null || isNullBodyStatus(response.status)) {
     body?.cancel().catch(noop);
-    passThrough(() => res.end());
+    passThrough(() => {
+      frameKnownBody(res, 0);
+      res.end();
+    });
     return;
   }
   const reader = body.getReader();
   const start = await readAvailable(reader);
   if (start.done) {
     const bytes = joinChunks(start.chunks);
-    // A HEAD answer may declare the length of the body it leaves out (Express's res.send does).
-    if (!(options.head && bytes.byteLength === 0 && res.hasHeader('content-length'))) {
-      res.setHeader('content-length', bytes.byteLength);
-    }
-    if (options.head || bytes.byteLength === 0) passThrough(() => res.end());
-    else if (isSmallAscii(bytes)) passThrough(() => res.end(latin1(bytes), 'latin1'));
-    else passThrough(() => res.end(bytes));
+    // Through passThrough, like the end(): a bridged middleware's capture no longer takes header
+    // changes once it has given up the chain's answer.
+    passThrough(() => endWhole(res, bytes, options.head === true));
     return;
   }
   if (options.head) {
@@ -73,7 +74,23 @@ export async function sendWebResponse(
     passThrough(() => res.end());
     return;
   }
+  // A declared length no client can frame the body by: Node frames it (chunked) instead.
+  const declared = res.getHeader('content-length');
+  if (declared !== undefined && parseLength(declared) === undefined) {
+    passThrough(() => res.removeHeader('content-length'));
+  }
   return pipeBody(res, reader, { passThrough, first: start.chunks, pending: start.pending });
+}
+
+/** A body of known size in one `end()`, with its own Content-Length. */
+function endWhole(res: ServerResponse, bytes: Uint8Array, head: boolean): void {
+  // A HEAD answer may declare the length of the body it leaves out (Express's res.send does).
+  if (!(head && bytes.byteLength === 0 && res.hasHeader('content-length'))) {
+    res.setHeader('content-length', bytes.byteLength);
+  }
+  if (head || bytes.byteLength === 0) res.end();
+  else if (isSmallAscii(bytes)) res.end(latin1(bytes), 'latin1');
+  else res.end(bytes);
 }
 
 function copyHeaders(res: ServerResponse, headers: Headers, dropEncoding: boolean): void {
@@ -106,8 +123,8 @@ export interface PipeOptions {
 }
 
 /**
- * Writes a body chunk by chunk with backpressure; cancelled, once, as soon as the response can
- * no longer be written.
+ * Writes a body chunk by chunk with backpressure. Held to the Content-Length on `res`, if any;
+ * cancelled, once, as soon as the response can no longer be written.
  */
 export async function pipeBody(
   res: ServerResponse,
@@ -135,10 +152,13 @@ export async function pipeBody(
     onDrain();
   });
   passThrough(() => res.on('drain', onDrain));
+  const length = declaredLength(res);
   const first = options.first ?? [];
   try {
-    // Headers go out now, so the client sees them before the first chunk is ready.
-    if (options.flushHeaders !== false && !res.headersSent) passThrough(() => res.flushHeaders());
+    // Headers go out now, so the client sees them before the first chunk is ready; a head that
+    // declares no body at all would be a complete response, so it waits for the body's end.
+    const flush = options.flushHeaders !== false && length?.declared !== 0;
+    if (flush && !res.headersSent) passThrough(() => res.flushHeaders());
     let pending = options.pending;
     for (let i = 0; ; i++) {
       let chunk: Uint8Array | undefined = first[i];
@@ -149,11 +169,14 @@ export async function pipeBody(
         chunk = result.value;
       }
       if (isClientGone(res)) return;
-      if (passThrough(() => write(chunk!)) || isClientGone(res)) continue;
+      const bytes = length ? length.take(chunk!) : chunk!;
+      if (bytes === undefined || passThrough(() => write(bytes)) || isClientGone(res)) continue;
       await new Promise<void>((resolve) => (wake = resolve));
     }
     reading = false;
     if (isClientGone(res)) return;
+    const last = length?.end();
+    if (last) passThrough(() => write(last));
     passThrough(() => res.end());
   } catch (error) {
     // Headers are out: the only honest signal left to the client is a broken connection.
