@@ -51,7 +51,10 @@ export function replayResponse(
   returned: Response,
   upstream: UpstreamHeaders,
 ): Promise<void> | undefined {
-  if (returned.bodyUsed) throw new TypeError('A bridged middleware returned a Response whose body was read');
+  // Checked before anything is set on `res`: the 500 that answers instead carries none of it.
+  if (returned.bodyUsed || returned.body?.locked) {
+    throw new TypeError('A bridged middleware returned a Response whose body was read or is locked');
+  }
   const { head } = chain;
   const statusKept =
     returned.status === chain.response.status && returned.statusText === chain.response.statusText;

@@ -8,9 +8,13 @@
  * like any stream, and what it yields without waiting tells. Streams are written as they come,
  * with backpressure, held to a Content-Length they declare (body-length.ts), and cancelled if the
  * client goes away (client-gone.ts).
+ *
+ * A Response that cannot be sent — Node refuses one of its header values, its body is locked or
+ * already read, or fails before its first byte — throws with `res` as it was: the answer that
+ * follows (a 500) carries none of its headers.
  */
 import { isAscii } from 'node:buffer';
-import type { ServerResponse } from 'node:http';
+import type { OutgoingHttpHeader, ServerResponse } from 'node:http';
 import { declaredLength, frameKnownBody, parseLength } from './body-length';
 import { isClientGone, whenClientGone } from './client-gone';
 import { ClientClosedError } from './request-body';
@@ -36,32 +40,34 @@ const direct = <T>(write: () => T): T => write();
 /**
  * Bodies whose bytes are all there at once (strings, bytes, `Response.json()`, form data, blobs)
  * go out in one `end()` with Content-Length; a HEAD gets the same Content-Length and no body.
- * Anything else streams. Rejects, with nothing sent, when the body fails before its first byte;
- * throws when Node refuses a header.
+ * Anything else streams. Rejects, with nothing set on `res`, when the Response cannot be sent:
+ * Node refuses a header, the body is locked or used, or it fails before its first byte.
  */
 export async function sendWebResponse(
   res: ServerResponse,
   response: Response,
   options: SendOptions = {},
 ): Promise<void> {
-  const dropEncoding =
-    response.type !== 'default' && isDecodedByFetch(response.headers.get('content-encoding'));
-  copyHeaders(res, response.headers, dropEncoding);
-  res.statusCode = response.status;
-  if (response.statusText) res.statusMessage = response.statusText;
-
   const passThrough = options.passThrough ?? direct;
   const body = response.body;
   if (body === null || isNullBodyStatus(response.status)) {
-    body?.cancel().catch(noop);
     passThrough(() => {
+      setHead(res, response);
       frameKnownBody(res, 0);
       res.end();
     });
+    body?.cancel().catch(noop);
     return;
   }
+  // Taken before anything is set on `res`: a locked or used body throws here.
   const reader = body.getReader();
   const start = await readAvailable(reader);
+  try {
+    passThrough(() => setHead(res, response));
+  } catch (error) {
+    reader.cancel(error).catch(noop);
+    throw error;
+  }
   if (start.done) {
     const bytes = joinChunks(start.chunks);
     // Through passThrough, like the end(): a bridged middleware's capture no longer takes header
@@ -93,19 +99,51 @@ function endWhole(res: ServerResponse, bytes: Uint8Array, head: boolean): void {
   else res.end(bytes);
 }
 
-function copyHeaders(res: ServerResponse, headers: Headers, dropEncoding: boolean): void {
+/**
+ * The Response's status and headers onto `res`. When Node refuses a header value (a control
+ * character from user input), `res` is put back as it was and the error thrown (issue 30).
+ */
+function setHead(res: ServerResponse, response: Response): void {
+  const dropEncoding =
+    response.type !== 'default' && isDecodedByFetch(response.headers.get('content-encoding'));
+  const replaced: [string, OutgoingHttpHeader | undefined][] = [];
+  const sendDate = res.sendDate;
+  try {
+    copyHeaders(res, response.headers, dropEncoding, replaced);
+  } catch (error) {
+    for (let i = replaced.length - 1; i >= 0; i--) {
+      const [name, value] = replaced[i]!;
+      if (value === undefined) res.removeHeader(name);
+      else res.setHeader(name, value);
+    }
+    // Removing a Date header tells Node not to send its own.
+    res.sendDate = sendDate;
+    throw error;
+  }
+  res.statusCode = response.status;
+  if (response.statusText) res.statusMessage = response.statusText;
+}
+
+/** Copies `headers` onto `res`, noting in `replaced` what each name held before. */
+function copyHeaders(
+  res: ServerResponse,
+  headers: Headers,
+  dropEncoding: boolean,
+  replaced: [string, OutgoingHttpHeader | undefined][],
+): void {
   let cookiesDone = false;
   headers.forEach((value, name) => {
     if (HOP_BY_HOP.has(name)) return;
+    if (dropEncoding && (name === 'content-encoding' || name === 'content-length')) return;
+    if (name === 'set-cookie' && cookiesDone) return;
+    const before = res.getHeader(name);
+    replaced.push([name, before]);
     if (name === 'set-cookie') {
-      if (cookiesDone) return;
       cookiesDone = true;
-      const upstream = res.getHeader('set-cookie');
       const own = headers.getSetCookie();
-      res.setHeader('set-cookie', upstream === undefined ? own : [...toArray(upstream), ...own]);
+      res.setHeader('set-cookie', before === undefined ? own : [...toArray(before), ...own]);
       return;
     }
-    if (dropEncoding && (name === 'content-encoding' || name === 'content-length')) return;
     res.setHeader(name, value);
   });
 }
