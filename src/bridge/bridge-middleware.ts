@@ -233,7 +233,9 @@ function failAfterNext(
       req,
       res,
       () => {
+        // The chain's head stays off the answer: its headers and its status line's text.
         resetHeaders(res, upstream);
+        res.statusMessage = '';
         answer();
       },
       error,

@@ -20,7 +20,7 @@ import type { ServerResponse } from 'node:http';
 import { corkMarks, type CorkMarks } from './cork-marks';
 import { applyWriteHead, checkHead, freshProbe, responseFromHead, sentProbe } from './node-head';
 import { patchResponse, type Method, type PatchedName } from './patch-response';
-import { ClientClosedError } from './request-body';
+import { whenClientGone } from './client-gone';
 
 type Callback = (error?: Error | null) => void;
 
@@ -122,11 +122,10 @@ export function captureResponse(res: ServerResponse): Capture {
     wakeWriter();
   };
 
-  const onClose = () => {
-    // A long poll whose client left before anything was written: next() has nothing to give.
-    if (!head) rejectResponse(new ClientClosedError('The client closed the connection'));
-  };
-  res.once('close', onClose);
+  // A long poll whose client left before anything was written: next() has nothing to give.
+  const stopWatching = whenClientGone(res, (reason) => {
+    if (!head) rejectResponse(reason);
+  });
 
   const writeHead = function (this: ServerResponse, ...args: unknown[]) {
     if (patch.passing()) return patch.original.writeHead!.apply(res, args);
@@ -264,7 +263,7 @@ export function captureResponse(res: ServerResponse): Capture {
 
   const putBack = () => {
     patch.remove();
-    res.off('close', onClose);
+    stopWatching();
   };
 
   return {

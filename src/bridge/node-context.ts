@@ -6,6 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type CompiledRoute, RouteContext } from '../dispatch';
 import type { Params } from '../types';
+import { isClientGoneError } from './client-gone';
 import { BodyLimitError, BodyTooDeepError } from './request-body';
 import { mountPathOf } from './mount-path';
 import { toWebRequest } from './web-request';
@@ -67,9 +68,7 @@ export class NodeRouteContext extends RouteContext {
   protected override isExpected(error: unknown): boolean {
     if (error instanceof BodyLimitError || error instanceof BodyTooDeepError) return true;
     if (super.isExpected(error)) return true;
-    const res = this.#res;
-    const gone = res.destroyed || res.socket?.destroyed === true;
-    return gone && (error as { code?: unknown } | null)?.code === 'ECONNRESET';
+    return isClientGoneError(this.#res, error);
   }
 
   protected override watchForAfter(): void {

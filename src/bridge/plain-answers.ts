@@ -4,7 +4,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { drainAfterResponse } from './drain-request';
-import { BodyLimitError, BodyTooDeepError, ClientClosedError } from './request-body';
+import { isClientGoneError } from './client-gone';
+import { BodyLimitError, BodyTooDeepError } from './request-body';
 import {
   BODY_TOO_DEEP,
   INTERNAL_ERROR,
@@ -54,7 +55,7 @@ export function failRequest(
   next: NextFunction,
   error: unknown,
 ): void {
-  if (isClientGone(res, error)) return;
+  if (isClientGoneError(res, error)) return;
   if (res.headersSent) {
     res.destroy(error instanceof Error ? error : undefined);
     return;
@@ -65,10 +66,4 @@ export function failRequest(
   }
   if (error instanceof BodyTooDeepError) return sendAnswer(res, BODY_TOO_DEEP);
   next(error);
-}
-
-/** The client left, and the error only says so: there is nobody to answer. */
-function isClientGone(res: ServerResponse, error: unknown): boolean {
-  if (!res.destroyed && !res.socket?.destroyed) return false;
-  return error instanceof ClientClosedError || (error as { code?: unknown } | null)?.code === 'ECONNRESET';
 }

@@ -14,6 +14,7 @@
  * ones set before the middleware ran (helmet, cors, cookies) that the chain kept.
  */
 import type { OutgoingHttpHeader, ServerResponse } from 'node:http';
+import { frameKnownBody } from './body-length';
 import type { Capture, ChainResponse } from './capture-response';
 import { CORK_BEFORE, UNCORK_AFTER } from './cork-marks';
 import { pipeBody } from './send-response';
@@ -50,7 +51,10 @@ export function replayResponse(
   returned: Response,
   upstream: UpstreamHeaders,
 ): Promise<void> | undefined {
-  if (returned.bodyUsed) throw new TypeError('A bridged middleware returned a Response whose body was read');
+  // Checked before anything is set on `res`: the 500 that answers instead carries none of it.
+  if (returned.bodyUsed || returned.body?.locked) {
+    throw new TypeError('A bridged middleware returned a Response whose body was read or is locked');
+  }
   const { head } = chain;
   const statusKept =
     returned.status === chain.response.status && returned.statusText === chain.response.statusText;
@@ -64,6 +68,8 @@ export function replayResponse(
     );
     res.statusCode = statusKept ? head.statusCode : returned.status;
     res.statusMessage = statusKept ? head.statusMessage : returned.statusText;
+    // The body the chain sent whole goes out under its own length, whatever the copy declares.
+    if (head.whole) frameKnownBody(res, head.whole.chunk?.byteLength ?? 0);
     if (head.explicit) res.writeHead(res.statusCode);
     if (head.flushed) res.flushHeaders();
     if (head.whole) {

@@ -6,10 +6,17 @@
  * A body whose bytes are all there (a string, bytes, JSON, form data, a blob) is written in one
  * `end()` with Content-Length. Nothing reads undici's internals to learn that: the body is read
  * like any stream, and what it yields without waiting tells. Streams are written as they come,
- * with backpressure, and cancelled if the client goes away.
+ * with backpressure, held to a Content-Length they declare (body-length.ts), and cancelled if the
+ * client goes away (client-gone.ts).
+ *
+ * A Response that cannot be sent — Node refuses one of its header values, its body is locked or
+ * already read, or fails before its first byte — throws with `res` as it was: the answer that
+ * follows (a 500) carries none of its headers.
  */
 import { isAscii } from 'node:buffer';
-import type { ServerResponse } from 'node:http';
+import type { OutgoingHttpHeader, ServerResponse } from 'node:http';
+import { declaredLength, frameKnownBody, parseLength } from './body-length';
+import { isClientGone, whenClientGone } from './client-gone';
 import { ClientClosedError } from './request-body';
 import { isNullBodyStatus } from '../dispatch';
 
@@ -33,38 +40,39 @@ const direct = <T>(write: () => T): T => write();
 /**
  * Bodies whose bytes are all there at once (strings, bytes, `Response.json()`, form data, blobs)
  * go out in one `end()` with Content-Length; a HEAD gets the same Content-Length and no body.
- * Anything else streams. Rejects, with nothing sent, when the body fails before its first byte;
- * throws when Node refuses a header.
+ * Anything else streams. Rejects, with nothing set on `res`, when the Response cannot be sent:
+ * Node refuses a header, the body is locked or used, or it fails before its first byte.
  */
 export async function sendWebResponse(
   res: ServerResponse,
   response: Response,
   options: SendOptions = {},
 ): Promise<void> {
-  const dropEncoding =
-    response.type !== 'default' && isDecodedByFetch(response.headers.get('content-encoding'));
-  copyHeaders(res, response.headers, dropEncoding);
-  res.statusCode = response.status;
-  if (response.statusText) res.statusMessage = response.statusText;
-
   const passThrough = options.passThrough ?? direct;
   const body = response.body;
   if (body === null || isNullBodyStatus(response.status)) {
+    passThrough(() => {
+      setHead(res, response);
+      frameKnownBody(res, 0);
+      res.end();
+    });
     body?.cancel().catch(noop);
-    passThrough(() => res.end());
     return;
   }
+  // Taken before anything is set on `res`: a locked or used body throws here.
   const reader = body.getReader();
   const start = await readAvailable(reader);
+  try {
+    passThrough(() => setHead(res, response));
+  } catch (error) {
+    reader.cancel(error).catch(noop);
+    throw error;
+  }
   if (start.done) {
     const bytes = joinChunks(start.chunks);
-    // A HEAD answer may declare the length of the body it leaves out (Express's res.send does).
-    if (!(options.head && bytes.byteLength === 0 && res.hasHeader('content-length'))) {
-      res.setHeader('content-length', bytes.byteLength);
-    }
-    if (options.head || bytes.byteLength === 0) passThrough(() => res.end());
-    else if (isSmallAscii(bytes)) passThrough(() => res.end(latin1(bytes), 'latin1'));
-    else passThrough(() => res.end(bytes));
+    // Through passThrough, like the end(): a bridged middleware's capture no longer takes header
+    // changes once it has given up the chain's answer.
+    passThrough(() => endWhole(res, bytes, options.head === true));
     return;
   }
   if (options.head) {
@@ -72,22 +80,70 @@ export async function sendWebResponse(
     passThrough(() => res.end());
     return;
   }
+  // A declared length no client can frame the body by: Node frames it (chunked) instead.
+  const declared = res.getHeader('content-length');
+  if (declared !== undefined && parseLength(declared) === undefined) {
+    passThrough(() => res.removeHeader('content-length'));
+  }
   return pipeBody(res, reader, { passThrough, first: start.chunks, pending: start.pending });
 }
 
-function copyHeaders(res: ServerResponse, headers: Headers, dropEncoding: boolean): void {
+/** A body of known size in one `end()`, with its own Content-Length. */
+function endWhole(res: ServerResponse, bytes: Uint8Array, head: boolean): void {
+  // A HEAD answer may declare the length of the body it leaves out (Express's res.send does).
+  if (!(head && bytes.byteLength === 0 && res.hasHeader('content-length'))) {
+    res.setHeader('content-length', bytes.byteLength);
+  }
+  if (head || bytes.byteLength === 0) res.end();
+  else if (isSmallAscii(bytes)) res.end(latin1(bytes), 'latin1');
+  else res.end(bytes);
+}
+
+/**
+ * The Response's status and headers onto `res`. When Node refuses a header value (a control
+ * character from user input), `res` is put back as it was and the error thrown (issue 30).
+ */
+function setHead(res: ServerResponse, response: Response): void {
+  const dropEncoding =
+    response.type !== 'default' && isDecodedByFetch(response.headers.get('content-encoding'));
+  const replaced: [string, OutgoingHttpHeader | undefined][] = [];
+  const sendDate = res.sendDate;
+  try {
+    copyHeaders(res, response.headers, dropEncoding, replaced);
+  } catch (error) {
+    for (let i = replaced.length - 1; i >= 0; i--) {
+      const [name, value] = replaced[i]!;
+      if (value === undefined) res.removeHeader(name);
+      else res.setHeader(name, value);
+    }
+    // Removing a Date header tells Node not to send its own.
+    res.sendDate = sendDate;
+    throw error;
+  }
+  res.statusCode = response.status;
+  if (response.statusText) res.statusMessage = response.statusText;
+}
+
+/** Copies `headers` onto `res`, noting in `replaced` what each name held before. */
+function copyHeaders(
+  res: ServerResponse,
+  headers: Headers,
+  dropEncoding: boolean,
+  replaced: [string, OutgoingHttpHeader | undefined][],
+): void {
   let cookiesDone = false;
   headers.forEach((value, name) => {
     if (HOP_BY_HOP.has(name)) return;
+    if (dropEncoding && (name === 'content-encoding' || name === 'content-length')) return;
+    if (name === 'set-cookie' && cookiesDone) return;
+    const before = res.getHeader(name);
+    replaced.push([name, before]);
     if (name === 'set-cookie') {
-      if (cookiesDone) return;
       cookiesDone = true;
-      const upstream = res.getHeader('set-cookie');
       const own = headers.getSetCookie();
-      res.setHeader('set-cookie', upstream === undefined ? own : [...toArray(upstream), ...own]);
+      res.setHeader('set-cookie', before === undefined ? own : [...toArray(before), ...own]);
       return;
     }
-    if (dropEncoding && (name === 'content-encoding' || name === 'content-length')) return;
     res.setHeader(name, value);
   });
 }
@@ -104,7 +160,10 @@ export interface PipeOptions {
   flushHeaders?: boolean;
 }
 
-/** Writes a body chunk by chunk with backpressure; cancelled if the client leaves. */
+/**
+ * Writes a body chunk by chunk with backpressure. Held to the Content-Length on `res`, if any;
+ * cancelled, once, as soon as the response can no longer be written.
+ */
 export async function pipeBody(
   res: ServerResponse,
   reader: ReadableStreamDefaultReader<Uint8Array>,
@@ -115,39 +174,58 @@ export async function pipeBody(
   // compression() in front of us moves 'drain' listeners to its zlib stream, where `off` cannot
   // reach them, so a listener per wait would pile up there.
   let wake: (() => void) | undefined;
-  const onDrainOrClose = () => {
+  const onDrain = () => {
     const resolve = wake;
     wake = undefined;
     resolve?.();
   };
-  const onClose = () => {
-    if (!res.writableFinished)
-      reader.cancel(new ClientClosedError('The client closed the connection')).catch(noop);
-    onDrainOrClose();
+  let reading = true;
+  const cancel = (reason: unknown) => {
+    if (!reading) return;
+    reading = false;
+    reader.cancel(reason).catch(noop);
   };
-  res.once('close', onClose);
-  passThrough(() => res.on('drain', onDrainOrClose));
+  const stopWatching = whenClientGone(res, (reason) => {
+    cancel(reason);
+    onDrain();
+  });
+  passThrough(() => res.on('drain', onDrain));
+  const length = declaredLength(res);
+  const first = options.first ?? [];
   try {
-    // Headers go out now, so the client sees them before the first chunk is ready.
-    if (options.flushHeaders !== false && !res.headersSent) passThrough(() => res.flushHeaders());
-    for (const chunk of options.first ?? []) passThrough(() => write(chunk));
+    // Headers go out now, so the client sees them before the first chunk is ready; a head that
+    // declares no body at all would be a complete response, so it waits for the body's end.
+    const flush = options.flushHeaders !== false && length?.declared !== 0;
+    if (flush && !res.headersSent) passThrough(() => res.flushHeaders());
     let pending = options.pending;
-    for (;;) {
-      const { done, value } = await (pending ?? reader.read());
-      pending = undefined;
-      if (done) break;
-      if (res.destroyed) return;
-      if (!passThrough(() => write(value)) && !res.destroyed) {
-        await new Promise<void>((resolve) => (wake = resolve));
+    for (let i = 0; ; i++) {
+      let chunk: Uint8Array | undefined = first[i];
+      if (i >= first.length) {
+        const result = await (pending ?? reader.read());
+        pending = undefined;
+        if (result.done) break;
+        chunk = result.value;
       }
+      if (isClientGone(res)) return;
+      const bytes = length ? length.take(chunk!) : chunk!;
+      if (bytes === undefined || passThrough(() => write(bytes)) || isClientGone(res)) continue;
+      await new Promise<void>((resolve) => (wake = resolve));
     }
+    reading = false;
+    if (isClientGone(res)) return;
+    const last = length?.end();
+    if (last) passThrough(() => write(last));
     passThrough(() => res.end());
   } catch (error) {
     // Headers are out: the only honest signal left to the client is a broken connection.
-    res.destroy(error instanceof Error ? error : new Error(String(error)));
+    const reason = error instanceof Error ? error : new Error(String(error));
+    cancel(reason);
+    res.destroy(reason);
   } finally {
-    res.off('close', onClose);
-    res.off('drain', onDrainOrClose);
+    // Left early because the client is gone, before Node said so ('close'): cancelled here.
+    if (reading) cancel(new ClientClosedError('The client closed the connection'));
+    stopWatching();
+    res.off('drain', onDrain);
   }
 }
 

@@ -9,9 +9,9 @@
  */
 import type { ServerResponse } from 'node:http';
 import { readAndRestoreBody } from './restore-body';
+import { whenClientGone } from './client-gone';
 import {
   bodyFromParsedRequest,
-  ClientClosedError,
   isAsSent,
   keepRawBody,
   nodeBodyToWebStream,
@@ -106,14 +106,10 @@ function appendHeaders(headers: Headers, raw: string[]): void {
   }
 }
 
-/** Aborted when the client goes away before the response is complete. */
+/** Aborted when the response can no longer be written: at once if the client is already gone. */
 function closeSignal(res: ServerResponse): AbortSignal {
   const controller = new AbortController();
-  const onClose = () => {
-    if (!res.writableFinished) controller.abort(new ClientClosedError('The client closed the connection'));
-  };
-  if (res.destroyed || res.closed) onClose();
-  else res.once('close', onClose);
+  whenClientGone(res, (reason) => controller.abort(reason));
   return controller.signal;
 }
 

@@ -28,6 +28,7 @@ export type Layer =
 export interface RunningChain {
   /** `http://127.0.0.1:<port>` */
   url: string;
+  port: number;
   close(): Promise<void>;
 }
 

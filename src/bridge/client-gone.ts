@@ -1,0 +1,46 @@
+/**
+ * Whether a response can still be written: the one place the bridge decides that the client is
+ * gone. It left before the head, while the head went out or mid-body, or the connection was
+ * closed after an error: either way nobody will receive the rest. What follows is the caller's
+ * (issue 30): a body stream is cancelled, `request.signal` aborted, an error that only says so is
+ * not answered.
+ */
+import type { ServerResponse } from 'node:http';
+import { ClientClosedError } from './request-body';
+
+/**
+ * The response was not finished and its connection is gone. `socket.destroyed` is true as soon
+ * as the connection is torn down; `res.destroyed` once Node has told the response ('close').
+ */
+export function isClientGone(res: ServerResponse): boolean {
+  return !res.writableFinished && (res.destroyed || res.socket?.destroyed === true);
+}
+
+/**
+ * Calls `onGone` once, as soon as the response can no longer be written: at once when that is
+ * already so (the client left while the handler was still working), else when it closes before
+ * it finished. Returns a function that stops watching.
+ */
+export function whenClientGone(res: ServerResponse, onGone: (reason: ClientClosedError) => void): () => void {
+  if (isClientGone(res)) {
+    onGone(clientClosed());
+    return noop;
+  }
+  const onClose = () => {
+    if (!res.writableFinished) onGone(clientClosed());
+  };
+  res.once('close', onClose);
+  return () => res.off('close', onClose);
+}
+
+/** The client is gone and the error only says so: there is nobody to answer or to tell. */
+export function isClientGoneError(res: ServerResponse, error: unknown): boolean {
+  if (!isClientGone(res)) return false;
+  return error instanceof ClientClosedError || (error as { code?: unknown } | null)?.code === 'ECONNRESET';
+}
+
+function clientClosed(): ClientClosedError {
+  return new ClientClosedError('The client closed the connection');
+}
+
+function noop(): void {}

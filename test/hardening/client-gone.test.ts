@@ -1,0 +1,117 @@
+/**
+ * Issue 30, item 3: whenever a response can no longer be written — the client left before its
+ * head, while it was being sent, or mid-body — its body stream is cancelled exactly once and the
+ * request's signal is aborted, so an event stream's timer and queue do not live on. From
+ * endpoints and from bridged middleware, on every host.
+ */
+import net from 'node:net';
+import { expect } from 'chai';
+import { bridgeMiddleware } from '../../src';
+import type { WebMiddleware } from '../../src/types';
+import { eventStream, watchStream } from '../fixtures/hardening-app/app/_lib/framing';
+import { state, type StreamRecord } from '../fixtures/hardening-app/app/_lib/state';
+import { hosts } from '../integration/hosts';
+import { bridgeHosts } from './bridge-hosts';
+import { delay, FIXTURE_DIR, unhandledRejectionTripwire, waitFor } from './helpers';
+
+const CLIENTS = 50;
+
+let nextId = 0;
+
+/**
+ * Sends `GET <path>id=<id>` and leaves: once the handler has started (`afterStart`), or once
+ * the first bytes of the body came (`afterBody`), or right after sending.
+ */
+async function leave(port: number, path: string, when: 'afterStart' | 'afterBody' | 'atOnce') {
+  const id = `c${nextId++}`;
+  const socket = net.connect(port, '127.0.0.1');
+  socket.on('error', () => {});
+  await new Promise((resolve) => socket.once('connect', resolve));
+  let received = '';
+  socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+  socket.write(`GET ${path}id=${id} HTTP/1.1\r\nHost: x\r\n\r\n`);
+  if (when === 'afterStart') await waitFor(() => state.streams[id] !== undefined, 3000, 'the handler');
+  if (when === 'afterBody') await waitFor(() => received.includes('retry:'), 3000, 'the first event');
+  socket.destroy();
+  return id;
+}
+
+/** Every request reached its handler, every stream is cancelled exactly once, every signal aborted. */
+async function expectAllCancelled(ids: string[]) {
+  const records = () => ids.map((id) => state.streams[id]).filter((r): r is StreamRecord => r !== undefined);
+  const settled = () =>
+    records().length === ids.length && records().every((r) => r.aborted && r.cancelled > 0);
+  // Then time for a second cancel() to show, were there one; what is missing shows below.
+  await waitFor(settled, 5000).catch(() => {});
+  await delay(50);
+  expect(
+    records().filter((r) => r.returned),
+    'streams returned',
+  ).to.have.length(ids.length);
+  expect(
+    records().filter((r) => !r.aborted),
+    'requests whose signal did not abort',
+  ).to.deep.equal([]);
+  expect(
+    records().map((r) => r.cancelled),
+    'cancel() calls per stream',
+  ).to.deep.equal(ids.map(() => 1));
+}
+
+function describeLeaving(start: () => Promise<{ port: number; close(): Promise<void> }>, base: string) {
+  let server: { port: number; close(): Promise<void> };
+  before(async () => {
+    server = await start();
+  });
+  after(() => server.close());
+
+  it(`${CLIENTS} clients gone before an awaited event stream starts: each cancelled once`, async () => {
+    const ids = await Promise.all(
+      Array.from({ length: CLIENTS }, () => leave(server.port, `${base}?wait=50&`, 'afterStart')),
+    );
+    await expectAllCancelled(ids);
+  });
+
+  it(`${CLIENTS} clients gone as soon as they asked: each cancelled once`, async () => {
+    const ids = await Promise.all(
+      Array.from({ length: CLIENTS }, () => leave(server.port, `${base}?wait=0&`, 'atOnce')),
+    );
+    await expectAllCancelled(ids);
+  });
+
+  it(`${CLIENTS} clients gone mid-body: each cancelled once`, async () => {
+    const ids = await Promise.all(
+      Array.from({ length: CLIENTS }, () => leave(server.port, `${base}?wait=0&`, 'afterBody')),
+    );
+    await expectAllCancelled(ids);
+  });
+}
+
+describe('hardening: clients that leave (issue 30, item 3)', function () {
+  this.timeout(15_000);
+  unhandledRejectionTripwire();
+  afterEach(() => {
+    state.streams = {};
+  });
+
+  for (const host of hosts) {
+    describe(`endpoints on ${host.name}`, () => {
+      describeLeaving(() => host.start({ dir: FIXTURE_DIR }), '/late-stream');
+    });
+  }
+
+  // The same event stream, answered by a bridged middleware in front of the app.
+  const lateStream: WebMiddleware = async (req, next) => {
+    const url = new URL(req.url);
+    if (url.pathname !== '/late-stream') return next();
+    const record = watchStream(state.streams, url.searchParams.get('id') ?? '', req.signal);
+    await delay(Number(url.searchParams.get('wait') ?? 0));
+    record.returned = true;
+    return new Response(eventStream(record), { headers: { 'content-type': 'text/event-stream' } });
+  };
+  for (const host of bridgeHosts) {
+    describe(`bridgeMiddleware on ${host.name}`, () => {
+      describeLeaving(() => host.start([{ use: bridgeMiddleware(lateStream) }]), '/late-stream');
+    });
+  }
+});
