@@ -3,7 +3,7 @@
  * `check` and `routes` for valid and invalid trees, usage errors, and that endpoint code is never run.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -163,7 +163,36 @@ describe('express-endpoints usage', () => {
     expect(run('check', '-h').status).to.equal(0);
   });
 
-  for (const args of [[], ['deploy'], ['check', 'app', 'extra'], ['check', '--strict']]) {
+  it('--version and -v print the package version and exit 0', () => {
+    const { version } = JSON.parse(readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8')) as {
+      version: string;
+    };
+    expect(run('--version')).to.deep.equal({ status: 0, stdout: `${version}\n`, stderr: '' });
+    expect(run('-v').stdout).to.equal(`${version}\n`);
+  });
+
+  it('the help keeps every summary in its own column, two spaces from the longest synopsis', () => {
+    const lines = run('--help').stdout.split('\n');
+    const start = lines.indexOf('Commands:') + 1;
+    const commands = lines.slice(start, lines.indexOf('', start));
+    const column = /^ {2}\S.*?\S {2,}(?=\S)/.exec(commands[0]!)![0].length;
+    for (const line of commands) {
+      // A synopsis, two spaces or more, its summary; or a continuation line indented to the same column.
+      expect(line.slice(0, column), line).to.match(/^ {2}\S.*\S {2,}$|^ +$/);
+      expect(line[column], line).to.match(/\S/);
+    }
+    expect(lines.join('\n')).to.include('typegen [dir] [--out file]  write');
+  });
+
+  for (const args of [
+    [],
+    ['deploy'],
+    ['check', 'app', 'extra'],
+    ['check', '--strict'],
+    ['routes', '--load'],
+    ['typegen', '--out'],
+    ['typegen', 'a', 'b'],
+  ]) {
     it(`exits 2 with usage for ${args.length === 0 ? 'no command' : args.join(' ')}`, () => {
       const result = run(...args);
       expect(result.status).to.equal(2);
