@@ -101,9 +101,13 @@ for (const type of ['commonjs', 'module'] as PackageType[]) {
       // Printed once for the change, not once per request.
       await get(endpoints, '/hello');
       expect(tree.logged.filter((line) => line.includes('hello/endpoint.ts'))).to.have.length(1);
+      expect(tree.logged.at(-1)).to.match(
+        /1 problem; the affected routes answer with an error page until fixed/,
+      );
 
       tree.write('hello/endpoint.ts', files['hello/endpoint.ts'].replace('v1', 'v4'));
       await until(async () => (await get(endpoints, '/hello')).text === 'v4 m1');
+      expect(tree.infos.at(-1)).to.match(/^express-endpoints \(dev\): fixed; reloaded 1 module in \d+ ms$/);
     });
 
     it('shows a module that throws while loading, escaped, on an HTML page for browsers', async () => {
@@ -135,9 +139,16 @@ for (const type of ['commonjs', 'module'] as PackageType[]) {
       const codes = problemsOf((await get(endpoints, '/count')).text).map((p) => p.code);
       expect(codes).to.include('duplicate-route');
       expect((await get(endpoints, '/no/such/route')).status).to.equal(404);
+      // Not "the affected routes": while the tree is invalid, every route of it answers with the error page.
+      expect(tree.logged.at(-1)).to.match(
+        /problems; every route answers with an error page until fixed:\n {2}duplicate-route/,
+      );
       tree.remove('[b]');
       await until(async () => (await get(endpoints, '/hello')).status === 200);
       expect((await get(endpoints, '/anything')).text).to.equal('a');
+      // Removing a file reloads no module, and the fix is still said.
+      await until(async () => tree.infos.length > 0);
+      expect(tree.infos.at(-1)).to.match(/^express-endpoints \(dev\): fixed\b/);
     });
 
     it('lets a streaming response in flight finish on the code it started with', async () => {
