@@ -81,6 +81,16 @@ describe('express-endpoints check', () => {
     ]);
   });
 
+  it('reports a Next.js route.ts and a misspelt method, and exits 1', () => {
+    writeTree({ 'app/a/route.ts': GET, 'app/b/endpoint.ts': `${GET}export function PSOT() {}` });
+    const result = run('check');
+    expect(result.status).to.equal(1);
+    expect(result.stderr)
+      .to.include('misnamed-endpoint: app/a/route.ts:')
+      .and.include('rename it endpoint.ts');
+    expect(result.stderr).to.include('misspelt-method: app/b/endpoint.ts:').and.include('did you mean POST?');
+  });
+
   it('never runs endpoint or middleware code', () => {
     const marker = path.join(cwd, 'ran.txt');
     const sideEffect = `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'ran');\nthrow new Error('top level ran');\n`;
