@@ -95,6 +95,8 @@ for (const type of ['commonjs', 'module'] as PackageType[]) {
       expect(more).to.deep.equal([]);
       expect(problem!.code).to.equal('syntax-error');
       expect(problem!.location).to.match(/app\/hello\/endpoint\.ts:2:28$/);
+      // tsx's own text, quoted in the message, counts columns as the location does (from 1, as editors do).
+      expect(problem!.message).to.include('hello/endpoint.ts:2:28: ERROR').and.not.include(':2:27:');
       expect(problem!.files[0]).to.match(/app\/hello\/endpoint\.ts$/);
       // Only the broken route is affected.
       expect((await get(endpoints, '/count')).status).to.equal(200);
@@ -108,6 +110,19 @@ for (const type of ['commonjs', 'module'] as PackageType[]) {
       tree.write('hello/endpoint.ts', files['hello/endpoint.ts'].replace('v1', 'v4'));
       await until(async () => (await get(endpoints, '/hello')).text === 'v4 m1');
       expect(tree.infos.at(-1)).to.match(/^express-endpoints \(dev\): fixed; reloaded 1 module in \d+ ms$/);
+    });
+
+    it('a SyntaxError thrown while a module runs is a load error where it was thrown, not a syntax error', async () => {
+      const endpoints = tree.mount();
+      await endpoints.ready;
+      tree.write('_lib/message.ts', `export const message: string = JSON.parse('{bad');\n`);
+      await until(async () => (await get(endpoints, '/hello')).status === 500);
+      const [problem] = problemsOf((await get(endpoints, '/hello')).text);
+      expect(problem!.code).to.equal('load-error');
+      expect(problem!.location).to.match(/app\/_lib\/message\.ts:1:\d+$/);
+      expect(problem!.message)
+        .to.include('top-level code threw it')
+        .and.not.include('express-endpoints check');
     });
 
     it('shows a module that throws while loading, escaped, on an HTML page for browsers', async () => {

@@ -160,6 +160,26 @@ describe('express-endpoints check: what would fail at startup', () => {
   });
 });
 
+describe('express-endpoints check --load: a SyntaxError thrown while a module runs', () => {
+  inScratchFolder();
+
+  it('is told apart from a syntax error of the file, and does not send the user back to `check`', function () {
+    this.timeout(60_000);
+    writeTree({
+      'app/env/endpoint.js':
+        "const limits = JSON.parse(process.env.EE_NO_SUCH_LIMITS ?? '{oops');\nexports.GET = () => Response.json(limits);\n",
+    });
+    expect(run(['check']).status).to.equal(0);
+    const result = run(['check', '--load']);
+    expect(result.status).to.equal(1);
+    expect(result.stderr).to.match(
+      /load-error: Could not load app\/env\/endpoint\.js \(line 1, column \d+\): /,
+    );
+    expect(result.stderr).to.include('This is not a syntax error in the file: its top-level code threw it');
+    expect(result.stderr).not.to.include('express-endpoints check');
+  });
+});
+
 describe('express-endpoints routes: a file that does not parse', () => {
   inScratchFolder();
 
