@@ -1,90 +1,138 @@
 #!/usr/bin/env node
 /**
- * The `express-endpoints` command. One entry per command in COMMANDS (its usage line and what it runs), so a
- * new command is one more entry. `check` and `routes` read files statically and never run endpoint code
- * (`check --load` runs it in a child process); `init` adds a starter endpoint to an app.
+ * The `express-endpoints` command. One entry per command in COMMANDS (its usage line, its options for
+ * node:util's parseArgs, and what it runs), so a new command is one more entry. `check` and `routes` read
+ * files statically and never run endpoint code (`check --load` runs it in a child process); `init` adds a
+ * starter endpoint to an app.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { check, init, routes } from './commands';
 import { LOAD_WORKER_FLAG, runLoadWorker } from './check';
 import { typegenCommand } from './dev';
 
+type Options = NonNullable<ParseArgsConfig['options']>;
+type Values = Record<string, string | boolean | undefined>;
+
 interface Command {
   /** `name args`, as the usage shows it. */
   synopsis: string;
-  summary: string;
-  /** Flags it accepts besides its one optional folder argument. */
-  flags: readonly string[];
-  run(dir: string | undefined, flags: readonly string[]): number | Promise<number>;
-  /** Parses its own arguments (flags that take a value): gets them all, unchecked. */
-  runArgs?(args: readonly string[]): number;
+  /** One entry per line of the usage. */
+  summary: readonly string[];
+  /** Its options besides --help; every command takes at most one folder argument. */
+  options: Options;
+  run(dir: string | undefined, values: Values): number | Promise<number>;
 }
 
 const COMMANDS: Record<string, Command> = {
   check: {
     synopsis: 'check [dir] [--load]',
-    summary:
-      'validate the endpoint tree in dir (default: app) and find what would fail at startup (syntax\n' +
-      '                        errors, missing imports, module format, TypeScript loader); --load also imports\n' +
-      '                        every module in a child process. Exit code 1 on any problem',
-    flags: ['--load'],
-    run: (dir, flags) => check(dir, flags, process.argv[1] as string),
+    summary: [
+      'validate the endpoint tree in dir (default: app) and find what would fail at startup',
+      '(syntax errors, missing imports, module format, TypeScript loader); --load also imports',
+      'every module in a child process. Exit code 1 on any problem',
+    ],
+    options: { load: { type: 'boolean' } },
+    run: (dir, values) => check(dir, { load: values.load === true }, process.argv[1] as string),
   },
   routes: {
     synopsis: 'routes [dir]',
-    summary: 'list every endpoint: the methods it serves, its URL pattern and its file',
-    flags: [],
+    summary: ['list every endpoint: the methods it serves, its URL pattern and its file'],
+    options: {},
     run: (dir) => routes(dir),
   },
   init: {
     synopsis: 'init [dir]',
-    summary:
-      'add dir (default: app) with one endpoint and one test to this app, and print the mount line;\n' +
-      '                        never overwrites a file',
-    flags: [],
+    summary: [
+      'add dir (default: app) with one endpoint and one test to this app, and print the mount',
+      'line; never overwrites a file',
+    ],
+    options: {},
     run: (dir) => init(dir),
   },
   typegen: {
-    synopsis: 'typegen [dir] [--out f]',
-    summary:
-      'write the typed-routes declaration for the tree in dir (default file: express-endpoints-env.d.ts\n' +
-      '                        beside dir)',
-    flags: [],
-    run: () => 2,
-    runArgs: (args) => typegenCommand(args),
+    synopsis: 'typegen [dir] [--out file]',
+    summary: [
+      'write the typed-routes declaration for the tree in dir (default file:',
+      'express-endpoints-env.d.ts beside dir)',
+    ],
+    options: { out: { type: 'string' } },
+    run: (dir, values) => typegenCommand(dir, values.out as string | undefined),
   },
 };
 
-const USAGE = `Usage: express-endpoints <command> [dir]
+const GLOBAL_OPTIONS: [string, string][] = [
+  ['-h, --help', 'show this help'],
+  ['-v, --version', 'print the version of express-endpoints'],
+];
+
+/** Two columns: the synopses, then the summaries, two spaces after the longest synopsis. */
+function usage(): string {
+  const rows: [string, readonly string[]][] = Object.values(COMMANDS).map((c) => [c.synopsis, c.summary]);
+  const width = Math.max(...[...rows, ...GLOBAL_OPTIONS].map(([left]) => left.length)) + 4;
+  const table = (entries: readonly (readonly [string, readonly string[] | string])[]) =>
+    entries
+      .flatMap(([left, right]) =>
+        (typeof right === 'string' ? [right] : right).map(
+          (line, i) => `${(i === 0 ? `  ${left}` : '').padEnd(width)}${line}`,
+        ),
+      )
+      .join('\n');
+  return `Usage: express-endpoints <command> [dir]
 
 Commands:
-${Object.values(COMMANDS)
-  .map((command) => `  ${command.synopsis.padEnd(22)}${command.summary}`)
-  .join('\n')}
+${table(rows)}
 
 Options:
-  -h, --help            show this help`;
+${table(GLOBAL_OPTIONS)}`;
+}
+
+function version(): string {
+  // src/cli.ts and dist/cli.js both sit one folder below the package.json.
+  const manifest = path.join(__dirname, '..', 'package.json');
+  return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
+}
+
+function usageError(args: readonly string[], why?: string): number {
+  const said = args.length === 0 ? '' : `express-endpoints: ${why ?? `unexpected "${args.join(' ')}"`}\n\n`;
+  console.error(`${said}${usage()}`);
+  return 2;
+}
 
 async function main(args: string[]): Promise<number> {
   if (args[0] === LOAD_WORKER_FLAG) {
     runLoadWorker();
     return 0;
   }
-  if (args.includes('-h') || args.includes('--help') || args[0] === 'help') {
-    console.log(USAGE);
+  const name = args[0]?.startsWith('-') ? undefined : args[0];
+  const command = name === undefined ? undefined : COMMANDS[name];
+  let parsed: { values: Values; positionals: string[] };
+  try {
+    parsed = parseArgs({
+      args: name === undefined ? args : args.slice(1),
+      options: {
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+        ...command?.options,
+      },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    return usageError(args, (error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help || name === 'help') {
+    console.log(usage());
     return 0;
   }
-  const [name, ...rest] = args;
-  const command = name === undefined ? undefined : COMMANDS[name];
-  if (command?.runArgs) return command.runArgs(rest);
-  const flags = rest.filter((arg) => arg.startsWith('-'));
-  const positional = rest.filter((arg) => !arg.startsWith('-'));
-  if (!command || positional.length > 1 || flags.some((flag) => !command.flags.includes(flag))) {
-    console.error(
-      name === undefined ? USAGE : `express-endpoints: unexpected "${args.join(' ')}"\n\n${USAGE}`,
-    );
-    return 2;
+  if (values.version) {
+    console.log(version());
+    return 0;
   }
-  return command.run(positional[0], flags);
+  if (!command || positionals.length > 1) return usageError(args);
+  return command.run(positionals[0], values);
 }
 
 main(process.argv.slice(2)).then(

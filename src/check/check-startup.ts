@@ -12,7 +12,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DiscoveredTree } from '../discover';
-import { canFindTsx, isStrictlyCommonJsFile } from '../load';
+import { canFindTsx, formatLocation, isStrictlyCommonJsFile } from '../load';
 import type { Problem } from '../validate';
 import { parseModule, type ParsedModule } from './parse-module';
 import { isRelative, resolveImport, type Resolver } from './resolve-import';
@@ -55,7 +55,7 @@ export function checkStartup(tree: DiscoveredTree, cwd = process.cwd()): Startup
     const parsed = parseModule(file, source.charCodeAt(0) === 0xfeff ? source.slice(1) : source);
     if (parsed.syntaxError) {
       const { line, column, message } = parsed.syntaxError;
-      problem('syntax-error', `${at}:${line}:${column}`, `${message}; this file will not load.`);
+      problem('syntax-error', formatLocation(at, line, column), `${message}; this file will not load.`);
       report.unparsable.add(at);
       continue;
     }
@@ -68,7 +68,7 @@ export function checkStartup(tree: DiscoveredTree, cwd = process.cwd()): Startup
     }
     if (!typescript && parsed.moduleSyntax && isStrictlyCommonJsFile(file)) {
       const { line, column, what } = parsed.moduleSyntax;
-      problem('module-syntax-in-commonjs', `${at}:${line}:${column}`, commonJsMessage(file, what));
+      problem('module-syntax-in-commonjs', formatLocation(at, line, column), commonJsMessage(file, what));
     }
 
     // Without a loader the file cannot load at all: that is its one problem. Under stripping, an extensionless
@@ -82,7 +82,7 @@ export function checkStartup(tree: DiscoveredTree, cwd = process.cwd()): Startup
       if (!resolved.file) {
         problem(
           'unresolved-import',
-          `${at}:${site.line}:${site.column}`,
+          formatLocation(at, site.line, site.column),
           `'${site.specifier}' does not resolve (${resolved.reason ?? 'no such file'}); this file will not load.`,
         );
       } else if (CODE.test(resolved.file) && !resolved.file.includes(`${path.sep}node_modules${path.sep}`)) {
@@ -129,13 +129,13 @@ function strippingProblems(
   const fix =
     'Node loads it with its own type stripping (tsx not found), which cannot run it; `npm install -D tsx`';
   for (const { line, column, what } of parsed.needsCompiling) {
-    problem('needs-tsx', `${at}:${line}:${column}`, `${what} needs compiling. ${fix}, or rewrite it.`);
+    problem('needs-tsx', formatLocation(at, line, column), `${what} needs compiling. ${fix}, or rewrite it.`);
   }
   if (parsed.moduleSyntax && isStrictlyCommonJsTypeScript(file)) {
     const { line, column, what } = parsed.moduleSyntax;
     problem(
       'needs-tsx',
-      `${at}:${line}:${column}`,
+      formatLocation(at, line, column),
       `${what} in a .ts file of a CommonJS package. ${fix}, or name it .mts, or set "type": "module".`,
     );
   }
@@ -143,7 +143,7 @@ function strippingProblems(
     if (!isRelative(site.specifier) || path.extname(site.specifier) !== '') continue;
     problem(
       'needs-tsx',
-      `${at}:${site.line}:${site.column}`,
+      formatLocation(at, site.line, site.column),
       `'${site.specifier}' has no file extension. ${fix}, or write the extension ('${site.specifier}.ts').`,
     );
   }

@@ -6,7 +6,7 @@
  */
 import { fork } from 'node:child_process';
 import type { ExportInfo } from '../discover';
-import { loadedExportInfo, loadModule } from '../load';
+import { EndpointLoadError, loadedExportInfo, loadModule } from '../load';
 
 /** The argument that makes the CLI run as the child (see cli.ts). */
 export const LOAD_WORKER_FLAG = '--load-worker';
@@ -59,7 +59,13 @@ export function runLoadWorker(): void {
         const mod = await loadModule(file, displayPath);
         results.push({ file, displayPath, exports: loadedExportInfo(mod) });
       } catch (error) {
-        results.push({ file, displayPath, error: error instanceof Error ? error.message : String(error) });
+        // `check` has parsed every file already: its advice to run `check` would send the user in a circle.
+        const message = error instanceof EndpointLoadError ? error.messageForCheck : undefined;
+        results.push({
+          file,
+          displayPath,
+          error: message ?? (error instanceof Error ? error.message : String(error)),
+        });
       }
     }
     process.send?.(results);

@@ -85,23 +85,31 @@ function testSource(kind: AppKind, specifier: string): string {
   return `${imports.join('\n')}\n\n${wrap(inner)}`;
 }
 
-/** The lines that mount the tree, `fromApp` being the tree's path from the app file's folder. */
-export function mountLine(kind: AppKind, fromApp: string): string {
-  const parts = fromApp
-    .split('/')
-    .map((part) => `'${part}'`)
-    .join(', ');
-  if (kind.module === 'esm') {
-    return `import { fileURLToPath } from 'node:url';
+/**
+ * How the app's own file is written: `require` or `import`, and whether it runs as CommonJS (a TypeScript
+ * file of a CommonJS package writes `import` but has `__dirname`, not `import.meta`).
+ */
+export interface AppFileStyle {
+  syntax: 'require' | 'import';
+  runs: 'cjs' | 'esm';
+}
+
+/**
+ * The lines that mount the tree, `fromApp` being the tree's path from the app file's folder. They must paste
+ * into any app: nothing the app may have declared already (`path`, `fileURLToPath`), and no `await`, which a
+ * CommonJS file or a plain function cannot hold; `app.use(mountEndpoints(…))` needs neither.
+ */
+export function mountLine(style: AppFileStyle, fromApp: string): string {
+  const relative = fromApp.startsWith('.') ? fromApp : `./${fromApp}`;
+  const dir =
+    style.runs === 'esm' ? `new URL('${relative}', import.meta.url)` : `\`\${__dirname}/${fromApp}\``;
+  const mount = `// after your body parsers, before your own routes and 404 handler:
+app.use(mountEndpoints({ dir: ${dir} }));`;
+  if (style.syntax === 'require') return `const { mountEndpoints } = require('express-endpoints');\n${mount}`;
+  return `// with your other imports:
 import { mountEndpoints } from 'express-endpoints';
 
-await mountEndpoints(app, { dir: fileURLToPath(new URL('./${fromApp}', import.meta.url)) });`;
-  }
-  return `const path = require('node:path');
-const { mountEndpoints } = require('express-endpoints');
-
-// inside an async function (CommonJS has no top-level await), before app.listen():
-await mountEndpoints(app, { dir: path.join(__dirname, ${parts}) });`;
+${mount}`;
 }
 
 /** How to run the starter test. */

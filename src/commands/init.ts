@@ -6,7 +6,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { starterFiles, mountLine, testCommand, type AppKind } from './init-templates';
+import { starterFiles, mountLine, testCommand, type AppFileStyle, type AppKind } from './init-templates';
 
 interface PackageJson {
   type?: string;
@@ -51,9 +51,9 @@ export function init(dir = 'app', cwd = process.cwd()): number {
   const appFile = findAppFile(cwd, manifest);
   const appDir = appFile ? path.dirname(path.join(cwd, appFile)) : cwd;
   const fromApp = path.relative(appDir, path.join(cwd, root)).split(path.sep).join('/') || '.';
+  const where = appFile ?? 'the file that creates your Express app';
   console.log(
-    `\nMount the endpoints in ${appFile ?? 'the file that creates your Express app'}, after your body parsers ` +
-      `and before your own routes and 404 handler:\n\n${indent(mountLine(kind, fromApp))}\n`,
+    `\nMount the endpoints in ${where}:\n\n${indent(mountLine(styleOf(cwd, appFile, kind), fromApp))}\n`,
   );
   const missing = [
     ...('express-endpoints' in deps ? [] : ['npm install express-endpoints']),
@@ -80,6 +80,22 @@ function findAppFile(cwd: string, manifest: PackageJson): string | undefined {
   });
 }
 
+/** Read from the app file when there is one; else what the package's type and language suggest. */
+function styleOf(cwd: string, appFile: string | undefined, kind: AppKind): AppFileStyle {
+  const ext = appFile ? path.extname(appFile) : '';
+  const runs = /^\.m[jt]s$/.test(ext) ? 'esm' : /^\.c[jt]s$/.test(ext) ? 'cjs' : kind.module;
+  let source = '';
+  try {
+    source = appFile ? readFileSync(path.join(cwd, appFile), 'utf8') : '';
+  } catch {
+    // no app file: guessed below
+  }
+  const imports = /^\s*import\s[^(]/m.test(source);
+  const requires = /\brequire\s*\(/.test(source);
+  const syntax = runs === 'esm' || imports || (!requires && kind.typescript) ? 'import' : 'require';
+  return { syntax, runs };
+}
+
 function runnerName(runner: AppKind['runner']): string {
   return runner === 'node' ? 'node:test' : runner;
 }
@@ -87,6 +103,6 @@ function runnerName(runner: AppKind['runner']): string {
 function indent(text: string): string {
   return text
     .split('\n')
-    .map((line) => `    ${line}`)
+    .map((line) => (line ? `    ${line}` : line))
     .join('\n');
 }

@@ -36,7 +36,7 @@ function examine(dir: string | undefined): Examined | undefined {
 
 export async function check(
   dir: string | undefined,
-  flags: readonly string[],
+  options: { load?: boolean },
   cliPath: string,
 ): Promise<number> {
   const examined = examine(dir);
@@ -44,7 +44,7 @@ export async function check(
   const { tree, where, startup } = examined;
   let { problems } = examined;
   const endpoints = tree.files.filter((file) => file.kind === 'endpoint');
-  if (flags.includes('--load')) problems = [...problems, ...(await loadProblems(tree, problems, cliPath))];
+  if (options.load) problems = [...problems, ...(await loadProblems(tree, problems, cliPath))];
 
   for (const note of startup.notes) console.log(`note: ${note}`);
   if (problems.length > 0) {
@@ -52,7 +52,7 @@ export async function check(
     return 1;
   }
   const count = endpoints.length === 1 ? '1 endpoint' : `${endpoints.length} endpoints`;
-  const loaded = flags.includes('--load') ? ', every module loaded' : '';
+  const loaded = options.load ? ', every module loaded' : '';
   console.log(`✓ ${count}, 0 problems in ${where}${loaded}`);
   return 0;
 }

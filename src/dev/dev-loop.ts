@@ -76,13 +76,14 @@ export function startDevLoop(tree: DiscoveredTree, host: DevLoopHost): DevLoop {
         problems.push(...problemsOf(error));
       }
     }
-    if (problems.length > 0 && !problems.every((p) => p.code === 'syntax-error' || p.code === 'load-error')) {
+    const invalid = problems.some((p) => p.code !== 'syntax-error' && p.code !== 'load-error');
+    if (invalid) {
       // The tree itself is invalid: no table can be built from it, so all of it shows the problems.
       host.swap(errorRouter(current, host.options, problems));
       host.routes.splice(0, host.routes.length, ...describeRoutes(current));
     }
     writeTypes(current);
-    report(problems, reloaded, performance.now() - started);
+    report(problems, invalid, reloaded, performance.now() - started);
   };
 
   const writeTypes = (current: DiscoveredTree) => {
@@ -94,13 +95,16 @@ export function startDevLoop(tree: DiscoveredTree, host: DevLoopHost): DevLoop {
     }
   };
 
-  const report = (problems: DevProblem[], reloaded: readonly string[], ms: number) => {
-    const text = problems.length > 0 ? formatProblems(problems) : '';
+  const report = (problems: DevProblem[], invalid: boolean, reloaded: readonly string[], ms: number) => {
+    const text = problems.length > 0 ? formatProblems(problems, invalid) : '';
     if (text && text !== lastReport) dev.logger.error(text);
-    else if (!text && reloaded.length > 0) {
-      dev.logger.info(
-        `express-endpoints (dev): ${lastReport ? 'fixed; ' : ''}reloaded ${plural(reloaded.length, 'module')} in ${Math.round(ms)} ms`,
-      );
+    else if (!text && (lastReport || reloaded.length > 0)) {
+      // A fix is said even when it reloaded nothing: removing one of two files for a URL loads no module.
+      const did = [
+        ...(lastReport ? ['fixed'] : []),
+        ...(reloaded.length > 0 ? [`reloaded ${plural(reloaded.length, 'module')}`] : []),
+      ];
+      dev.logger.info(`express-endpoints (dev): ${did.join('; ')} in ${Math.round(ms)} ms`);
     }
     lastReport = text;
     dev.onReload?.({ problems, reloaded: reloaded.map((f) => displayPath(f)) });

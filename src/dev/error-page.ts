@@ -24,13 +24,17 @@ export function errorPage(request: Request, problems: readonly DevProblem[]): Re
   });
 }
 
-/** The same, for the console: printed once per change, not once per request. */
-export function formatProblems(problems: readonly DevProblem[]): string {
+/**
+ * The same, for the console: printed once per change, not once per request. `everyRoute`: the tree is
+ * invalid, so no route of it is served until it is fixed; otherwise only the routes of broken modules.
+ */
+export function formatProblems(problems: readonly DevProblem[], everyRoute = false): string {
   const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`;
   const lines = problems.map(
     (p) => `  ${p.code}: ${p.location ? `${p.location}\n    ` : ''}${p.message.replace(/\n/g, '\n    ')}`,
   );
-  return `express-endpoints (dev): ${count}; the affected routes answer with an error page until fixed:\n${lines.join('\n')}`;
+  const which = everyRoute ? 'every route answers' : 'the affected routes answer';
+  return `express-endpoints (dev): ${count}; ${which} with an error page until fixed:\n${lines.join('\n')}`;
 }
 
 function html(problems: readonly DevProblem[]): string {

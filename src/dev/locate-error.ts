@@ -2,7 +2,7 @@
  * Turns a load error into a problem for the error page, with `file:line:column` where the error
  * happened, as Next.js's dev overlay shows it:
  *   - tsx (esbuild) transform errors name it in their message: `/app/x.ts:2:20: ERROR: …`
- *     (esbuild's column counts from 0);
+ *     (see source-location.ts for its columns);
  *   - an error thrown while the module ran: the first stack frame in the app's code;
  *   - a JavaScript syntax error: Node keeps the position out of `error.stack` for ES modules, so
  *     `node --check` is asked (only then, and only in development).
@@ -10,11 +10,10 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { EndpointLoadError } from '../load';
+import { EndpointLoadError, esbuildLocation, formatLocation, isParseFailure } from '../load';
 import type { RouteFile } from '../discover';
 import type { DevProblem } from './types';
 
-const ESBUILD_LOCATION = /^(.+?):(\d+):(\d+): ERROR: (.*)$/m;
 // `at fn (/app/x.ts:2:7)` or `at /app/x.ts:2:7`; `node:internal/…` frames do not match.
 const STACK_FRAME = /(?:^at |\()((?:file:\/\/)?\/[^()\s]+|[A-Za-z]:\\[^()]+):(\d+):(\d+)\)?$/;
 
@@ -29,7 +28,7 @@ export function problemOfLoadError(
   const files = [file.displayPath];
   const location = locate(cause, candidates);
   if (location && !files.includes(location.file)) files.push(location.file);
-  const code = cause instanceof SyntaxError || location?.syntax ? 'syntax-error' : 'load-error';
+  const code = isParseFailure(cause) || location?.syntax ? 'syntax-error' : 'load-error';
   return { code, message, files, ...(location && { location: location.text }) };
 }
 
@@ -41,10 +40,11 @@ interface Location {
 
 function locate(error: unknown, candidates: readonly string[]): Location | undefined {
   const message = error instanceof Error ? error.message : String(error);
-  const esbuild = ESBUILD_LOCATION.exec(message);
-  if (esbuild) return at(esbuild[1]!, Number(esbuild[2]), Number(esbuild[3]) + 1, true);
-  // A syntax error's stack (Node 24+) shows where it was imported from, not where it is.
-  if (error instanceof SyntaxError) {
+  const esbuild = esbuildLocation(message);
+  if (esbuild) return at(esbuild.file, esbuild.line, esbuild.column, true);
+  // A syntax error's stack (Node 24+) shows where it was imported from, not where it is. One that code
+  // threw as it ran (JSON.parse) is found like any thrown error, from its stack.
+  if (isParseFailure(error)) {
     for (const file of candidates) {
       const found = checkSyntax(file);
       if (found) return found;
@@ -74,5 +74,5 @@ function checkSyntax(file: string): Location | undefined {
 function at(fileOrUrl: string, line: number, column: number, syntax: boolean): Location {
   const absolute = fileOrUrl.startsWith('file:') ? fileURLToPath(fileOrUrl.split(/[?#]/)[0]!) : fileOrUrl;
   const file = path.relative(process.cwd(), absolute).split(path.sep).join('/');
-  return { file, text: `${file}:${line}:${column}`, syntax };
+  return { file, text: formatLocation(file, line, column), syntax };
 }

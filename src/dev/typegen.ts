@@ -63,18 +63,11 @@ export function defaultTypesFile(root: string): string {
   return path.join(path.dirname(root), 'express-endpoints-env.d.ts');
 }
 
-/** `express-endpoints typegen [dir] [--out file]`; returns the exit code. */
-export function typegenCommand(args: readonly string[]): number {
-  const outAt = args.indexOf('--out');
-  const out = outAt >= 0 ? args[outAt + 1] : undefined;
-  const rest = args.filter((_, i) => outAt < 0 || (i !== outAt && i !== outAt + 1));
-  if (rest.length > 1 || (outAt >= 0 && !out) || rest[0]?.startsWith('-')) {
-    console.error('Usage: express-endpoints typegen [dir] [--out file.d.ts]');
-    return 2;
-  }
+/** `express-endpoints typegen [dir] [--out file]` (cli.ts parses the arguments); returns the exit code. */
+export function typegenCommand(dir: string | undefined, out: string | undefined): number {
   let tree: DiscoveredTree;
   try {
-    tree = discoverTree(rest[0] ?? 'app');
+    tree = discoverTree(dir ?? 'app');
   } catch (error) {
     console.error(error instanceof Error ? error.message : String(error));
     return 1;

@@ -9,7 +9,7 @@ import fg from 'fast-glob';
 import { withoutStack } from '../debug';
 import { formatPattern, parseFolder } from './parse-segment';
 import { readExports } from './read-exports';
-import type { DiscoveredTree, RouteFile, RouteFileKind, Segment } from './types';
+import type { DiscoveredTree, MisnamedFile, RouteFile, RouteFileKind, Segment } from './types';
 
 // Exact base names, so `endpoint.d.ts`, `endpoint.test.ts` or `endpoint.spec.js` can never match.
 const PATTERNS = [
@@ -17,6 +17,8 @@ const PATTERNS = [
   '**/page.{tsx,jsx,ts,js}',
   '**/middleware.{ts,js,mts,mjs,cts,cjs}',
 ];
+// Not route files: found only so validation can report one meant as an endpoint.
+const MISNAMED = ['**/{route,index}.{ts,js,mts,mjs,cts,cjs}'];
 // Dot folders are left out by fast-glob's `dot: false`; `_private` covers `__tests__` too.
 const IGNORE = ['**/node_modules/**', '**/_*/**'];
 
@@ -32,15 +34,29 @@ export function discoverTree(dir?: string | URL): DiscoveredTree {
   if (!isDirectory(root)) throw withoutStack(new Error(missingFolderMessage(dir, root)));
 
   const relativePaths = fg
-    .sync(PATTERNS, { cwd: root, onlyFiles: true, dot: false, ignore: IGNORE, followSymbolicLinks: true })
+    .sync([...PATTERNS, ...MISNAMED], {
+      cwd: root,
+      onlyFiles: true,
+      dot: false,
+      ignore: IGNORE,
+      followSymbolicLinks: true,
+    })
     // Plain code-unit order: the same on every machine, whatever the locale.
     .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 
   const cwd = process.cwd();
-  const files = relativePaths.map((relative) => describeFile(root, relative, cwd));
+  const isMisnamed = (relative: string) =>
+    /^(?:route|index)\./.test(relative.slice(relative.lastIndexOf('/') + 1));
+  const files = relativePaths
+    .filter((r) => !isMisnamed(r))
+    .map((relative) => describeFile(root, relative, cwd));
   // Pages belong to the host app; only endpoints and middleware have exports we need.
   for (const file of files) if (file.kind !== 'page') file.exports = readExports(file.file);
-  return { root, files };
+  const misnamed = relativePaths.filter(isMisnamed).map((relative): MisnamedFile => {
+    const { file, displayPath, pattern } = describeFile(root, relative, cwd);
+    return { file, displayPath, pattern, exports: readExports(file) };
+  });
+  return { root, files, misnamed };
 }
 
 /**

@@ -50,4 +50,12 @@ export interface DiscoveredTree {
   /** Absolute path of the tree root. */
   root: string;
   files: RouteFile[];
+  /**
+   * `route.*` and `index.*` files (Next.js's name, and the usual one for a folder's module), with their exports:
+   * never served, but validation reports one that exports handlers, since it was surely meant as an endpoint.
+   */
+  misnamed?: MisnamedFile[];
 }
+
+/** A `route.*` or `index.*` file of the tree: where it is, the URL its folder has, and what it exports. */
+export type MisnamedFile = Pick<RouteFile, 'file' | 'displayPath' | 'pattern'> & { exports: ExportInfo };

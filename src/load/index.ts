@@ -1,6 +1,7 @@
 /** load: RouteFile -> module exports (import(); TypeScript through tsx whenever it can be found). */
 export { loadModule, type ModuleExports } from './load-module';
 export { EndpointLoadError } from './load-error';
+export { esbuildLocation, formatLocation, isParseFailure } from './source-location';
 export { loadedExportInfo } from './export-info';
 // For `check`: what the loader would do with a file, without loading it.
 export { isStrictlyCommonJsFile } from './module-format';

@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import { isDebugging, withoutStack } from '../debug';
+import { isParseFailure, isThrownSyntaxError, withEditorColumns } from './source-location';
 
 /** Thrown when a module cannot be loaded; names the file. */
 export class EndpointLoadError extends Error {
@@ -15,30 +16,42 @@ export class EndpointLoadError extends Error {
    */
   declare readonly originalError: unknown;
 
+  /**
+   * The message without the advice to run `check`: what `check --load` reports, having run `check`'s parse
+   * already. Not enumerable: not printed.
+   */
+  declare readonly messageForCheck: string;
+
   constructor(
     readonly file: string,
     cause: unknown,
     hint?: string,
   ) {
-    super(
-      `Could not load ${file}${lineOf(cause, file)}: ${reasonOf(cause)}${hintFor(cause, hint)}`,
-      isDebugging() ? { cause } : undefined,
-    );
+    const summary = `Could not load ${file}${lineOf(cause, file)}: ${reasonOf(cause)}`;
+    const advice = hint ?? adviceFor(cause);
+    super(advice ? `${summary}\n${advice}` : summary, isDebugging() ? { cause } : undefined);
+    const forCheck = advice && advice !== RUN_CHECK ? `${summary}\n${advice}` : summary;
     Object.defineProperty(this, 'originalError', { value: cause, enumerable: false });
+    Object.defineProperty(this, 'messageForCheck', { value: forCheck, enumerable: false });
     this.name = 'EndpointLoadError';
     withoutStack(this);
   }
 }
 
-const GENERIC_HINT =
+const RUN_CHECK =
   'Run `npx express-endpoints check` for the line and column, and for every other file that will not load.';
 
-function hintFor(cause: unknown, hint: string | undefined): string {
-  if (hint) return `\n${hint}`;
+const THROWN_SYNTAX_ERROR =
+  'This is not a syntax error in the file: its top-level code threw it while the module ran (JSON.parse, ' +
+  'new RegExp() or new Function() of bad input, such as an environment variable). Fix that input, or catch ' +
+  'the error where it is thrown.';
+
+function adviceFor(cause: unknown): string | undefined {
+  if (isThrownSyntaxError(cause)) return THROWN_SYNTAX_ERROR;
   const code = codeOf(cause);
-  const found =
-    cause instanceof SyntaxError || code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND';
-  return found ? `\n${GENERIC_HINT}` : '';
+  // tsx's parse failures name the line and column themselves.
+  if (cause instanceof SyntaxError && isParseFailure(cause)) return RUN_CHECK;
+  return code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND' ? RUN_CHECK : undefined;
 }
 
 /**
@@ -57,7 +70,7 @@ function lineOf(cause: unknown, file: string): string {
 
 function reasonOf(cause: unknown): string {
   const message = cause instanceof Error ? cause.message : String(cause);
-  return message.replace(/\n+Require stack:\n[\s\S]*$/, '');
+  return withEditorColumns(message.replace(/\n+Require stack:\n[\s\S]*$/, ''));
 }
 
 const INSTALL_TSX =

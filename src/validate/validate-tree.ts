@@ -2,9 +2,11 @@
  * Validation: everything that makes a discovered tree unusable, found without running endpoint code and
  * reported all at once, so one `check` run lists every fix to make.
  */
+import path from 'node:path';
 import { HANDLER_EXPORTS, HTTP_METHODS } from '../dispatch';
 import { formatPattern, type DiscoveredTree, type RouteFile, type Segment } from '../discover';
 import { EndpointValidationError } from './endpoint-validation-error';
+import { misspeltMethod } from './method-names';
 import type { Problem } from './types';
 
 const METHODS = new Set<string>(HTTP_METHODS);
@@ -18,7 +20,12 @@ export function validateTree(tree: DiscoveredTree): Problem[] {
   const routed = tree.files.filter((file) => file.kind !== 'page');
   const endpoints = routed.filter((file) => file.kind === 'endpoint');
   const pages = tree.files.filter((file) => file.kind === 'page');
-  return [...folderProblems(routed), ...exportProblems(routed), ...routeProblems(endpoints, pages)];
+  return [
+    ...folderProblems(routed),
+    ...exportProblems(routed),
+    ...routeProblems(endpoints, pages),
+    ...misnamedProblems(tree),
+  ];
 }
 
 /** Throws an `EndpointValidationError` listing every problem, if there is any. */
@@ -123,6 +130,14 @@ function exportProblems(files: readonly RouteFile[]): Problem[] {
         );
         misspelt = true;
       }
+      const meant = HANDLERS.has(name) ? undefined : misspeltMethod(name);
+      if (meant) {
+        problem(
+          'misspelt-method',
+          `the export "${name}" is not a method name, so no request reaches it: did you mean ${meant}? An all-caps export this close to a method name is taken for a misspelling; if it is not a handler, give it another name.`,
+        );
+        misspelt = true;
+      }
     }
     if (!misspelt && !info.namesIncomplete && !info.names.some((name) => HANDLERS.has(name))) {
       problem(
@@ -130,6 +145,32 @@ function exportProblems(files: readonly RouteFile[]): Problem[] {
         `exports no handler; export one of ${[...HANDLERS].join(', ')}: \`export async function GET(req) { … }\`, or in a CommonJS .js file \`exports.GET = async (req) => …\`.`,
       );
     }
+  }
+  return problems;
+}
+
+/**
+ * A `route.ts` (Next.js's name) or an `index.ts` that exports handlers, in a folder with no endpoint file: the
+ * user meant an endpoint, and nothing would serve it. One beside an endpoint, or exporting no method, is a
+ * helper module and stays allowed.
+ */
+function misnamedProblems(tree: DiscoveredTree): Problem[] {
+  const endpointFolders = new Set(
+    tree.files.filter((file) => file.kind === 'endpoint').map((file) => path.dirname(file.file)),
+  );
+  const problems: Problem[] = [];
+  for (const file of tree.misnamed ?? []) {
+    if (endpointFolders.has(path.dirname(file.file))) continue;
+    const methods = file.exports.names.filter((name) => METHODS.has(name) || name === 'ANY');
+    if (methods.length === 0) continue;
+    const rename = `endpoint${path.extname(file.file)}`;
+    const them = methods.length === 1 ? 'it' : 'them';
+    problems.push({
+      code: 'misnamed-endpoint',
+      files: [file.displayPath],
+      url: file.pattern,
+      message: `${file.displayPath}: exports ${listOf(methods)}, but only files named endpoint serve requests, so no request reaches ${them}; rename it ${rename}.`,
+    });
   }
   return problems;
 }

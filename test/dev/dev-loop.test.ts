@@ -95,15 +95,34 @@ for (const type of ['commonjs', 'module'] as PackageType[]) {
       expect(more).to.deep.equal([]);
       expect(problem!.code).to.equal('syntax-error');
       expect(problem!.location).to.match(/app\/hello\/endpoint\.ts:2:28$/);
+      // tsx's own text, quoted in the message, counts columns as the location does (from 1, as editors do).
+      expect(problem!.message).to.include('hello/endpoint.ts:2:28: ERROR').and.not.include(':2:27:');
       expect(problem!.files[0]).to.match(/app\/hello\/endpoint\.ts$/);
       // Only the broken route is affected.
       expect((await get(endpoints, '/count')).status).to.equal(200);
       // Printed once for the change, not once per request.
       await get(endpoints, '/hello');
       expect(tree.logged.filter((line) => line.includes('hello/endpoint.ts'))).to.have.length(1);
+      expect(tree.logged.at(-1)).to.match(
+        /1 problem; the affected routes answer with an error page until fixed/,
+      );
 
       tree.write('hello/endpoint.ts', files['hello/endpoint.ts'].replace('v1', 'v4'));
       await until(async () => (await get(endpoints, '/hello')).text === 'v4 m1');
+      expect(tree.infos.at(-1)).to.match(/^express-endpoints \(dev\): fixed; reloaded 1 module in \d+ ms$/);
+    });
+
+    it('a SyntaxError thrown while a module runs is a load error where it was thrown, not a syntax error', async () => {
+      const endpoints = tree.mount();
+      await endpoints.ready;
+      tree.write('_lib/message.ts', `export const message: string = JSON.parse('{bad');\n`);
+      await until(async () => (await get(endpoints, '/hello')).status === 500);
+      const [problem] = problemsOf((await get(endpoints, '/hello')).text);
+      expect(problem!.code).to.equal('load-error');
+      expect(problem!.location).to.match(/app\/_lib\/message\.ts:1:\d+$/);
+      expect(problem!.message)
+        .to.include('top-level code threw it')
+        .and.not.include('express-endpoints check');
     });
 
     it('shows a module that throws while loading, escaped, on an HTML page for browsers', async () => {
@@ -135,9 +154,16 @@ for (const type of ['commonjs', 'module'] as PackageType[]) {
       const codes = problemsOf((await get(endpoints, '/count')).text).map((p) => p.code);
       expect(codes).to.include('duplicate-route');
       expect((await get(endpoints, '/no/such/route')).status).to.equal(404);
+      // Not "the affected routes": while the tree is invalid, every route of it answers with the error page.
+      expect(tree.logged.at(-1)).to.match(
+        /problems; every route answers with an error page until fixed:\n {2}duplicate-route/,
+      );
       tree.remove('[b]');
       await until(async () => (await get(endpoints, '/hello')).status === 200);
       expect((await get(endpoints, '/anything')).text).to.equal('a');
+      // Removing a file reloads no module, and the fix is still said.
+      await until(async () => tree.infos.length > 0);
+      expect(tree.infos.at(-1)).to.match(/^express-endpoints \(dev\): fixed\b/);
     });
 
     it('lets a streaming response in flight finish on the code it started with', async () => {

@@ -23,6 +23,8 @@ export interface ScratchTree {
   reloads: DevReload[];
   /** What the logger printed as errors. */
   logged: string[];
+  /** What the logger printed as information (reloads, fixes). */
+  infos: string[];
   cleanUp(): Promise<void>;
 }
 
@@ -47,6 +49,7 @@ export function scratchTree(type: PackageType, files: Record<string, string>): S
     remove: (relative) => rmSync(path.join(app, relative), { recursive: true, force: true }),
     reloads: [],
     logged: [],
+    infos: [],
     mount: (extra = {}) => {
       const endpoints = mountEndpoints({
         dir: app,
@@ -54,7 +57,10 @@ export function scratchTree(type: PackageType, files: Record<string, string>): S
         dev: {
           debounce: 10,
           types: path.join(root, 'express-endpoints-env.d.ts'),
-          logger: { info: () => {}, error: (message) => tree.logged.push(message) },
+          logger: {
+            info: (message) => tree.infos.push(message),
+            error: (message) => tree.logged.push(message),
+          },
           onReload: (reload) => tree.reloads.push(reload),
         },
       });

@@ -160,6 +160,26 @@ describe('express-endpoints check: what would fail at startup', () => {
   });
 });
 
+describe('express-endpoints check --load: a SyntaxError thrown while a module runs', () => {
+  inScratchFolder();
+
+  it('is told apart from a syntax error of the file, and does not send the user back to `check`', function () {
+    this.timeout(60_000);
+    writeTree({
+      'app/env/endpoint.js':
+        "const limits = JSON.parse(process.env.EE_NO_SUCH_LIMITS ?? '{oops');\nexports.GET = () => Response.json(limits);\n",
+    });
+    expect(run(['check']).status).to.equal(0);
+    const result = run(['check', '--load']);
+    expect(result.status).to.equal(1);
+    expect(result.stderr).to.match(
+      /load-error: Could not load app\/env\/endpoint\.js \(line 1, column \d+\): /,
+    );
+    expect(result.stderr).to.include('This is not a syntax error in the file: its top-level code threw it');
+    expect(result.stderr).not.to.include('express-endpoints check');
+  });
+});
+
 describe('express-endpoints routes: a file that does not parse', () => {
   inScratchFolder();
 
@@ -220,8 +240,59 @@ describe('express-endpoints init', () => {
       expect(result.stdout).to.include('Mount the endpoints in server.js');
       const esm = manifest.type === 'module';
       expect(result.stdout).to.include(
-        esm ? "dir: fileURLToPath(new URL('./app', import.meta.url))" : "dir: path.join(__dirname, 'app')",
+        esm ? "dir: new URL('./app', import.meta.url)" : 'dir: `${__dirname}/app`',
       );
+      expect(result.stdout).not.to.match(/\bawait\b|const path\b/);
+    });
+  }
+
+  // Stand-ins for express and the package, so that the printed lines run inside the app as they are.
+  const STUBS = {
+    'node_modules/express/index.js':
+      'module.exports = () => ({ used: [], use(fn) { this.used.push(fn); } });\n',
+    'node_modules/express-endpoints/package.json': JSON.stringify({
+      name: 'express-endpoints',
+      main: 'index.js',
+    }),
+    'node_modules/express-endpoints/index.js': `exports.mountEndpoints = (options) => {
+  if (typeof options !== 'object' || !('dir' in options)) throw new Error('mountEndpoints(options) expected');
+  const dir = require('node:url').fileURLToPath(new URL(String(options.dir), 'file:///'));
+  return Object.assign(function endpoints() {}, { dir: require('node:path').relative(process.cwd(), dir) });
+};\n`,
+  };
+
+  /** The lines `init` prints for the app file, as the user would paste them. */
+  function printedMountLines(stdout: string): string {
+    const [, block] = /Mount the endpoints in [^\n]*:\n\n([\s\S]*?\n)\n(?=\S)/.exec(stdout) ?? [];
+    return (block ?? '').replace(/^ {4}/gm, '');
+  }
+
+  for (const [name, type, app, tail] of [
+    [
+      'CommonJS that already requires path, app exported at module level',
+      'commonjs',
+      "var path = require('path');\nvar express = require('express');\nvar app = module.exports = express();\n",
+      'console.log(app.used.map((fn) => fn.dir).join());\n',
+    ],
+    [
+      'an ES module that already imports fileURLToPath, app made in a plain function',
+      'module',
+      "import { fileURLToPath } from 'node:url';\nimport path from 'node:path';\nimport express from 'express';\nexport function createApp() {\n  const app = express();\n",
+      '  return app;\n}\nconsole.log(createApp().used.map((fn) => fn.dir).join());\n',
+    ],
+  ] as const) {
+    it(`prints mount lines that run pasted into the app: ${name}`, () => {
+      writeTree({ ...STUBS, 'package.json': JSON.stringify({ type }), 'server.js': app });
+      const result = run(['init']);
+      expect(result.status, result.stderr).to.equal(0);
+      const lines = printedMountLines(result.stdout);
+      expect(lines).to.include('mountEndpoints');
+      // Imports go first in an ES module; in CommonJS the lines go where the app is set up.
+      const [imports, mount] = type === 'module' ? lines.split('\n\n') : ['', lines];
+      writeFileSync(path.join(cwd, 'server.js'), `${imports ?? ''}\n${app}${mount ?? ''}\n${tail}`);
+      const server = spawnSync(process.execPath, ['server.js'], { cwd, encoding: 'utf8' });
+      expect(server.stderr, readFileSync(path.join(cwd, 'server.js'), 'utf8')).to.equal('');
+      expect(server.stdout).to.equal('app\n');
     });
   }
 

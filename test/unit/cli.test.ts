@@ -3,7 +3,7 @@
  * `check` and `routes` for valid and invalid trees, usage errors, and that endpoint code is never run.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -79,6 +79,16 @@ describe('express-endpoints check', () => {
       '  lowercase-method: app/b/endpoint.ts: the export "get" is not a handler name (they are upper case): did you mean GET?',
       "  page-conflict: app/contact/page.tsx and app/contact/endpoint.ts: an endpoint beside a page may not serve GET (it exports GET); GET /contact belongs to the page, which your app's own route renders: remove GET from the endpoint (answer it in that route), move the endpoint to another folder, or remove the page file.",
     ]);
+  });
+
+  it('reports a Next.js route.ts and a misspelt method, and exits 1', () => {
+    writeTree({ 'app/a/route.ts': GET, 'app/b/endpoint.ts': `${GET}export function PSOT() {}` });
+    const result = run('check');
+    expect(result.status).to.equal(1);
+    expect(result.stderr)
+      .to.include('misnamed-endpoint: app/a/route.ts:')
+      .and.include('rename it endpoint.ts');
+    expect(result.stderr).to.include('misspelt-method: app/b/endpoint.ts:').and.include('did you mean POST?');
   });
 
   it('never runs endpoint or middleware code', () => {
@@ -163,7 +173,36 @@ describe('express-endpoints usage', () => {
     expect(run('check', '-h').status).to.equal(0);
   });
 
-  for (const args of [[], ['deploy'], ['check', 'app', 'extra'], ['check', '--strict']]) {
+  it('--version and -v print the package version and exit 0', () => {
+    const { version } = JSON.parse(readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8')) as {
+      version: string;
+    };
+    expect(run('--version')).to.deep.equal({ status: 0, stdout: `${version}\n`, stderr: '' });
+    expect(run('-v').stdout).to.equal(`${version}\n`);
+  });
+
+  it('the help keeps every summary in its own column, two spaces from the longest synopsis', () => {
+    const lines = run('--help').stdout.split('\n');
+    const start = lines.indexOf('Commands:') + 1;
+    const commands = lines.slice(start, lines.indexOf('', start));
+    const column = /^ {2}\S.*?\S {2,}(?=\S)/.exec(commands[0]!)![0].length;
+    for (const line of commands) {
+      // A synopsis, two spaces or more, its summary; or a continuation line indented to the same column.
+      expect(line.slice(0, column), line).to.match(/^ {2}\S.*\S {2,}$|^ +$/);
+      expect(line[column], line).to.match(/\S/);
+    }
+    expect(lines.join('\n')).to.include('typegen [dir] [--out file]  write');
+  });
+
+  for (const args of [
+    [],
+    ['deploy'],
+    ['check', 'app', 'extra'],
+    ['check', '--strict'],
+    ['routes', '--load'],
+    ['typegen', '--out'],
+    ['typegen', 'a', 'b'],
+  ]) {
     it(`exits 2 with usage for ${args.length === 0 ? 'no command' : args.join(' ')}`, () => {
       const result = run(...args);
       expect(result.status).to.equal(2);

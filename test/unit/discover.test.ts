@@ -293,7 +293,7 @@ describe('discoverTree', () => {
 
   it('finds nothing in an empty folder', () => {
     const dir = makeTree({});
-    expect(discoverTree(dir)).to.deep.equal({ root: dir, files: [] });
+    expect(discoverTree(dir)).to.deep.equal({ root: dir, files: [], misnamed: [] });
   });
 });
 

@@ -122,9 +122,48 @@ describe('loadModule: load errors', () => {
     expect(error.message).to.equal('Could not load app/throws.js (line 1, column 7): database down');
   });
 
+  // A SyntaxError is not always one of the file: JSON.parse of a bad environment variable throws one too.
+  const THROWN =
+    'This is not a syntax error in the file: its top-level code threw it while the module ran (JSON.parse, ' +
+    'new RegExp() or new Function() of bad input, such as an environment variable). Fix that input, or ' +
+    'catch the error where it is thrown.';
+
+  it('a SyntaxError thrown by top-level code (CommonJS): where it was thrown, and not "run check"', async () => {
+    const error = await loadError(
+      'json-env.js',
+      "const config = JSON.parse(process.env.EE_NO_SUCH_VAR ?? '{bad');\nexports.GET = () => config;\n",
+    );
+    expect(error.message).to.match(/^Could not load app\/json-env\.js \(line 1, column \d+\): /);
+    expect(error.message)
+      .to.include('JSON')
+      .and.match(new RegExp(`\n${escape(THROWN)}$`));
+    expect(error.message).not.to.include('check');
+  });
+
+  it('a SyntaxError thrown by top-level code (ES module): the same', async () => {
+    const error = await loadError(
+      'regexp.mjs',
+      "export const re = new RegExp('[');\nexport const GET = () => re;\n",
+    );
+    expect(error.message).to.match(
+      /^Could not load app\/regexp\.mjs \(line 1, column \d+\): .*Invalid regular expression/,
+    );
+    expect(error.message.endsWith(`\n${THROWN}`)).to.equal(true);
+  });
+
+  it('a file that does not parse: a syntax error, and `check` for the line and column', async () => {
+    const error = await loadError('unparsable.mjs', 'export const GET = () => {\n  return f(1 ;\n};\n');
+    expect(error.message).to.include('Run `npx express-endpoints check` for the line and column');
+    expect(error.message).not.to.include('top-level code threw');
+  });
+
   it('CommonJS that merely mentions import/export still loads', async () => {
     const file = path.join(dir, 'mentions.js');
     writeFileSync(file, "// export GET below; import() stays legal\nexports.GET = () => import('node:fs');");
     expect(Object.keys(await loadModule(file))).to.deep.equal(['GET']);
   });
 });
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

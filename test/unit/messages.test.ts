@@ -80,6 +80,26 @@ const VALIDATION: [string, Record<string, string>, string][] = [
     'app/endpoint.ts: the export "get" is not a handler name (they are upper case): did you mean GET?',
   ],
   [
+    'misspelt-method (beside GET)',
+    { 'endpoint.ts': `${GET}export function PSOT() {}` },
+    'app/endpoint.ts: the export "PSOT" is not a method name, so no request reaches it: did you mean POST? An all-caps export this close to a method name is taken for a misspelling; if it is not a handler, give it another name.',
+  ],
+  [
+    'misspelt-method (alone)',
+    { 'endpoint.ts': 'export const GTE = () => {};' },
+    'app/endpoint.ts: the export "GTE" is not a method name, so no request reaches it: did you mean GET? An all-caps export this close to a method name is taken for a misspelling; if it is not a handler, give it another name.',
+  ],
+  [
+    'misnamed-endpoint (route.ts)',
+    { 'api/users/route.ts': `${GET}export function POST() {}` },
+    'app/api/users/route.ts: exports GET and POST, but only files named endpoint serve requests, so no request reaches them; rename it endpoint.ts.',
+  ],
+  [
+    'misnamed-endpoint (index.js)',
+    { 'api/index.js': 'exports.DELETE = () => {};' },
+    'app/api/index.js: exports DELETE, but only files named endpoint serve requests, so no request reaches it; rename it endpoint.js.',
+  ],
+  [
     'no-handler',
     { 'endpoint.ts': 'export const config = {};' },
     `app/endpoint.ts: exports no handler; export one of ${HANDLERS}: \`export async function GET(req) { … }\`, or in a CommonJS .js file \`exports.GET = async (req) => …\`.`,
@@ -157,6 +177,15 @@ describe('messages: startup', () => {
     expect(() => mountEndpoints({ dir: missing })).to.throw(
       `express-endpoints: the endpoint folder ${missing} does not exist (or is not a folder).`,
     );
+  });
+
+  it('mountEndpoints refuses a misspelt method and a route.ts at startup, with the fix', () => {
+    const dir = tree({ 'a/endpoint.ts': `${GET}export function PSOT() {}`, 'b/route.ts': GET });
+    expect(() => mountEndpoints({ dir }))
+      .to.throw(EndpointValidationError)
+      .with.property('message')
+      .that.includes('did you mean POST?')
+      .and.includes('app/b/route.ts: exports GET');
   });
 
   it('mountEndpoints(app) throws an invalid tree synchronously, before the app can listen', () => {

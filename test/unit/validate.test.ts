@@ -114,6 +114,45 @@ const cases: Case[] = [
   ],
   ['a lower-case helper beside its method', { 'endpoint.ts': `${GET}export function get() {}` }, []],
   ['pages alone', { 'page.tsx': PAGE, 'about/page.jsx': PAGE }, []],
+  [
+    'all-caps exports far from every method name',
+    { 'endpoint.ts': `${GET}export const MAX_SIZE = 10, API = 'v1', KEY = 'k', TTL = 60, ALL = [];` },
+    [],
+  ],
+  [
+    'a route.ts or index.ts that exports no method, or sits beside an endpoint',
+    {
+      'a/endpoint.ts': GET,
+      'a/route.ts': GET,
+      'b/index.ts': 'export default function helper() {}\nexport const config = {};',
+      'b/endpoint.ts': GET,
+    },
+    [],
+  ],
+
+  // misspelt-method: an all-caps export this close to a method name is a misspelling, not a helper.
+  [
+    'PSOT beside GET',
+    { 'endpoint.ts': `${GET}export function PSOT() {}` },
+    [['misspelt-method', ['endpoint.ts']]],
+  ],
+  ['GTE alone', { 'endpoint.ts': 'export const GTE = () => {};' }, [['misspelt-method', ['endpoint.ts']]]],
+  [
+    'CommonJS DELTE and OPTINOS',
+    { 'endpoint.js': 'exports.GET = () => {};\nexports.DELTE = () => {};\nexports.OPTINOS = () => {};' },
+    [
+      ['misspelt-method', ['endpoint.js']],
+      ['misspelt-method', ['endpoint.js']],
+    ],
+  ],
+
+  // misnamed-endpoint: Next.js's route.ts, or an index.ts, exporting handlers where no endpoint file is.
+  [
+    'a Next.js route.ts',
+    { 'api/users/route.ts': GET + POST },
+    [['misnamed-endpoint', ['api/users/route.ts']]],
+  ],
+  ['an index.js', { 'api/index.js': 'exports.GET = () => {};' }, [['misnamed-endpoint', ['api/index.js']]]],
 
   // page-conflict
   [
