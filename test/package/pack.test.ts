@@ -205,8 +205,8 @@ describe('the packed tarball', function () {
     it('ships only dist/ besides the package metadata', () => {
       const other = paths().filter((path) => !path.startsWith('dist/'));
       expect(other.sort()).to.deep.equal([
-        'LICENSE',
         'CHANGELOG.md',
+        'LICENSE',
         'README.md',
         'SECURITY.md',
         'package.json',
