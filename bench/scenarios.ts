@@ -66,7 +66,7 @@ export const THROUGHPUT: ThroughputScenario[] = [
     ],
     baseline: 'express5-native',
     notes:
-      'The handler is `GET()`: it declares no parameters, so express-endpoints builds no Request for it (the peers build theirs lazily too). The `+request` rows run the same handler declared as `GET(_request)`, for which it builds one.',
+      'The handler is `GET()`: it declares no parameters, so express-file-endpoints builds no Request for it (the peers build theirs lazily too). The `+request` rows run the same handler declared as `GET(_request)`, for which it builds one.',
   },
   {
     id: 'b',

@@ -13,7 +13,7 @@
  *
  * Each binary comes from the registry's `node-<platform>-<arch>` package (what the `node` package
  * installs), pinned to an exact version below; `npm pack` checks the tarball's integrity. They
- * are kept in `$EXPRESS_ENDPOINTS_NODE_CACHE`, or `~/.cache/express-endpoints/node`, between runs.
+ * are kept in `$EXPRESS_FILE_ENDPOINTS_NODE_CACHE`, or `~/.cache/express-file-endpoints/node`, between runs.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
@@ -28,7 +28,8 @@ export const PINNED = {
 };
 
 const CACHE =
-  process.env.EXPRESS_ENDPOINTS_NODE_CACHE ?? join(homedir(), '.cache', 'express-endpoints', 'node');
+  process.env.EXPRESS_FILE_ENDPOINTS_NODE_CACHE ??
+  join(homedir(), '.cache', 'express-file-endpoints', 'node');
 
 function versionOf(major) {
   const version = PINNED[String(major).replace(/^v/, '')];

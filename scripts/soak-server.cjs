@@ -10,7 +10,7 @@
 const http = require('node:http');
 const path = require('node:path');
 const express = require('express');
-const { mountEndpoints } = require('express-endpoints');
+const { mountEndpoints } = require('express-file-endpoints');
 const { createApp } = require('../examples/express-app/server.js');
 const { snapshot } = require('./soak-app/_lib/stream-account.cjs');
 

@@ -454,7 +454,7 @@ function startServer() {
 function ensureBuilt() {
   const built = Math.min(...['dist/index.js', 'dist/testing.js'].map((f) => mtime(path.join(ROOT, f))));
   if (built > newest(path.join(ROOT, 'src'))) return;
-  console.error('(building express-endpoints: dist/ is missing or older than src/)');
+  console.error('(building express-file-endpoints: dist/ is missing or older than src/)');
   execSync('npm run build', { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The `express-endpoints` command. One entry per command in COMMANDS (its usage line, its options for
+ * The `express-file-endpoints` command. One entry per command in COMMANDS (its usage line, its options for
  * node:util's parseArgs, and what it runs), so a new command is one more entry. `check` and `routes` read
  * files statically and never run endpoint code (`check --load` runs it in a child process); `init` adds a
  * starter endpoint to an app.
@@ -55,7 +55,7 @@ const COMMANDS: Record<string, Command> = {
     synopsis: 'typegen [dir] [--out file]',
     summary: [
       'write the typed-routes declaration for the tree in dir (default file:',
-      'express-endpoints-env.d.ts beside dir)',
+      'express-file-endpoints-env.d.ts beside dir)',
     ],
     options: { out: { type: 'string' } },
     run: (dir, values) => typegenCommand(dir, values.out as string | undefined),
@@ -64,7 +64,7 @@ const COMMANDS: Record<string, Command> = {
 
 const GLOBAL_OPTIONS: [string, string][] = [
   ['-h, --help', 'show this help'],
-  ['-v, --version', 'print the version of express-endpoints'],
+  ['-v, --version', 'print the version of express-file-endpoints'],
 ];
 
 /** Two columns: the synopses, then the summaries, two spaces after the longest synopsis. */
@@ -79,7 +79,7 @@ function usage(): string {
         ),
       )
       .join('\n');
-  return `Usage: express-endpoints <command> [dir]
+  return `Usage: express-file-endpoints <command> [dir]
 
 Commands:
 ${table(rows)}
@@ -95,7 +95,8 @@ function version(): string {
 }
 
 function usageError(args: readonly string[], why?: string): number {
-  const said = args.length === 0 ? '' : `express-endpoints: ${why ?? `unexpected "${args.join(' ')}"`}\n\n`;
+  const said =
+    args.length === 0 ? '' : `express-file-endpoints: ${why ?? `unexpected "${args.join(' ')}"`}\n\n`;
   console.error(`${said}${usage()}`);
   return 2;
 }

@@ -1,7 +1,7 @@
 /**
  * Startup errors (an invalid tree, a module that does not load, a missing folder) are read by people, not
  * debuggers: their message names the file and the fix, and a stack trace into this library's internals would
- * only bury it. `DEBUG=express-endpoints` (or `DEBUG=*`, as with the `debug` package) keeps the stacks and the
+ * only bury it. `DEBUG=express-file-endpoints` (or `DEBUG=*`, as with the `debug` package) keeps the stacks and the
  * original error as `cause`, for when the message is not enough.
  */
 
@@ -9,7 +9,7 @@
 export function isDebugging(): boolean {
   return (process.env.DEBUG ?? '')
     .split(/[\s,]+/)
-    .some((name) => name === '*' || name === 'express-endpoints');
+    .some((name) => name === '*' || name === 'express-file-endpoints');
 }
 
 /** Leaves only `Name: message` as the stack, unless debugging; returns the error. */

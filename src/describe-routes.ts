@@ -1,5 +1,5 @@
 /**
- * The route table as users see it (`.routes`, `express-endpoints routes`): one row per
+ * The route table as users see it (`.routes`, `express-file-endpoints routes`): one row per
  * endpoint with the methods dispatch will serve, worked out from the statically read exports.
  */
 import type { DiscoveredTree, RouteFile } from './discover';

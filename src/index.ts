@@ -1,4 +1,4 @@
-/** express-endpoints: file-based, Web-standard endpoint handlers for Express, Connect and node:http. */
+/** express-file-endpoints: file-based, Web-standard endpoint handlers for Express, Connect and node:http. */
 export { mountEndpoints } from './mount';
 export {
   bridgeMiddleware,

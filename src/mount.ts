@@ -152,7 +152,7 @@ function report(onError: ErrorReporter, error: unknown, where: { file: string; r
   try {
     onError(error, { ...where, export: '', passedToNext: false });
   } catch (thrown) {
-    console.error('express-endpoints: onError threw', thrown);
+    console.error('express-file-endpoints: onError threw', thrown);
   }
 }
 

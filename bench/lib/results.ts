@@ -210,7 +210,7 @@ export function describeMachine() {
     node: process.version,
     undici: process.versions.undici,
     packages: Object.fromEntries([
-      ['express-endpoints', `${own.version} (${commit})`],
+      ['express-file-endpoints', `${own.version} (${commit})`],
       ...[
         'express',
         'express4',

@@ -15,7 +15,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * @param {string} token the expected bearer token
- * @returns {import('express-endpoints').WebMiddleware}
+ * @returns {import('express-file-endpoints').WebMiddleware}
  */
 function requireTokenForWrites(token) {
   if (!token) throw new Error('requireTokenForWrites: a token is required');

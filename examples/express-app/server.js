@@ -1,6 +1,6 @@
 /**
  * A legacy-style Express app (CommonJS, body parsers, old routes, error and 404 handlers) that
- * adopts express-endpoints: the new endpoints are TypeScript files under ./app, loaded at startup.
+ * adopts express-file-endpoints: the new endpoints are TypeScript files under ./app, loaded at startup.
  *
  *   npm start                      # from the repository root: builds the library, then runs this
  *   npm run dev                    # the same in development mode: edit an endpoint, the next request runs it
@@ -15,7 +15,7 @@ const http = require('node:http');
 const path = require('node:path');
 const express = require('express');
 // Resolves to this repository's built package (package.json "exports"), as it would from npm.
-const { mountEndpoints, bridgeMiddleware } = require('express-endpoints');
+const { mountEndpoints, bridgeMiddleware } = require('express-file-endpoints');
 const { requireTokenForWrites } = require('./auth');
 
 const DEFAULT_TOKEN = 'dev-token';
@@ -104,9 +104,9 @@ function homePage() {
   ];
   const items = links.map(([href, text]) => `<li><a href="${href}">${text}</a></li>`).join('\n    ');
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>express-endpoints example</title></head>
+<html lang="en"><head><meta charset="utf-8"><title>express-file-endpoints example</title></head>
 <body>
-  <h1>express-endpoints example</h1>
+  <h1>express-file-endpoints example</h1>
   <ul>
     ${items}
   </ul>
@@ -157,7 +157,7 @@ async function main() {
   // The proxy's default upstream is this server's own legacy routes (PORT=0 picks a free port).
   process.env.UPSTREAM_URL ??= `http://127.0.0.1:${port}/legacy`;
 
-  console.log(`express-endpoints example listening on http://localhost:${port}`);
+  console.log(`express-file-endpoints example listening on http://localhost:${port}`);
   printRoutes(app.locals.endpoints.routes);
   console.log('Press Ctrl-C to stop.');
 

@@ -214,7 +214,7 @@ function tell(
       passedToNext: false,
     });
   } catch (thrown) {
-    console.error('express-endpoints: onError threw', thrown);
+    console.error('express-file-endpoints: onError threw', thrown);
   }
 }
 

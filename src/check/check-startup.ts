@@ -1,5 +1,5 @@
 /**
- * What would make `mountEndpoints` fail at startup, found without running endpoint code: `express-endpoints
+ * What would make `mountEndpoints` fail at startup, found without running endpoint code: `express-file-endpoints
  * check` reports these beside the tree's validation problems. Every endpoint and middleware file is parsed,
  * and so is every local module they import, relative import by relative import:
  *

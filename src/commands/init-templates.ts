@@ -71,8 +71,8 @@ function testSource(kind: AppKind, specifier: string): string {
   }
   imports.push(
     esm
-      ? "import { createTestRequest } from 'express-endpoints/testing';"
-      : "const { createTestRequest } = require('express-endpoints/testing');",
+      ? "import { createTestRequest } from 'express-file-endpoints/testing';"
+      : "const { createTestRequest } = require('express-file-endpoints/testing');",
     esm ? `import { GET } from '${specifier}';` : `const { GET } = require('${specifier}');`,
   );
   const checks =
@@ -105,9 +105,10 @@ export function mountLine(style: AppFileStyle, fromApp: string): string {
     style.runs === 'esm' ? `new URL('${relative}', import.meta.url)` : `\`\${__dirname}/${fromApp}\``;
   const mount = `// after your body parsers, before your own routes and 404 handler:
 app.use(mountEndpoints({ dir: ${dir} }));`;
-  if (style.syntax === 'require') return `const { mountEndpoints } = require('express-endpoints');\n${mount}`;
+  if (style.syntax === 'require')
+    return `const { mountEndpoints } = require('express-file-endpoints');\n${mount}`;
   return `// with your other imports:
-import { mountEndpoints } from 'express-endpoints';
+import { mountEndpoints } from 'express-file-endpoints';
 
 ${mount}`;
 }

@@ -1,5 +1,5 @@
 /**
- * `express-endpoints init [dir]`: a starter for an existing app — one endpoint, one test, and the line that
+ * `express-file-endpoints init [dir]`: a starter for an existing app — one endpoint, one test, and the line that
  * mounts them, written for what the app is (CommonJS or ES modules, TypeScript or JavaScript, its test
  * runner). Files that exist are kept, never overwritten; the app's own code is not edited: the mount line is
  * printed, with the file it belongs in when one is found.
@@ -20,7 +20,7 @@ const APP_FILES = ['server', 'app', 'index', 'src/server', 'src/app', 'src/index
 export function init(dir = 'app', cwd = process.cwd()): number {
   const manifestFile = path.join(cwd, 'package.json');
   if (!existsSync(manifestFile)) {
-    console.error(`No package.json in ${cwd}: run \`npx express-endpoints init\` in your app's folder.`);
+    console.error(`No package.json in ${cwd}: run \`npx express-file-endpoints init\` in your app's folder.`);
     return 1;
   }
   const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as PackageJson;
@@ -34,7 +34,7 @@ export function init(dir = 'app', cwd = process.cwd()): number {
   const files = starterFiles(kind, root);
 
   console.log(
-    `express-endpoints init: ${kind.module === 'esm' ? 'an ES module' : 'a CommonJS'} ` +
+    `express-file-endpoints init: ${kind.module === 'esm' ? 'an ES module' : 'a CommonJS'} ` +
       `${kind.typescript ? 'TypeScript' : 'JavaScript'} app, tests with ${runnerName(kind.runner)}.`,
   );
   for (const [file, text] of Object.entries(files)) {
@@ -56,11 +56,11 @@ export function init(dir = 'app', cwd = process.cwd()): number {
     `\nMount the endpoints in ${where}:\n\n${indent(mountLine(styleOf(cwd, appFile, kind), fromApp))}\n`,
   );
   const missing = [
-    ...('express-endpoints' in deps ? [] : ['npm install express-endpoints']),
+    ...('express-file-endpoints' in deps ? [] : ['npm install express-file-endpoints']),
     ...(kind.typescript && !('tsx' in deps) ? ['npm install -D tsx'] : []),
   ];
   if (missing.length > 0) console.log(`Install:\n\n${indent(missing.join('\n'))}\n`);
-  console.log(`Then:\n\n${indent(`${testCommand(kind)}\nnpx express-endpoints check ${root}`)}`);
+  console.log(`Then:\n\n${indent(`${testCommand(kind)}\nnpx express-file-endpoints check ${root}`)}`);
   return 0;
 }
 

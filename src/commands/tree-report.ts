@@ -23,7 +23,7 @@ function examine(dir: string | undefined): Examined | undefined {
   } catch (error) {
     const first = (error instanceof Error ? error.message : String(error)).split('\n')[0];
     console.error(
-      `${first}\nRun the command in your app's folder, or give the endpoint folder: express-endpoints check path/to/app`,
+      `${first}\nRun the command in your app's folder, or give the endpoint folder: express-file-endpoints check path/to/app`,
     );
     return undefined;
   }

@@ -91,7 +91,7 @@ export function startDevLoop(tree: DiscoveredTree, host: DevLoopHost): DevLoop {
     try {
       writeIfChanged(dev.types, routeDeclarations(current));
     } catch (error) {
-      dev.logger.error(`express-endpoints (dev): could not write ${dev.types}: ${String(error)}`);
+      dev.logger.error(`express-file-endpoints (dev): could not write ${dev.types}: ${String(error)}`);
     }
   };
 
@@ -104,7 +104,7 @@ export function startDevLoop(tree: DiscoveredTree, host: DevLoopHost): DevLoop {
         ...(lastReport ? ['fixed'] : []),
         ...(reloaded.length > 0 ? [`reloaded ${plural(reloaded.length, 'module')}`] : []),
       ];
-      dev.logger.info(`express-endpoints (dev): ${did.join('; ')} in ${Math.round(ms)} ms`);
+      dev.logger.info(`express-file-endpoints (dev): ${did.join('; ')} in ${Math.round(ms)} ms`);
     }
     lastReport = text;
     dev.onReload?.({ problems, reloaded: reloaded.map((f) => displayPath(f)) });
@@ -125,7 +125,7 @@ export function startDevLoop(tree: DiscoveredTree, host: DevLoopHost): DevLoop {
     } catch (error) {
       // The folder itself is gone: nothing to serve until it is back.
       current = { root, files: [] };
-      dev.logger.error(`express-endpoints (dev): ${String(error)}`);
+      dev.logger.error(`express-file-endpoints (dev): ${String(error)}`);
     }
     await build(
       current,
@@ -135,7 +135,7 @@ export function startDevLoop(tree: DiscoveredTree, host: DevLoopHost): DevLoop {
 
   let queue = build(tree, []);
   const ready = queue.catch((error: unknown) =>
-    dev.logger.error(`express-endpoints (dev): ${String(error)}`),
+    dev.logger.error(`express-file-endpoints (dev): ${String(error)}`),
   );
   const watcher = watchTree(
     root,
@@ -147,10 +147,10 @@ export function startDevLoop(tree: DiscoveredTree, host: DevLoopHost): DevLoop {
         () => reload(paths),
       );
       queue.catch((error: unknown) =>
-        dev.logger.error(`express-endpoints (dev): reload failed: ${String(error)}`),
+        dev.logger.error(`express-file-endpoints (dev): reload failed: ${String(error)}`),
       );
     },
-    (error) => dev.logger.error(`express-endpoints (dev): watching ${root} failed: ${error.message}`),
+    (error) => dev.logger.error(`express-file-endpoints (dev): watching ${root} failed: ${error.message}`),
   );
   return {
     ready,

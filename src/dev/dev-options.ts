@@ -31,7 +31,7 @@ export function resolveDevOptions(
     types:
       given.types === false
         ? false
-        : path.resolve(given.types ?? path.join(path.dirname(root), 'express-endpoints-env.d.ts')),
+        : path.resolve(given.types ?? path.join(path.dirname(root), 'express-file-endpoints-env.d.ts')),
     logger: given.logger ?? consoleLogger,
     onReload: given.onReload,
   };

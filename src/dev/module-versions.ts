@@ -2,7 +2,7 @@
  * Reloading modules without a restart. CommonJS (plain `.js`/`.cjs`, and `.ts` through tsx's
  * require hook) is reloaded by deleting the file from `require.cache`. ES modules cannot be
  * evicted from Node's module map, so a changed module gets a new URL: a resolve hook appends
- * `?express-endpoints-v=<n>` to every file that changed (or imports one that did), and the next
+ * `?express-file-endpoints-v=<n>` to every file that changed (or imports one that did), and the next
  * `import()` of it, or of anything importing it, loads it afresh. Files that did not change keep
  * their URL and so their single, stateful instance.
  *
@@ -15,7 +15,7 @@
 import Module from 'node:module';
 import { pathToFileURL } from 'node:url';
 
-const PARAM = 'express-endpoints-v';
+const PARAM = 'express-file-endpoints-v';
 
 /** File URL (no query) -> the reload generation it was last invalidated in. */
 const versions = new Map<string, number>();

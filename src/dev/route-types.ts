@@ -1,9 +1,9 @@
 /**
  * Typed routes. `RouteRegistry` is empty here; the declaration file that
- * `express-endpoints typegen` (and development mode, on every change) writes fills it in by
+ * `express-file-endpoints typegen` (and development mode, on every change) writes fills it in by
  * module augmentation, one key per route pattern of the tree:
  *
- *   declare module 'express-endpoints' {
+ *   declare module 'express-file-endpoints' {
  *     interface RouteRegistry { '/api/users/[id]': { id: string } }
  *   }
  *

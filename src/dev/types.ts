@@ -11,7 +11,7 @@ export interface DevOptions {
   debounce?: number;
   /**
    * Where the typed-routes declaration is written on every change, or `false` to write none.
-   * Default: `express-endpoints-env.d.ts` beside `dir` (in its parent folder).
+   * Default: `express-file-endpoints-env.d.ts` beside `dir` (in its parent folder).
    */
   types?: string | false;
   /** Where reloads and problems are reported. Default `console`. */

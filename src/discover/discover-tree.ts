@@ -64,7 +64,7 @@ export function discoverTree(dir?: string | URL): DiscoveredTree {
  * cause of a missing folder, so the message says where it looked and how to anchor it to the app's file.
  */
 export function missingFolderMessage(dir: string | URL = 'app', root: string): string {
-  const what = `express-endpoints: the endpoint folder ${root} does not exist (or is not a folder).`;
+  const what = `express-file-endpoints: the endpoint folder ${root} does not exist (or is not a folder).`;
   if (dir instanceof URL || dir.startsWith('file:') || path.isAbsolute(dir)) return what;
   const rel = dir.replace(/^\.\//, '').replace(/\\/g, '/');
   return (

@@ -10,13 +10,13 @@ export function logError(error: unknown, info: EndpointErrorInfo): void {
   const request = info.request;
   if (request === undefined) {
     console.error(
-      `express-endpoints: ${info.file} failed to load; ${info.route} answers with this error:`,
+      `express-file-endpoints: ${info.file} failed to load; ${info.route} answers with this error:`,
       error,
     );
     return;
   }
   console.error(
-    `express-endpoints: ${info.file} (export ${info.export}) failed on ${request.method} ${request.url}:`,
+    `express-file-endpoints: ${info.file} (export ${info.export}) failed on ${request.method} ${request.url}:`,
     error,
   );
 }

@@ -88,7 +88,7 @@ export class RouteContext implements EndpointContext {
       });
     } catch (thrown) {
       // A failing onError must not take the request down with it; say so where it can be seen.
-      console.error('express-endpoints: onError threw', thrown);
+      console.error('express-file-endpoints: onError threw', thrown);
     }
   }
 

@@ -33,7 +33,7 @@ export interface CompiledRoute {
  * The route table's value for an endpoint whose module is still loading: the table is known from
  * the tree at once, so a request no endpoint matches goes on to the app without waiting (issue 22).
  */
-export const LOADING: unique symbol = Symbol('express-endpoints.loading');
+export const LOADING: unique symbol = Symbol('express-file-endpoints.loading');
 
 /** What the route table of a mount leads to: a route ready to serve, or one still loading. */
 export type MountedRoute = CompiledRoute | typeof LOADING;

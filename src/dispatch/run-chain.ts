@@ -86,7 +86,7 @@ export function runChain(
 }
 
 /** A header name no response has: deleting it changes nothing, and throws only on immutable headers. */
-const PROBE = 'x-express-endpoints-probe';
+const PROBE = 'x-express-file-endpoints-probe';
 
 /**
  * What `next()` resolves to has headers a middleware may change, whatever the handler returned

@@ -1,7 +1,7 @@
 /**
  * The error a module that cannot be loaded becomes: it names the file and, where Node tells it, the line;
  * keeps Node's reason (without the "Require stack:" list) and says how to fix what the library recognises.
- * No stack and no `cause` unless DEBUG=express-endpoints (see debug.ts): printed, both would repeat the
+ * No stack and no `cause` unless DEBUG=express-file-endpoints (see debug.ts): printed, both would repeat the
  * reason with a trace into Node's module loader.
  */
 import path from 'node:path';
@@ -39,7 +39,7 @@ export class EndpointLoadError extends Error {
 }
 
 const RUN_CHECK =
-  'Run `npx express-endpoints check` for the line and column, and for every other file that will not load.';
+  'Run `npx express-file-endpoints check` for the line and column, and for every other file that will not load.';
 
 const THROWN_SYNTAX_ERROR =
   'This is not a syntax error in the file: its top-level code threw it while the module ran (JSON.parse, ' +

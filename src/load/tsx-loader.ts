@@ -18,7 +18,7 @@ let esModuleHook = false;
 const noTsxIn = new Set<string>();
 
 /** The query that marks a URL for `importAsEsModule`; the hook removes it again. */
-const AS_MODULE = 'express-endpoints-format=module';
+const AS_MODULE = 'express-file-endpoints-format=module';
 
 /**
  * Registers tsx once, found from `dir`; resolves to `false` when it cannot be found there.

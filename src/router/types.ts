@@ -6,7 +6,7 @@ import type { Params } from '../types';
  * Returned by `match` when a route would take the path but one of its segments is not valid
  * percent-encoding (`%zz`, a cut-off UTF-8 sequence). The caller answers 400, as Express does.
  */
-export const MALFORMED_PATH: unique symbol = Symbol('express-endpoints.malformedPath');
+export const MALFORMED_PATH: unique symbol = Symbol('express-file-endpoints.malformedPath');
 
 /** One route to put in the table: its URL segments (groups already removed) and what it leads to. */
 export interface RouteEntry<T> {

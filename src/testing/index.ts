@@ -1,3 +1,3 @@
-/** `express-endpoints/testing`: helpers for unit tests that need no server. */
+/** `express-file-endpoints/testing`: helpers for unit tests that need no server. */
 export { createTestRequest, type TestRequestOptions } from './create-test-request';
 export { createTestContext, type TestContext, type TestContextOptions } from './create-test-context';

@@ -109,7 +109,9 @@ for (const type of ['commonjs', 'module'] as PackageType[]) {
 
       tree.write('hello/endpoint.ts', files['hello/endpoint.ts'].replace('v1', 'v4'));
       await until(async () => (await get(endpoints, '/hello')).text === 'v4 m1');
-      expect(tree.infos.at(-1)).to.match(/^express-endpoints \(dev\): fixed; reloaded 1 module in \d+ ms$/);
+      expect(tree.infos.at(-1)).to.match(
+        /^express-file-endpoints \(dev\): fixed; reloaded 1 module in \d+ ms$/,
+      );
     });
 
     it('a SyntaxError thrown while a module runs is a load error where it was thrown, not a syntax error', async () => {
@@ -122,7 +124,7 @@ for (const type of ['commonjs', 'module'] as PackageType[]) {
       expect(problem!.location).to.match(/app\/_lib\/message\.ts:1:\d+$/);
       expect(problem!.message)
         .to.include('top-level code threw it')
-        .and.not.include('express-endpoints check');
+        .and.not.include('express-file-endpoints check');
     });
 
     it('shows a module that throws while loading, escaped, on an HTML page for browsers', async () => {
@@ -163,7 +165,7 @@ for (const type of ['commonjs', 'module'] as PackageType[]) {
       expect((await get(endpoints, '/anything')).text).to.equal('a');
       // Removing a file reloads no module, and the fix is still said.
       await until(async () => tree.infos.length > 0);
-      expect(tree.infos.at(-1)).to.match(/^express-endpoints \(dev\): fixed\b/);
+      expect(tree.infos.at(-1)).to.match(/^express-file-endpoints \(dev\): fixed\b/);
     });
 
     it('lets a streaming response in flight finish on the code it started with', async () => {

@@ -23,7 +23,7 @@ describe('dev mode: when it is on', () => {
     delete process.env.NODE_ENV;
     expect(resolveDevOptions(undefined, '/srv/app')).to.equal(undefined);
     expect(resolveDevOptions(true, '/srv/app')?.types).to.equal(
-      path.resolve('/srv/express-endpoints-env.d.ts'),
+      path.resolve('/srv/express-file-endpoints-env.d.ts'),
     );
     process.env.NODE_ENV = 'production';
     expect(resolveDevOptions(undefined, '/srv/app')).to.equal(undefined);

@@ -56,7 +56,7 @@ export function scratchTree(type: PackageType, files: Record<string, string>): S
         onError: extra.onError ?? (() => {}),
         dev: {
           debounce: 10,
-          types: path.join(root, 'express-endpoints-env.d.ts'),
+          types: path.join(root, 'express-file-endpoints-env.d.ts'),
           logger: {
             info: (message) => tree.infos.push(message),
             error: (message) => tree.logged.push(message),

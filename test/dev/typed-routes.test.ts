@@ -53,7 +53,7 @@ describe('url()', () => {
 describe('typegen', () => {
   it('declares every route pattern with its params', () => {
     const text = routeDeclarations(discoverTree(fixture));
-    expect(text).to.include("declare module 'express-endpoints' {");
+    expect(text).to.include("declare module 'express-file-endpoints' {");
     expect(text).to.include("'/api/users': Record<string, never>;");
     expect(text).to.include("'/api/users/[id]': { id: string };");
     expect(text).to.include("'/docs/[[...path]]': { path?: string[] };");
@@ -71,7 +71,7 @@ describe('typegen', () => {
     }
   });
 
-  it('`express-endpoints typegen [dir] --out file` writes the file, and leaves it alone when unchanged', () => {
+  it('`express-file-endpoints typegen [dir] --out file` writes the file, and leaves it alone when unchanged', () => {
     const out = mkdtempSync(path.join(os.tmpdir(), 'ee-typegen-'));
     try {
       const cli = path.join(__dirname, '../../src/cli.ts');

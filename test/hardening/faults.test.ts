@@ -227,7 +227,7 @@ describe('hardening: faults', function () {
       }
       expect(printed).to.have.length(1);
       expect(String(printed[0]![0])).to.equal(
-        `express-endpoints: ${BROKEN_FILE} failed to load; /throws answers with this error:`,
+        `express-file-endpoints: ${BROKEN_FILE} failed to load; /throws answers with this error:`,
       );
     });
   });

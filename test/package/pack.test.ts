@@ -13,13 +13,13 @@ import { exec, npmInstall, packOnce, ROOT, type PackResult } from './tarball';
 const TSC = join(ROOT, 'node_modules/.bin/tsc');
 
 const ESM_APP = `
-import { EndpointValidationError } from 'express-endpoints';
-import { createTestRequest } from 'express-endpoints/testing';
+import { EndpointValidationError } from 'express-file-endpoints';
+import { createTestRequest } from 'express-file-endpoints/testing';
 
 const error = new EndpointValidationError([{ code: 'x', message: 'one', files: ['app/endpoint.ts'] }]);
 const req = createTestRequest('api/users', { method: 'post', body: '{"name":"Ada"}' });
 console.log(JSON.stringify({
-  resolved: [import.meta.resolve('express-endpoints'), import.meta.resolve('express-endpoints/testing')],
+  resolved: [import.meta.resolve('express-file-endpoints'), import.meta.resolve('express-file-endpoints/testing')],
   errorName: error.name,
   isError: error instanceof Error,
   problems: error.problems.length,
@@ -32,14 +32,14 @@ console.log(JSON.stringify({
 `;
 
 const CJS_APP = `
-const { EndpointValidationError } = require('express-endpoints');
-const { createTestRequest } = require('express-endpoints/testing');
+const { EndpointValidationError } = require('express-file-endpoints');
+const { createTestRequest } = require('express-file-endpoints/testing');
 
 const error = new EndpointValidationError([{ code: 'x', message: 'one', files: ['app/endpoint.ts'] }]);
 const req = createTestRequest('api/users', { method: 'post', body: '{"name":"Ada"}' });
 req.json().then((body) => {
   console.log(JSON.stringify({
-    resolved: [require.resolve('express-endpoints'), require.resolve('express-endpoints/testing')],
+    resolved: [require.resolve('express-file-endpoints'), require.resolve('express-file-endpoints/testing')],
     errorName: error.name,
     isError: error instanceof Error,
     problems: error.problems.length,
@@ -69,10 +69,10 @@ server.listen(0, '127.0.0.1', async () => {
 });
 `;
 const ESM_SERVE = serveScript(
-  "import http from 'node:http';\nimport { mountEndpoints } from 'express-endpoints';\nimport { createTestRequest } from 'express-endpoints/testing';",
+  "import http from 'node:http';\nimport { mountEndpoints } from 'express-file-endpoints';\nimport { createTestRequest } from 'express-file-endpoints/testing';",
 );
 const CJS_SERVE = serveScript(
-  "const http = require('node:http');\nconst { mountEndpoints } = require('express-endpoints');\nconst { createTestRequest } = require('express-endpoints/testing');",
+  "const http = require('node:http');\nconst { mountEndpoints } = require('express-file-endpoints');\nconst { createTestRequest } = require('express-file-endpoints/testing');",
 );
 const ESM_ENDPOINT = `export async function POST(req, { params }) {
   return Response.json({ name: params.name, body: await req.text(), module: 'esm' });
@@ -88,8 +88,8 @@ const CJS_ENDPOINT = `exports.POST = async (req, { params }) =>
  * the check if the types ever degrade to `any` (an unresolvable type does that silently).
  */
 const TS_CONSUMER = `
-import { EndpointValidationError, type EndpointHandler, type TestRequestOptions as Reexported } from 'express-endpoints';
-import { createTestRequest, type TestRequestOptions } from 'express-endpoints/testing';
+import { EndpointValidationError, type EndpointHandler, type TestRequestOptions as Reexported } from 'express-file-endpoints';
+import { createTestRequest, type TestRequestOptions } from 'express-file-endpoints/testing';
 
 const options: TestRequestOptions = { method: 'patch', headers: { authorization: 'Bearer t' }, body: '{}' };
 const same: Reexported = options;
@@ -172,6 +172,11 @@ describe('the packed tarball', function () {
     await Promise.all([npmInstall(esmDir, [tarball]), npmInstall(cjsDir, [tarball])]);
   });
 
+  it('is express-file-endpoints-<version>.tgz: the name the package is published under', () => {
+    const { version } = require('../../package.json') as { version: string };
+    expect(pack.filename).to.equal(`express-file-endpoints-${version}.tgz`);
+  });
+
   describe('file list', () => {
     const paths = () => pack.files.map((file) => file.path);
 
@@ -232,7 +237,7 @@ describe('the packed tarball', function () {
     };
 
     it('installs without express (an optional peer)', () => {
-      expect(existsSync(join(esmDir, 'node_modules/express-endpoints/package.json'))).to.equal(true);
+      expect(existsSync(join(esmDir, 'node_modules/express-file-endpoints/package.json'))).to.equal(true);
       expect(existsSync(join(esmDir, 'node_modules/express'))).to.equal(false);
       expect(existsSync(join(cjsDir, 'node_modules/express'))).to.equal(false);
     });
@@ -241,16 +246,16 @@ describe('the packed tarball', function () {
       const { stdout } = await exec(process.execPath, ['index.mjs'], esmDir);
       const { resolved, ...result } = JSON.parse(stdout) as { resolved: string[] } & typeof expected;
       expect(result).to.deep.equal(expected);
-      expect(resolved[0]).to.match(/\/node_modules\/express-endpoints\/dist\/index\.mjs$/);
-      expect(resolved[1]).to.match(/\/node_modules\/express-endpoints\/dist\/testing\.mjs$/);
+      expect(resolved[0]).to.match(/\/node_modules\/express-file-endpoints\/dist\/index\.mjs$/);
+      expect(resolved[1]).to.match(/\/node_modules\/express-file-endpoints\/dist\/testing\.mjs$/);
     });
 
     it('a CommonJS app requires both entry points from dist/*.js', async () => {
       const { stdout } = await exec(process.execPath, ['index.js'], cjsDir);
       const { resolved, ...result } = JSON.parse(stdout) as { resolved: string[] } & typeof expected;
       expect(result).to.deep.equal(expected);
-      expect(resolved[0]).to.match(/\/node_modules\/express-endpoints\/dist\/index\.js$/);
-      expect(resolved[1]).to.match(/\/node_modules\/express-endpoints\/dist\/testing\.js$/);
+      expect(resolved[0]).to.match(/\/node_modules\/express-file-endpoints\/dist\/index\.js$/);
+      expect(resolved[1]).to.match(/\/node_modules\/express-file-endpoints\/dist\/testing\.js$/);
     });
 
     for (const [kind, dirOf, script] of [
@@ -268,17 +273,17 @@ describe('the packed tarball', function () {
       });
     }
 
-    it('links the express-endpoints bin to an executable with a node shebang', async () => {
-      const bin = join(cjsDir, 'node_modules/.bin/express-endpoints');
+    it('links the express-file-endpoints bin to an executable with a node shebang', async () => {
+      const bin = join(cjsDir, 'node_modules/.bin/express-file-endpoints');
       expect(existsSync(bin)).to.equal(true);
-      const cli = await readFile(join(cjsDir, 'node_modules/express-endpoints/dist/cli.js'), 'utf8');
+      const cli = await readFile(join(cjsDir, 'node_modules/express-file-endpoints/dist/cli.js'), 'utf8');
       expect(cli.startsWith('#!/usr/bin/env node\n')).to.equal(true);
     });
 
     it('keeps import() as import() in the CommonJS build, so ESM endpoint files load from require()', async () => {
       // esbuild lowers `import()` to `require()` only for targets without dynamic import; a
       // lowered call would fail on ESM endpoint files. Guard the output of every CJS file.
-      const dist = join(cjsDir, 'node_modules/express-endpoints/dist');
+      const dist = join(cjsDir, 'node_modules/express-file-endpoints/dist');
       for (const file of ['index.js', 'testing.js', 'cli.js']) {
         const code = await readFile(join(dist, file), 'utf8');
         expect(code, file).not.to.match(/Promise\.resolve\(\)\.then\(\(\) => (?:__toESM\()?require\(/);

@@ -1,7 +1,7 @@
 /**
  * The README's "Use it in your app", followed as written: two scratch apps, one CommonJS with a JavaScript
  * endpoint and one ES module app with a TypeScript endpoint, get the README's install commands (with the
- * packed tarball in place of the registry's express-endpoints), its endpoint, server and test files, and its
+ * packed tarball in place of the registry's express-file-endpoints), its endpoint, server and test files, and its
  * commands. Each server is started from another folder, so `dir` must not depend on the working folder, and
  * must answer 200 from /api/hello. The only step not in the README is Express itself: the app already has it.
  */
@@ -11,6 +11,8 @@ import { dirname, join } from 'node:path';
 import { expect } from 'chai';
 import { commandsOf, fileOf, snippet } from '../support/readme-snippets';
 import { cleanEnv, exec, npmInstall, packOnce } from './tarball';
+
+const PACKAGE_NAME = (require('../../package.json') as { name: string }).name;
 
 interface ScratchApp {
   kind: string;
@@ -43,7 +45,7 @@ async function installAsReadmeSays(dir: string, tarball: string): Promise<void> 
   const commands = commandsOf(snippet('install').code);
   for (const [index, command] of commands.entries()) {
     expect(command.slice(0, 2)).to.deep.equal(['npm', 'install']);
-    const args = command.slice(2).map((arg) => (arg === 'express-endpoints' ? tarball : arg));
+    const args = command.slice(2).map((arg) => (arg === PACKAGE_NAME ? tarball : arg));
     // The existing app's Express, in the same npm run as the first command (one install less).
     await npmInstall(dir, index === 0 ? [...args, 'express'] : args);
   }
@@ -119,15 +121,15 @@ describe('the README, followed in a new app', function () {
         expect(stdout).to.match(/\bpass 1\b/);
       });
 
-      it('passes `npx express-endpoints check app`', async () => {
+      it('passes `npx express-file-endpoints check app`', async () => {
         const [command] = commandsOf(snippet('check').code);
-        expect(command?.slice(0, 2)).to.deep.equal(['npx', 'express-endpoints']);
-        const bin = join(app.dir, 'node_modules/.bin/express-endpoints');
+        expect(command?.slice(0, 2)).to.deep.equal(['npx', 'express-file-endpoints']);
+        const bin = join(app.dir, 'node_modules/.bin/express-file-endpoints');
         const { stdout } = await exec(bin, command!.slice(2), app.dir);
         expect(stdout).to.equal('✓ 1 endpoint, 0 problems in app\n');
       });
 
-      it('`npx express-endpoints init` in a new app beside it writes a test that passes with the command it prints', async () => {
+      it('`npx express-file-endpoints init` in a new app beside it writes a test that passes with the command it prints', async () => {
         // JavaScript as an ES module beside the CommonJS app, TypeScript in a CommonJS package beside the ES
         // module app (whose install has tsx): node_modules is found in the folder above.
         const dir = join(app.dir, 'init-app');
@@ -138,7 +140,7 @@ describe('the README, followed in a new app', function () {
           : { name: 'init-esm', type: 'module' };
         await writeFile(join(dir, 'package.json'), JSON.stringify(manifest));
         if (typescript) await writeFile(join(dir, 'tsconfig.json'), '{}');
-        const bin = join(app.dir, 'node_modules/.bin/express-endpoints');
+        const bin = join(app.dir, 'node_modules/.bin/express-file-endpoints');
         const { stdout } = await exec(bin, ['init'], dir);
         const command = /Then:\n\n {4}(.+)\n/.exec(stdout)?.[1]?.split(' ');
         expect(command?.[0], stdout).to.equal('node');

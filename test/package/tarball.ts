@@ -55,7 +55,7 @@ let packed: Promise<Packed> | undefined;
 /** Packs once; every caller gets the same tarball. */
 export function packOnce(): Promise<Packed> {
   packed ??= (async () => {
-    const scratch = await mkdtemp(join(tmpdir(), 'express-endpoints-pack-'));
+    const scratch = await mkdtemp(join(tmpdir(), 'express-file-endpoints-pack-'));
     const { stdout } = await exec('npm', ['pack', '--json', '--pack-destination', scratch], ROOT);
     const pack = parsePackJson(stdout);
     return { scratch, tarball: join(scratch, pack.filename), pack };

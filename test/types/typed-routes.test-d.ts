@@ -1,6 +1,6 @@
 /**
  * Typed routes, compiled by `npm run typecheck` (never run). `route-registry.d.ts` beside this
- * file is what `express-endpoints typegen test/fixtures/typed-routes/app` writes (augmenting
+ * file is what `express-file-endpoints typegen test/fixtures/typed-routes/app` writes (augmenting
  * `../../src/index` instead of the package name, as this repository imports its source);
  * test/dev/typed-routes.test.ts checks that it is up to date. A wrong pattern or a wrong param
  * name must be a type error, for handlers (`RouteContext`) and for `url()`.

@@ -1,5 +1,5 @@
 /**
- * `express-endpoints check` finds what would fail at startup without running endpoint code (syntax errors,
+ * `express-file-endpoints check` finds what would fail at startup without running endpoint code (syntax errors,
  * missing imports, ES syntax in CommonJS, TypeScript with no loader), `check --load` imports every module in a
  * child, `routes` shows a file that does not parse as an error, and `init` writes a starter for each kind of
  * app without overwriting anything. The CLI runs from src/cli.ts through tsx, as in cli.test.ts.
@@ -40,7 +40,7 @@ function inScratchFolder(): void {
   afterEach(() => rmSync(cwd, { recursive: true, force: true }));
 }
 
-describe('express-endpoints check: what would fail at startup', () => {
+describe('express-file-endpoints check: what would fail at startup', () => {
   inScratchFolder();
 
   const COMMONJS = { 'package.json': '{ "type": "commonjs" }' };
@@ -160,7 +160,7 @@ describe('express-endpoints check: what would fail at startup', () => {
   });
 });
 
-describe('express-endpoints check --load: a SyntaxError thrown while a module runs', () => {
+describe('express-file-endpoints check --load: a SyntaxError thrown while a module runs', () => {
   inScratchFolder();
 
   it('is told apart from a syntax error of the file, and does not send the user back to `check`', function () {
@@ -176,11 +176,11 @@ describe('express-endpoints check --load: a SyntaxError thrown while a module ru
       /load-error: Could not load app\/env\/endpoint\.js \(line 1, column \d+\): /,
     );
     expect(result.stderr).to.include('This is not a syntax error in the file: its top-level code threw it');
-    expect(result.stderr).not.to.include('express-endpoints check');
+    expect(result.stderr).not.to.include('express-file-endpoints check');
   });
 });
 
-describe('express-endpoints routes: a file that does not parse', () => {
+describe('express-file-endpoints routes: a file that does not parse', () => {
   inScratchFolder();
 
   it('is listed as a syntax error, not as OPTIONS, and the command exits 1', () => {
@@ -197,7 +197,7 @@ describe('express-endpoints routes: a file that does not parse', () => {
   });
 });
 
-describe('express-endpoints init', () => {
+describe('express-file-endpoints init', () => {
   inScratchFolder();
 
   for (const [name, manifest, extra, endpoint, test, needle] of [
@@ -250,11 +250,11 @@ describe('express-endpoints init', () => {
   const STUBS = {
     'node_modules/express/index.js':
       'module.exports = () => ({ used: [], use(fn) { this.used.push(fn); } });\n',
-    'node_modules/express-endpoints/package.json': JSON.stringify({
-      name: 'express-endpoints',
+    'node_modules/express-file-endpoints/package.json': JSON.stringify({
+      name: 'express-file-endpoints',
       main: 'index.js',
     }),
-    'node_modules/express-endpoints/index.js': `exports.mountEndpoints = (options) => {
+    'node_modules/express-file-endpoints/index.js': `exports.mountEndpoints = (options) => {
   if (typeof options !== 'object' || !('dir' in options)) throw new Error('mountEndpoints(options) expected');
   const dir = require('node:url').fileURLToPath(new URL(String(options.dir), 'file:///'));
   return Object.assign(function endpoints() {}, { dir: require('node:path').relative(process.cwd(), dir) });
@@ -308,7 +308,7 @@ describe('express-endpoints init', () => {
     const result = run(['init']);
     expect(result.status).to.equal(1);
     expect(result.stderr).to.equal(
-      `No package.json in ${cwd}: run \`npx express-endpoints init\` in your app's folder.\n`,
+      `No package.json in ${cwd}: run \`npx express-file-endpoints init\` in your app's folder.\n`,
     );
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The `express-endpoints` bin, run as a child process from src/cli.ts through tsx: exit codes, output of
+ * The `express-file-endpoints` bin, run as a child process from src/cli.ts through tsx: exit codes, output of
  * `check` and `routes` for valid and invalid trees, usage errors, and that endpoint code is never run.
  */
 import { spawnSync } from 'node:child_process';
@@ -43,7 +43,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(cwd, { recursive: true, force: true }));
 
-describe('express-endpoints check', () => {
+describe('express-file-endpoints check', () => {
   it('prints a one-line summary and exits 0 for a valid tree', () => {
     writeTree({
       'app/endpoint.ts': GET,
@@ -117,7 +117,7 @@ describe('express-endpoints check', () => {
   });
 });
 
-describe('express-endpoints routes', () => {
+describe('express-file-endpoints routes', () => {
   it('prints the methods each endpoint serves, its URL and its file', () => {
     writeTree({
       'app/endpoint.ts': GET,
@@ -165,11 +165,11 @@ describe('express-endpoints routes', () => {
   });
 });
 
-describe('express-endpoints usage', () => {
+describe('express-file-endpoints usage', () => {
   it('--help prints usage and exits 0', () => {
     const result = run('--help');
     expect(result.status).to.equal(0);
-    expect(result.stdout).to.match(/^Usage: express-endpoints <command> \[dir\]/);
+    expect(result.stdout).to.match(/^Usage: express-file-endpoints <command> \[dir\]/);
     expect(run('check', '-h').status).to.equal(0);
   });
 
@@ -206,7 +206,7 @@ describe('express-endpoints usage', () => {
     it(`exits 2 with usage for ${args.length === 0 ? 'no command' : args.join(' ')}`, () => {
       const result = run(...args);
       expect(result.status).to.equal(2);
-      expect(result.stderr).to.include('Usage: express-endpoints');
+      expect(result.stderr).to.include('Usage: express-file-endpoints');
       expect(result.stdout).to.equal('');
     });
   }

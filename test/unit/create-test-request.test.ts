@@ -1,5 +1,5 @@
 /**
- * createTestRequest (`express-endpoints/testing`): each thing it promises — the leading `/`, the
+ * createTestRequest (`express-file-endpoints/testing`): each thing it promises — the leading `/`, the
  * fixed origin, GET by default, upper-cased methods, headers, no body for GET and HEAD, JSON for a
  * body starting with `{` — and the edges around them (hostile paths, header-name case). What
  * `Request` itself does with bodies (content types it derives, streams) is fetch's, not ours.

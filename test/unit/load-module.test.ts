@@ -78,16 +78,16 @@ describe('loadModule: load errors', () => {
     const error = await loadError('missing.js', "require('./not-there');\nexports.GET = () => {};");
     expect(error.message).to.equal(
       "Could not load app/missing.js (line 1, column 1): Cannot find module './not-there'\n" +
-        'Run `npx express-endpoints check` for the line and column, and for every other file that will not load.',
+        'Run `npx express-file-endpoints check` for the line and column, and for every other file that will not load.',
     );
     expect(error.file).to.equal('app/missing.js');
   });
 
-  it('has no stack trace and no cause, unless DEBUG=express-endpoints', async () => {
+  it('has no stack trace and no cause, unless DEBUG=express-file-endpoints', async () => {
     const quiet = await loadError('quiet.js', "require('./not-there');");
     expect(quiet.stack).to.equal(`EndpointLoadError: ${quiet.message}`);
     expect(quiet.cause).to.equal(undefined);
-    process.env.DEBUG = 'other,express-endpoints';
+    process.env.DEBUG = 'other,express-file-endpoints';
     try {
       const loud = await loadError('loud.js', "require('./not-there');");
       expect(loud.stack).to.match(/\n\s+at /);
@@ -153,7 +153,7 @@ describe('loadModule: load errors', () => {
 
   it('a file that does not parse: a syntax error, and `check` for the line and column', async () => {
     const error = await loadError('unparsable.mjs', 'export const GET = () => {\n  return f(1 ;\n};\n');
-    expect(error.message).to.include('Run `npx express-endpoints check` for the line and column');
+    expect(error.message).to.include('Run `npx express-file-endpoints check` for the line and column');
     expect(error.message).not.to.include('top-level code threw');
   });
 

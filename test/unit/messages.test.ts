@@ -165,7 +165,7 @@ describe('messages: startup', () => {
 
   it('a relative dir that does not exist: where it looked, and path.join(__dirname, …)', () => {
     expect(() => mountEndpoints({ dir: 'routes' })).to.throw(
-      `express-endpoints: the endpoint folder ${path.join(root, 'routes')} does not exist (or is not a folder).\n` +
+      `express-file-endpoints: the endpoint folder ${path.join(root, 'routes')} does not exist (or is not a folder).\n` +
         `A relative dir ('routes') is resolved from the folder the app was started in (${root}). To find it ` +
         "from your app's own file instead, pass dir: path.join(__dirname, 'routes') in CommonJS, or dir: " +
         "fileURLToPath(new URL('./routes', import.meta.url)) in an ES module.",
@@ -175,7 +175,7 @@ describe('messages: startup', () => {
   it('an absolute dir that does not exist: where it looked, nothing more', () => {
     const missing = path.join(root, 'nowhere');
     expect(() => mountEndpoints({ dir: missing })).to.throw(
-      `express-endpoints: the endpoint folder ${missing} does not exist (or is not a folder).`,
+      `express-file-endpoints: the endpoint folder ${missing} does not exist (or is not a folder).`,
     );
   });
 

@@ -5,7 +5,9 @@
  */
 import { createRequire } from 'node:module';
 import { expect } from 'chai';
-import { readmeSnippets } from '../support/readme-snippets';
+import { commandsOf, readmeSnippets, snippet } from '../support/readme-snippets';
+
+const PACKAGE_NAME = (require('../../package.json') as { name: string }).name;
 
 const { parse } = createRequire(__filename)('@babel/parser') as {
   parse(code: string, options: Record<string, unknown>): unknown;
@@ -27,6 +29,22 @@ describe('README code blocks', () => {
       'test-cjs',
     ])
       expect(names).to.include(name);
+  });
+
+  it('installs, imports and runs the package by the name it is published under', () => {
+    // The npm name express-endpoints belongs to another package: a README that drifts from
+    // package.json's name would install someone else's code.
+    expect(commandsOf(snippet('install').code)[0]).to.deep.equal(['npm', 'install', PACKAGE_NAME]);
+    const ours = /(?:from |require\()'((?:@[\w-]+\/)?[\w-]*endpoints[\w-]*)(\/[\w-]+)?'/g;
+    for (const block of blocks) {
+      for (const [, name] of block.code.matchAll(ours))
+        expect(name, `line ${block.line}`).to.equal(PACKAGE_NAME);
+    }
+    for (const block of readmeSnippets().filter((s) => s.lang === 'sh')) {
+      for (const [, name] of block.code.matchAll(/npx ([\w-]*endpoints[\w-]*)/g)) {
+        expect(name, `line ${block.line}`).to.equal(PACKAGE_NAME);
+      }
+    }
   });
 
   for (const block of blocks) {

@@ -1,7 +1,7 @@
 /**
  * What the example's tests share: the built package, the app, a silent logger.
  *
- * server.js requires `express-endpoints` by name, which resolves to this repository's built
+ * server.js requires `express-file-endpoints` by name, which resolves to this repository's built
  * dist/ — exactly what `npm start` and a user's app run. A fresh clone has no dist/ yet (`npm
  * test` builds only later, in test:package), so we build here when dist/ is missing or older
  * than src/: about 10 s, once. We chose this over mapping the name to src/ with a resolver hook:
@@ -20,8 +20,8 @@ const ROOT = path.resolve(__dirname, '../../..');
 
 ensureBuilt();
 
-/** `import { createTestRequest } from 'express-endpoints/testing'`, in a user's test. */
-export const { createTestRequest } = require('express-endpoints/testing') as typeof Testing;
+/** `import { createTestRequest } from 'express-file-endpoints/testing'`, in a user's test. */
+export const { createTestRequest } = require('express-file-endpoints/testing') as typeof Testing;
 
 export interface ExampleServer {
   createApp(options?: { token?: string; logger?: Logger }): Promise<Express>;
@@ -47,7 +47,9 @@ export function silentLogger(): Logger & { errors: unknown[] } {
 function ensureBuilt(): void {
   const built = ['dist/index.js', 'dist/testing.js'].map((file) => mtimeOf(path.join(ROOT, file)));
   if (built.every((time) => time > newestIn(path.join(ROOT, 'src')))) return;
-  console.log('  (building express-endpoints for the example tests: dist/ is missing or older than src/)');
+  console.log(
+    '  (building express-file-endpoints for the example tests: dist/ is missing or older than src/)',
+  );
   execSync('npm run build', { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
