@@ -203,9 +203,12 @@ describe('messages: startup', () => {
     process.on('unhandledRejection', onUnhandled);
     try {
       const app = Object.assign(() => {}, { use: () => app });
-      void mountEndpoints(app, { dir });
+      const reported: unknown[] = [];
+      void mountEndpoints(app, { dir, onError: (error) => reported.push(error) });
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(unhandled).to.deep.equal([]);
+      // It is told to onError instead, once.
+      expect(reported.map((e) => (e as Error).message)).to.have.length(1);
     } finally {
       process.off('unhandledRejection', onUnhandled);
     }
