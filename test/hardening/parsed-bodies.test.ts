@@ -246,8 +246,26 @@ for (const host of hosts) {
       const request = (target: string) =>
         `POST ${target} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n` +
         `Content-Length: ${deep.length}\r\nConnection: close\r\n\r\n${deep}`;
+      // Node 26's JSON.stringify handles any depth; before it, this one overflows the stack.
+      const reencodes = (() => {
+        try {
+          JSON.stringify(JSON.parse(deep));
+          return true;
+        } catch {
+          return false;
+        }
+      })();
 
-      it('is answered 400 with a clear message, not a 500', async () => {
+      it('on a Node that can re-encode it, the handler gets it byte for byte', async function () {
+        if (!reencodes) this.skip();
+        const reply = await rawExchange(server.port, request('/describe'));
+        expect(reply.text).to.match(/^HTTP\/1\.1 200 OK\r\n/);
+        const seen = JSON.parse(rawBody(reply)) as { length: number; contentLength: string };
+        expect([seen.length, seen.contentLength]).to.deep.equal([deep.length, String(deep.length)]);
+      });
+
+      it('is answered 400 with a clear message, not a 500', async function () {
+        if (reencodes) this.skip();
         const reply = await rawExchange(server.port, request('/describe'));
         expect(reply.text).to.match(/^HTTP\/1\.1 400 Bad Request\r\n/);
         expect(rawBody(reply)).to.equal('Bad Request: the request body is nested too deeply');
@@ -255,7 +273,8 @@ for (const host of hosts) {
         expect(reported).to.deep.equal([]);
       });
 
-      it('is answered 400 to a bridged middleware that reads it', async () => {
+      it('is answered 400 to a bridged middleware that reads it', async function () {
+        if (reencodes) this.skip();
         const reply = await rawExchange(
           server.port,
           request('/describe').replace('Host: x\r\n', 'Host: x\r\nX-Bridge-Reads-Parsed: 1\r\n'),
