@@ -23,16 +23,11 @@ export type {
   MountOptions,
   EndpointErrorInfo,
   ErrorReporter,
-} from './types';
-export { url } from './dev';
-export type {
-  RouteRegistry,
-  RoutePattern,
-  RouteParams,
-  RouteContext,
   DevOptions,
   DevLogger,
   DevProblem,
   DevReload,
-} from './dev';
+} from './types';
+export { url } from './dev';
+export type { RouteRegistry, RoutePattern, RouteParams, RouteContext } from './dev';
 export type { TestRequestOptions } from './testing';

@@ -1,9 +1,10 @@
 /**
- * Public types: what an endpoint file, a handler and a middleware look like to users.
- * Handlers only need the global `Request`/`Response`; these types are for those who want them.
+ * Public types: what an endpoint file, a handler and a middleware look like to users, and the
+ * options of `mountEndpoints` and of development mode. Handlers only need the global
+ * `Request`/`Response`; these types are for those who want them. This file is the bottom floor of
+ * the library: it imports nothing of it, so every folder can use its words.
  */
-import type { NodeContext } from './bridge';
-import type { DevOptions } from './dev';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** Path parameters: `[id]` gives a string, `[...path]` / `[[...path]]` an array of strings. */
 export type Params = Record<string, string | string[]>;
@@ -28,7 +29,14 @@ type SegmentParams<S extends string> = S extends `[[...${infer Name}]]`
       ? { [K in Name]: string }
       : unknown;
 
-export type { NodeContext };
+/**
+ * What the Node host gave us, for handlers in a legacy app that need what earlier middleware
+ * attached (`req.user` from passport, `res.locals`). Absent when called through `.fetch`.
+ */
+export interface NodeContext {
+  req: IncomingMessage & Record<string, unknown>;
+  res: ServerResponse & { locals?: Record<string, unknown> };
+}
 
 /**
  * Second argument of every handler. `mountEndpoints` always sets `route`, `mountPath` and `after`
@@ -125,4 +133,43 @@ export interface MountOptions {
    * restart (see the README's "Development mode"). Default: on when `NODE_ENV=development`.
    */
   dev?: boolean | DevOptions;
+}
+
+/** `mountEndpoints({ dev: { … } })`: development mode with settings. */
+export interface DevOptions {
+  /** Milliseconds to wait after the last file event before reloading (editors write in bursts). Default 30. */
+  debounce?: number;
+  /**
+   * Where the typed-routes declaration is written on every change, or `false` to write none.
+   * Default: `express-file-endpoints-env.d.ts` beside `dir` (in its parent folder).
+   */
+  types?: string | false;
+  /** Where reloads and problems are reported. Default `console`. */
+  logger?: DevLogger;
+  /** Called after every reload (and the first load), once the new route table is in use. */
+  onReload?: (reload: DevReload) => void;
+}
+
+export interface DevLogger {
+  info(message: string): void;
+  error(message: string): void;
+}
+
+/** One thing wrong with the tree as the development error page shows it. */
+export interface DevProblem {
+  /** What kind of problem: `syntax-error`, `load-error`, `duplicate-route`, … */
+  code: string;
+  message: string;
+  /** Files involved, relative to the working directory. */
+  files: string[];
+  /** `file:line:column` of the error, when known. */
+  location?: string;
+}
+
+/** What `onReload` is told after each build of the tree. */
+export interface DevReload {
+  /** Empty when the whole tree serves its current code. */
+  problems: DevProblem[];
+  /** Modules loaded afresh (changed, or importing a changed one), relative to the working directory. */
+  reloaded: string[];
 }

@@ -10,9 +10,8 @@
  * a Host header that makes no URL fails only a middleware that reads `req.url`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { EndpointContext, ErrorReporter, Params, WebMiddleware } from '../types';
+import type { EndpointContext, ErrorReporter, NodeContext, Params, WebMiddleware } from '../types';
 import { mountPathOf } from './mount-path';
-import type { NodeContext } from './node-context';
 import { captureResponse, type Capture } from './capture-response';
 import { failRequest, finalNext, sendAnswer, type NextFunction } from './plain-answers';
 import { toWebRequest } from './web-request';

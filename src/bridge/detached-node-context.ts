@@ -1,7 +1,7 @@
 /** A `NodeContext` on no connection, for unit tests (`createTestContext`). */
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
-import type { NodeContext } from './node-context';
+import type { NodeContext } from '../types';
 
 /** Real Node objects carrying `reqFields` and `resFields`: what earlier middleware would attach. */
 export function detachedNodeContext(

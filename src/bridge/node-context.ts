@@ -5,20 +5,11 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type CompiledRoute, RouteContext } from '../dispatch';
-import type { Params } from '../types';
+import type { NodeContext, Params } from '../types';
 import { isClientGoneError } from './client-gone';
 import { BodyLimitError, BodyTooDeepError } from './request-body';
 import { mountPathOf } from './mount-path';
 import { toWebRequest } from './web-request';
-
-/**
- * What the Node host gave us, for handlers in a legacy app that need what earlier middleware
- * attached (`req.user` from passport, `res.locals`). Absent when called through `.fetch`.
- */
-export interface NodeContext {
-  req: IncomingMessage & Record<string, unknown>;
-  res: ServerResponse & { locals?: Record<string, unknown> };
-}
 
 type HostRequest = IncomingMessage & { baseUrl?: unknown; originalUrl?: string };
 

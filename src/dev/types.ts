@@ -1,40 +1,13 @@
-/** The public options of development mode, and what the dev loop needs from mount.ts. */
+/**
+ * What the dev loop needs from mount.ts. The public options of development mode are with the
+ * other public types, in src/types.ts.
+ */
 import type { DiscoveredTree, RouteFile } from '../discover';
 import type { CompiledRoute } from '../dispatch';
 import type { ModuleExports } from '../load';
 import type { Router } from '../router';
 import type { MountOptions } from '../types';
-
-/** `mountEndpoints({ dev: { … } })`: development mode with settings. */
-export interface DevOptions {
-  /** Milliseconds to wait after the last file event before reloading (editors write in bursts). Default 30. */
-  debounce?: number;
-  /**
-   * Where the typed-routes declaration is written on every change, or `false` to write none.
-   * Default: `express-file-endpoints-env.d.ts` beside `dir` (in its parent folder).
-   */
-  types?: string | false;
-  /** Where reloads and problems are reported. Default `console`. */
-  logger?: DevLogger;
-  /** Called after every reload (and the first load), once the new route table is in use. */
-  onReload?: (reload: DevReload) => void;
-}
-
-export interface DevLogger {
-  info(message: string): void;
-  error(message: string): void;
-}
-
-/** One thing wrong with the tree as the development error page shows it. */
-export interface DevProblem {
-  /** What kind of problem: `syntax-error`, `load-error`, `duplicate-route`, … */
-  code: string;
-  message: string;
-  /** Files involved, relative to the working directory. */
-  files: string[];
-  /** `file:line:column` of the error, when known. */
-  location?: string;
-}
+export type { DevLogger, DevOptions, DevProblem, DevReload } from '../types';
 
 /** mount.ts's compile step, handed to the dev loop so src/dev never imports mount.ts. */
 export type CompileTree = (
@@ -42,11 +15,3 @@ export type CompileTree = (
   options: MountOptions,
   load: (file: RouteFile) => Promise<ModuleExports>,
 ) => Promise<{ router: Router<CompiledRoute>; loaded: DiscoveredTree }>;
-
-/** What `onReload` is told after each build of the tree. */
-export interface DevReload {
-  /** Empty when the whole tree serves its current code. */
-  problems: DevProblem[];
-  /** Modules loaded afresh (changed, or importing a changed one), relative to the working directory. */
-  reloaded: string[];
-}

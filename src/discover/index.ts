@@ -1,5 +1,13 @@
 /** discover: files on disk -> RouteFile[] (fast-glob, segment parsing, static export reading). */
-export type { Segment, ExportInfo, RouteFile, RouteFileKind, DiscoveredTree, MisnamedFile } from './types';
+export type {
+  Segment,
+  ExportInfo,
+  RouteFile,
+  RouteFileKind,
+  DiscoveredTree,
+  MisnamedFile,
+  ParsedFolder,
+} from './types';
 export { discoverTree, displayPath, resolveRoot } from './discover-tree';
-export { formatPattern, parseFolder, type ParsedFolder } from './parse-segment';
+export { formatPattern, parseFolder } from './parse-segment';
 export { readExports } from './read-exports';

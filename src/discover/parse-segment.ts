@@ -2,16 +2,7 @@
  * Folder name -> meaning: `users` (static), `[id]`, `[...rest]`, `[[...rest]]`, `(group)`, `_private`,
  * or malformed. Malformed names are classified rather than thrown so validation can report them all at once.
  */
-import type { Segment } from './types';
-
-export type ParsedFolder =
-  | Segment
-  /** `(name)`: organises files without adding a URL segment. */
-  | { kind: 'group'; name: string }
-  /** `_name`: ignored by discovery, with everything below it. */
-  | { kind: 'private'; name: string }
-  /** Looks dynamic or grouped but is not written correctly; `reason` completes "is not a valid segment: …". */
-  | { kind: 'malformed'; value: string; reason: string };
+import type { ParsedFolder, Segment } from './types';
 
 // Param names become `context.params` keys and TypeScript property names (see ParamsOf), so keep them plain.
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;

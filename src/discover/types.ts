@@ -1,5 +1,4 @@
 /** What discovery produces: every route-relevant file under the tree, with its parsed URL segments. */
-import type { ParsedFolder } from './parse-segment';
 
 /** One URL segment of a route pattern. */
 export type Segment =
@@ -59,3 +58,13 @@ export interface DiscoveredTree {
 
 /** A `route.*` or `index.*` file of the tree: where it is, the URL its folder has, and what it exports. */
 export type MisnamedFile = Pick<RouteFile, 'file' | 'displayPath' | 'pattern'> & { exports: ExportInfo };
+
+/** What a folder name means: a URL segment, a group, a private folder, or a malformed name. */
+export type ParsedFolder =
+  | Segment
+  /** `(name)`: organises files without adding a URL segment. */
+  | { kind: 'group'; name: string }
+  /** `_name`: ignored by discovery, with everything below it. */
+  | { kind: 'private'; name: string }
+  /** Looks dynamic or grouped but is not written correctly; `reason` completes "is not a valid segment: …". */
+  | { kind: 'malformed'; value: string; reason: string };

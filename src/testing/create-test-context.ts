@@ -4,8 +4,8 @@
  * middleware would have attached (`req.session`, passport's `req.user`, `res.locals`), so a
  * handler that reads `context.node` is tested without a cast and without a server.
  */
-import { detachedNodeContext, type NodeContext } from '../bridge';
-import type { EndpointContext, Params } from '../types';
+import { detachedNodeContext } from '../bridge';
+import type { EndpointContext, NodeContext, Params } from '../types';
 
 /** Options of {@link createTestContext}. */
 export interface TestContextOptions<P extends Params | string = Params> {

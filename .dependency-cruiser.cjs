@@ -1,0 +1,56 @@
+/**
+ * The layout's rules, checked by `npm run check:layers` in `npm test` (issue 23): no import circle
+ * in src/, and every import goes down. The floors, from the bottom: the public vocabulary; files
+ * on disk; the route table; handlers and answers in Web terms; Node I/O, validation, loading and the
+ * route listing; development mode, `check` and the test helpers; mounting and the commands; the
+ * entry points. A folder may import from itself and from any floor below its own, never from its
+ * own floor's other folders or from above.
+ */
+const FLOORS = [
+  ['src/types.ts', 'src/debug.ts'],
+  ['src/discover/'],
+  ['src/router/'],
+  ['src/dispatch/'],
+  ['src/bridge/', 'src/validate/', 'src/load/', 'src/describe-routes.ts'],
+  ['src/dev/', 'src/check/', 'src/testing/'],
+  ['src/mount.ts', 'src/commands/'],
+  ['src/index.ts', 'src/cli.ts'],
+];
+
+const pattern = (room) => `^${room.replace(/[.]/g, '\\.')}`;
+const either = (rooms) => rooms.map(pattern).join('|');
+
+const forbidden = [
+  {
+    name: 'no-circular',
+    comment: 'An import circle makes the code one knot: cut it by moving the shared names down.',
+    severity: 'error',
+    from: { path: '^src/' },
+    to: { circular: true },
+  },
+];
+FLOORS.forEach((rooms, floor) => {
+  const above = FLOORS.slice(floor + 1).flat();
+  for (const room of rooms) {
+    const sameFloor = rooms.filter((other) => other !== room);
+    const targets = [...above, ...sameFloor];
+    if (targets.length === 0) continue;
+    forbidden.push({
+      name: `down-only: ${room}`,
+      comment: `${room} is on floor ${floor + 1}: it imports only from floors below it, and from itself.`,
+      severity: 'error',
+      from: { path: pattern(room) },
+      to: { path: either(targets) },
+    });
+  }
+});
+
+module.exports = {
+  forbidden,
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsConfig: { fileName: 'tsconfig.json' },
+    // Type-only imports count: they tie the code together as much as any other.
+    tsPreCompilationDeps: true,
+  },
+};
