@@ -1,12 +1,7 @@
 /** express-file-endpoints: file-based, Web-standard endpoint handlers for Express, Connect and node:http. */
 export { mountEndpoints } from './mount';
-export {
-  bridgeMiddleware,
-  DEFAULT_BODY_LIMIT,
-  BodyLimitError,
-  type BridgeOptions,
-  type NodeMiddleware,
-} from './bridge';
+export { DEFAULT_BODY_LIMIT, BodyLimitError, type NodeMiddleware } from './bridge';
+export { bridgeMiddleware, type BridgeOptions } from './bridge-middleware';
 export type { EndpointsMiddleware, AppLike } from './mount';
 export type { RouteInfo } from './describe-routes';
 export type { HttpMethod, HandlerExportName } from './dispatch';

@@ -4,7 +4,7 @@
  * Discovery and validation run synchronously so an invalid tree throws at the call; loading
  * modules is asynchronous, and requests that arrive before it ends wait for it.
  */
-import { createNodeMiddleware, DEFAULT_BODY_LIMIT, type NodeMiddleware } from './bridge';
+import { createNodeMiddleware, DEFAULT_BODY_LIMIT, expressPath, type NodeMiddleware } from './bridge';
 import { discoverTree, displayPath, type DiscoveredTree, type RouteFile } from './discover';
 import { failingModule, failingRouter, resolveDevOptions, startDevLoop } from './dev';
 import { describeRoutes, middlewareFilesFor, patternsWithPage, type RouteInfo } from './describe-routes';
@@ -20,7 +20,7 @@ import {
   type MountedRoute,
 } from './dispatch';
 import { loadedExportInfo, loadModule, type ModuleExports } from './load';
-import { createRouter, expressPath, type RouteEntry, type Router } from './router';
+import { createRouter, type RouteEntry, type Router } from './router';
 import type { ErrorReporter, MountOptions, WebMiddleware } from './types';
 import { assertValidTree } from './validate';
 

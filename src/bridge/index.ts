@@ -1,6 +1,16 @@
-/** bridge: the only code that knows Node's http objects (req/res <-> Request/Response). */
-export { createNodeMiddleware, type MountState } from './node-handler';
+/**
+ * bridge: the endpoints' own Node I/O (req/res <-> Request/Response), and the pieces of it that
+ * bridgeMiddleware (src/bridge-middleware) builds on. With it, the only code that knows Node's http
+ * objects.
+ */
+export { createNodeMiddleware, type MountState, type NodeMiddleware } from './node-handler';
 export { detachedNodeContext } from './detached-node-context';
-export { finalNext, type NextFunction } from './plain-answers';
+export { failRequest, finalNext, sendAnswer, type NextFunction } from './plain-answers';
 export { BodyLimitError, ClientClosedError, DEFAULT_BODY_LIMIT } from './request-body';
-export { bridgeMiddleware, type BridgeOptions, type NodeMiddleware } from './bridge-middleware';
+export { isRewrittenPath, originalTarget, requestUrl, targetPath } from './request-url';
+export { mountPathOf } from './mount-path';
+export { toWebRequest } from './web-request';
+export { pipeBody, sendWebResponse } from './send-response';
+export { frameKnownBody } from './body-length';
+export { whenClientGone } from './client-gone';
+export { expressPath } from './express-path';

@@ -21,7 +21,6 @@ import { pathBelowMount } from './mount-path';
 import { NodeRouteContext } from './node-context';
 import { drainAfterResponse } from './drain-request';
 import { failRequest, finalNext, sendAnswer, type NextFunction } from './plain-answers';
-import type { NodeMiddleware } from './bridge-middleware';
 import { isRewrittenPath, originalTarget, requestUrl, targetPath } from './request-url';
 import { sendWebResponse, type SendOptions } from './send-response';
 
@@ -104,6 +103,9 @@ function exceedsLimit(req: IncomingMessage, limit: number | false): boolean {
   const length = req.headers['content-length'];
   return length !== undefined && Number(length) > limit;
 }
+
+/** A Connect/Express middleware; `next` is optional so a bare node:http server can call it too. */
+export type NodeMiddleware = (req: IncomingMessage, res: ServerResponse, next?: NextFunction) => void;
 
 /** What the middleware needs of a mount. */
 export interface MountState {

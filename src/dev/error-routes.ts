@@ -6,12 +6,12 @@
  *   - an invalid tree (two routes for one URL, a bad folder name) cannot be routed as it is, so
  *     every endpoint of it answers with the error page until it is fixed.
  */
-import { DEFAULT_BODY_LIMIT } from '../bridge';
+import { DEFAULT_BODY_LIMIT, expressPath } from '../bridge';
 import { patternsWithPage } from '../describe-routes';
 import type { DiscoveredTree, RouteFile } from '../discover';
 import { buildMethodTable, HTTP_METHODS, logError, type CompiledRoute } from '../dispatch';
 import type { ModuleExports } from '../load';
-import { createRouter, expressPath, type Router } from '../router';
+import { createRouter, type Router } from '../router';
 import type { MountOptions } from '../types';
 import { errorPage } from './error-page';
 import type { DevProblem } from './types';

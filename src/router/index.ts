@@ -5,5 +5,4 @@
 export { MALFORMED_PATH } from './types';
 export type { RouteEntry, RouteMatch, Router, RouterOptions } from './types';
 export { createRouter } from './create-router';
-export { expressPath } from './express-path';
 export { urlSegment } from './url-segment';

@@ -20,7 +20,7 @@ import type { ServerResponse } from 'node:http';
 import { corkMarks, type CorkMarks } from './cork-marks';
 import { applyWriteHead, checkHead, freshProbe, responseFromHead, sentProbe } from './node-head';
 import { patchResponse, type Method, type PatchedName } from './patch-response';
-import { whenClientGone } from './client-gone';
+import { whenClientGone } from '../bridge';
 
 type Callback = (error?: Error | null) => void;
 

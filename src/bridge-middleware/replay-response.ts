@@ -14,10 +14,9 @@
  * ones set before the middleware ran (helmet, cors, cookies) that the chain kept.
  */
 import type { OutgoingHttpHeader, ServerResponse } from 'node:http';
-import { frameKnownBody } from './body-length';
 import type { Capture, ChainResponse } from './capture-response';
 import { CORK_BEFORE, UNCORK_AFTER } from './cork-marks';
-import { pipeBody } from './send-response';
+import { frameKnownBody, pipeBody } from '../bridge';
 
 /** Headers on `res` before the chain ran, by lower-case name: how they were spelt, and their value. */
 export type UpstreamHeaders = Map<string, { name: string; value: OutgoingHttpHeader }>;

@@ -11,12 +11,22 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EndpointContext, ErrorReporter, NodeContext, Params, WebMiddleware } from '../types';
-import { mountPathOf } from './mount-path';
+import {
+  DEFAULT_BODY_LIMIT,
+  failRequest,
+  finalNext,
+  isRewrittenPath,
+  mountPathOf,
+  originalTarget,
+  requestUrl,
+  sendAnswer,
+  sendWebResponse,
+  targetPath,
+  toWebRequest,
+  type NextFunction,
+  type NodeMiddleware,
+} from '../bridge';
 import { captureResponse, type Capture } from './capture-response';
-import { failRequest, finalNext, sendAnswer, type NextFunction } from './plain-answers';
-import { toWebRequest } from './web-request';
-import { isRewrittenPath, originalTarget, requestUrl, targetPath } from './request-url';
-import { DEFAULT_BODY_LIMIT } from './request-body';
 import {
   isChainDerived,
   replayResponse,
@@ -24,7 +34,6 @@ import {
   upstreamHeaders,
   type UpstreamHeaders,
 } from './replay-response';
-import { sendWebResponse } from './send-response';
 import {
   BAD_ORIGIN,
   handledRejection,
@@ -69,8 +78,6 @@ export interface BridgeOptions {
    */
   onError?: ErrorReporter;
 }
-
-export type NodeMiddleware = (req: IncomingMessage, res: ServerResponse, next?: NextFunction) => void;
 
 /** Thrown by `request.url` when the Host header (or forwarded protocol) makes no URL. */
 export class InvalidHostError extends TypeError {
