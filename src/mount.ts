@@ -14,6 +14,7 @@ import {
   type MethodTable,
   handleFetch,
   logError,
+  tellOnError,
   type CompiledRoute,
   type ExpressStyleRoute,
   LOADING,
@@ -21,7 +22,7 @@ import {
 } from './dispatch';
 import { loadedExportInfo, loadModule, type ModuleExports } from './load';
 import { createRouter, type RouteEntry, type Router } from './router';
-import type { ErrorReporter, MountOptions, WebMiddleware } from './types';
+import type { MountOptions, WebMiddleware } from './types';
 import { assertValidTree } from './validate';
 
 /** The Connect middleware `mountEndpoints` returns. */
@@ -137,23 +138,25 @@ async function loadTree(
   } catch (error) {
     // The tree as loaded is invalid (`export * from` brought a conflict): no route can be trusted.
     swap(failingRouter(tree, options, error));
-    report(onError, error, { file: displayPath(tree.root), route: '/' });
+    tellOnError(onError, error, {
+      file: displayPath(tree.root),
+      route: '/',
+      export: '',
+      passedToNext: false,
+    });
     throw error;
   }
   swap(compiled.router);
   routes.splice(0, routes.length, ...describeRoutes(compiled.loaded));
-  for (const { file, error } of failures)
-    report(onError, error, { file: file.displayPath, route: file.pattern });
-  if (failures.length > 0) throw failures[0]!.error;
-}
-
-/** Tells `onError` about an error outside any request, without letting a failing `onError` escape. */
-function report(onError: ErrorReporter, error: unknown, where: { file: string; route: string }): void {
-  try {
-    onError(error, { ...where, export: '', passedToNext: false });
-  } catch (thrown) {
-    console.error('express-file-endpoints: onError threw', thrown);
+  for (const { file, error } of failures) {
+    tellOnError(onError, error, {
+      file: file.displayPath,
+      route: file.pattern,
+      export: '',
+      passedToNext: false,
+    });
   }
+  if (failures.length > 0) throw failures[0]!.error;
 }
 
 /** Loads every module, confirms the exports static reading could not see, builds the router. */

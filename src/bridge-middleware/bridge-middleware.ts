@@ -15,13 +15,12 @@ import {
   DEFAULT_BODY_LIMIT,
   failRequest,
   finalNext,
-  isRewrittenPath,
+  hasRewrittenPath,
   mountPathOf,
   originalTarget,
   requestUrl,
   sendAnswer,
   sendWebResponse,
-  targetPath,
   toWebRequest,
   type NextFunction,
   type NodeMiddleware,
@@ -42,12 +41,10 @@ import {
   isResponse,
   logError,
   NextCalledTwiceError,
+  METHOD_WITHOUT_REQUEST,
   REWRITTEN_PATH_ANSWER,
-  type Answer,
+  tellOnError,
 } from '../dispatch';
-
-// No `Allow` header: the methods the app behind serves are not the middleware's to know.
-const NO_REQUEST_METHOD: Answer = { status: 405, message: 'Method Not Allowed' };
 
 export interface BridgeOptions {
   /**
@@ -101,9 +98,9 @@ export function bridgeMiddleware(middleware: WebMiddleware, options: BridgeOptio
   return function bridgedMiddleware(req, res, next) {
     if (isForbiddenMethod(req.method ?? 'GET')) {
       if (passMethods && next) return next();
-      return sendAnswer(res, NO_REQUEST_METHOD);
+      return sendAnswer(res, METHOD_WITHOUT_REQUEST);
     }
-    if (!resolvePaths && isRewrittenPath(targetPath(originalTarget(req)) ?? '/')) {
+    if (!resolvePaths && hasRewrittenPath(req)) {
       return sendAnswer(res, REWRITTEN_PATH_ANSWER);
     }
     run(middleware, bodyLimit, onError, req, res, next ?? finalNext(res)).catch((error: unknown) => {
@@ -132,8 +129,8 @@ function bridgeRequest(req: IncomingMessage, res: ServerResponse, bodyLimit: num
   return request;
 }
 
-function placeholderUrl(req: IncomingMessage & { originalUrl?: string }): string {
-  const target = req.originalUrl ?? req.url ?? '/';
+function placeholderUrl(req: IncomingMessage): string {
+  const target = originalTarget(req);
   const path = target.startsWith('/') ? target : '/';
   return URL.canParse(PLACEHOLDER_ORIGIN + path) ? PLACEHOLDER_ORIGIN + path : `${PLACEHOLDER_ORIGIN}/`;
 }
@@ -203,7 +200,7 @@ function bridgedContext(req: IncomingMessage, res: ServerResponse): EndpointCont
   };
 }
 
-/** Tells `onError` about an error of the middleware; a failing `onError` is logged, never thrown. */
+/** Tells `onError` about an error of the middleware. */
 function tell(
   onError: ErrorReporter,
   error: unknown,
@@ -211,17 +208,13 @@ function tell(
   req: IncomingMessage,
   request: Request,
 ): void {
-  try {
-    onError(error, {
-      request,
-      route: mountPathOf(req) || '/',
-      file: 'bridgeMiddleware',
-      export: middleware.name || 'anonymous',
-      passedToNext: false,
-    });
-  } catch (thrown) {
-    console.error('express-file-endpoints: onError threw', thrown);
-  }
+  tellOnError(onError, error, {
+    request,
+    route: mountPathOf(req) || '/',
+    file: 'bridgeMiddleware',
+    export: middleware.name || 'anonymous',
+    passedToNext: false,
+  });
 }
 
 /** A failure once the chain has answered: nothing of the chain's goes out, a plain answer does. */

@@ -21,7 +21,7 @@ import { pathBelowMount } from './mount-path';
 import { NodeRouteContext } from './node-context';
 import { drainAfterResponse } from './drain-request';
 import { failRequest, finalNext, sendAnswer, type NextFunction } from './plain-answers';
-import { isRewrittenPath, originalTarget, requestUrl, targetPath } from './request-url';
+import { hasRewrittenPath, requestUrl } from './request-url';
 import { sendWebResponse, type SendOptions } from './send-response';
 
 const SEND_HEAD: SendOptions = { head: true };
@@ -56,7 +56,7 @@ async function handleNodeRequest(
   drainAfterResponse(req, res);
   // The Request's URL must name the path that was routed; one the URL parser would rewrite
   // (`/files/%2e%2e`) never reaches middleware or a handler.
-  if (isRewrittenPath(targetPath(originalTarget(req)) ?? '/')) return sendAnswer(res, REWRITTEN_PATH_ANSWER);
+  if (hasRewrittenPath(req)) return sendAnswer(res, REWRITTEN_PATH_ANSWER);
 
   const method = req.method ?? 'GET';
   // CONNECT, TRACE and TRACK cannot be a Request, so no handler serves them.

@@ -75,6 +75,11 @@ export function isRewrittenPath(path: string): boolean {
   return !URL.canParse(full) || new URL(full).pathname !== path;
 }
 
+/** Whether the client's target, as sent, has a path the URL parser would rewrite. */
+export function hasRewrittenPath(req: ExpressLikeRequest): boolean {
+  return isRewrittenPath(targetPath(originalTarget(req)) ?? '/');
+}
+
 /**
  * The path part of a request target, raw (still percent-encoded). Handles absolute-form
  * targets (`GET http://host/path`); `undefined` for targets that name no path (`*`).

@@ -27,6 +27,11 @@ export const BAD_ORIGIN: Answer = {
   status: 400,
   message: 'Bad Request: invalid Host header or forwarded protocol',
 };
+/**
+ * CONNECT, TRACE or TRACK in front of a bridged middleware: no Request can carry them. No `Allow`:
+ * the methods the app behind it serves are not the middleware's to know.
+ */
+export const METHOD_WITHOUT_REQUEST: Answer = { status: 405, message: 'Method Not Allowed' };
 export const PAYLOAD_TOO_LARGE: Answer = { status: 413, message: 'Payload Too Large' };
 /** A body an earlier parser read, nested too deeply to be encoded again for the handler. */
 export const BODY_TOO_DEEP: Answer = {

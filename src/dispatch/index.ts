@@ -14,6 +14,7 @@ export {
   INTERNAL_ERROR,
   isNullBodyStatus,
   MALFORMED_PATH_ANSWER,
+  METHOD_WITHOUT_REQUEST,
   REWRITTEN_PATH_ANSWER,
   NOT_FOUND,
   PAYLOAD_TOO_LARGE,
@@ -26,4 +27,4 @@ export { RouteContext } from './route-context';
 export { runRoute, isResponse } from './run-route';
 export { handledRejection, NextCalledTwiceError } from './run-chain';
 export { handleFetch } from './handle-fetch';
-export { logError } from './report-error';
+export { logError, tellOnError } from './report-error';

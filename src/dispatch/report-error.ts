@@ -3,7 +3,16 @@
  * node:http server, under `.fetch()`, in `after()` callbacks, mid-stream — and stays quiet when the
  * host's error handler gets the error through `next(err)`, which logs it already in most apps.
  */
-import type { EndpointErrorInfo } from '../types';
+import type { EndpointErrorInfo, ErrorReporter } from '../types';
+
+/** Tells `onError`; one that throws must not take a request or startup down with it, so it is logged. */
+export function tellOnError(onError: ErrorReporter, error: unknown, info: EndpointErrorInfo): void {
+  try {
+    onError(error, info);
+  } catch (thrown) {
+    console.error('express-file-endpoints: onError threw', thrown);
+  }
+}
 
 export function logError(error: unknown, info: EndpointErrorInfo): void {
   if (info.passedToNext) return;

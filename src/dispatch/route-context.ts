@@ -8,7 +8,7 @@
  * `finish`); `.fetch` uses it as it is.
  */
 import type { EndpointContext, Params } from '../types';
-import { isClientAbort } from './report-error';
+import { isClientAbort, tellOnError } from './report-error';
 import type { CompiledRoute } from './route';
 
 type AfterCallback = () => unknown;
@@ -78,18 +78,13 @@ export class RouteContext implements EndpointContext {
   reportError(error: unknown, what: string = this.#exportName, passedToNext = this.passesToNext): void {
     if (this.isExpected(error)) return;
     const route = this.#route;
-    try {
-      route.onError(error, {
-        request: RouteContext.requestOf(this),
-        route: route.pattern,
-        file: route.displayPath,
-        export: what,
-        passedToNext,
-      });
-    } catch (thrown) {
-      // A failing onError must not take the request down with it; say so where it can be seen.
-      console.error('express-file-endpoints: onError threw', thrown);
-    }
+    tellOnError(route.onError, error, {
+      request: RouteContext.requestOf(this),
+      route: route.pattern,
+      file: route.displayPath,
+      export: what,
+      passedToNext,
+    });
   }
 
   /** Any `after()` callbacks waiting (`.fetch` wraps the body only then). */
