@@ -164,7 +164,7 @@ async function run(
 
   let returned: Response;
   try {
-    returned = await middleware(request, callNext, bridgedContext(req, res));
+    returned = await middleware(request, callNext, new BridgedContext(req, res));
     if (misuse) throw misuse;
     if (!isResponse(returned))
       throw new TypeError(`A bridged middleware returned ${typeof returned}, not a Response`);
@@ -191,13 +191,32 @@ async function run(
   }
 }
 
-/** What a bridged middleware gets as its context: the Node request and response, no route. */
-function bridgedContext(req: IncomingMessage, res: ServerResponse): EndpointContext {
-  return {
-    params: Object.create(null) as Params,
-    node: { req: req as NodeContext['req'], res },
-    mountPath: mountPathOf(req),
-  };
+/**
+ * What a bridged middleware gets as its context: the Node request and response, no route. Every
+ * bridged request makes one, and most middleware never read it, so each field is made on first use.
+ */
+class BridgedContext implements EndpointContext {
+  readonly #req: IncomingMessage;
+  readonly #res: ServerResponse;
+  #params: Params | undefined;
+  #node: NodeContext | undefined;
+
+  constructor(req: IncomingMessage, res: ServerResponse) {
+    this.#req = req;
+    this.#res = res;
+  }
+
+  get params(): Params {
+    return (this.#params ??= Object.create(null) as Params);
+  }
+
+  get node(): NodeContext {
+    return (this.#node ??= { req: this.#req as NodeContext['req'], res: this.#res });
+  }
+
+  get mountPath(): string {
+    return mountPathOf(this.#req);
+  }
 }
 
 /** Tells `onError` about an error of the middleware. */
