@@ -25,9 +25,21 @@ export function logError(error: unknown, info: EndpointErrorInfo): void {
     return;
   }
   console.error(
-    `express-file-endpoints: ${info.file} (export ${info.export}) failed on ${request.method} ${request.url}:`,
+    `express-file-endpoints: ${info.file} (export ${info.export}) failed on ${request.method} ${urlOf(request)}:`,
     error,
   );
+}
+
+/**
+ * The request's URL for a log line. A bridged middleware's request has none when the Host header
+ * makes no URL (reading `url` throws then), and the error must still be logged as itself.
+ */
+function urlOf(request: Request): string {
+  try {
+    return request.url;
+  } catch {
+    return '(a Host header that makes no URL)';
+  }
 }
 
 /** The error only says that the client went away (its request's signal aborted): nobody to tell. */

@@ -415,6 +415,33 @@ for (const host of hosts) {
       });
     });
 
+    it('the default onError logs an error after next() even when the Host header makes no URL', async () => {
+      const printed: unknown[][] = [];
+      const original = console.error;
+      const url = await start([
+        {
+          use: bridgeMiddleware(async function failsAfterNext(_req, next) {
+            await next();
+            throw new Error('after next');
+          }),
+        },
+        { route: '/json', handle: (_req, res) => sendJson(res, { ok: true }) },
+      ]);
+      console.error = (...args: unknown[]) => void printed.push(args);
+      let reply: Awaited<ReturnType<typeof httpRequest>>;
+      try {
+        reply = await httpRequest(`${url}/json`, { headers: { host: 'bad host/x' } });
+      } finally {
+        console.error = original;
+      }
+      expect(reply.status).to.equal(500);
+      expect(printed).to.have.length(1);
+      expect(String(printed[0]![0])).to.equal(
+        'express-file-endpoints: bridgeMiddleware (export failsAfterNext) failed on GET (a Host header that makes no URL):',
+      );
+      expect((printed[0]![1] as Error).message).to.equal('after next');
+    });
+
     describe('middleware that wraps res, behind or in front of the bridge', () => {
       const addHeader = { use: bridgeMiddleware(withHeader('x-added', 'yes')) };
       const gzip = { use: compression({ threshold: 0 }) as unknown as Handler };
