@@ -345,25 +345,17 @@ async function check(app: App, paths: string[], seed: number): Promise<{ served:
   return { served };
 }
 
+/** Each Express at the root and under `/v1`, with Express's default routing and with both settings on. */
+const EXPRESS_APPS: AppConfig[] = [
+  { prefix: '', bridged: true },
+  { prefix: '/v1' },
+  { prefix: '', caseSensitive: true, strict: true },
+  { prefix: '/v1', caseSensitive: true, strict: true, bridged: true },
+];
+
 const HOSTS: { kind: 'Express 5' | 'Express 4' | 'Connect'; configs: AppConfig[] }[] = [
-  {
-    kind: 'Express 5',
-    configs: [
-      { prefix: '', bridged: true },
-      { prefix: '/v1' },
-      { prefix: '', caseSensitive: true, strict: true },
-      { prefix: '/v1', caseSensitive: true, strict: true, bridged: true },
-    ],
-  },
-  {
-    kind: 'Express 4',
-    configs: [
-      { prefix: '', bridged: true },
-      { prefix: '/v1' },
-      { prefix: '', caseSensitive: true, strict: true },
-      { prefix: '/v1', caseSensitive: true, strict: true, bridged: true },
-    ],
-  },
+  { kind: 'Express 5', configs: EXPRESS_APPS },
+  { kind: 'Express 4', configs: EXPRESS_APPS },
   { kind: 'Connect', configs: [{ prefix: '', bridged: true }, { prefix: '/v1' }] },
 ];
 
