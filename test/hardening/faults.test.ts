@@ -5,6 +5,8 @@
  */
 import http from 'node:http';
 import net from 'node:net';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import express from 'express';
 import { expect } from 'chai';
@@ -201,6 +203,44 @@ describe('hardening: faults', function () {
       // Synchronously: nothing waited for the modules.
       expect(passedOn).to.equal(true);
       await endpoints.ready.catch(() => {});
+    });
+
+    it('a client that leaves while its endpoint is still loading breaks nothing', async () => {
+      // An endpoint whose module takes 300 ms to load (top-level await), and one ready at once.
+      const dir = mkdtempSync(path.join(tmpdir(), 'slow-load-'));
+      const write = (file: string, text: string) => {
+        mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+        writeFileSync(path.join(dir, file), text);
+      };
+      write(
+        'slow/endpoint.mjs',
+        'await new Promise((r) => setTimeout(r, 300));\nlet calls = 0;\nexport const GET = () => new Response(String(++calls));\n',
+      );
+      const reported: unknown[] = [];
+      const endpoints = mountEndpoints({ dir, onError: (error) => reported.push(error) });
+      const server = http.createServer((req, res) => endpoints(req, res));
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        const { port } = server.address() as net.AddressInfo;
+        // Asks, then hangs up before the module has loaded.
+        const socket = net.connect(port, '127.0.0.1', () =>
+          socket.write('GET /slow HTTP/1.1\r\nHost: x\r\n\r\n'),
+        );
+        socket.on('error', () => {});
+        await delay(50);
+        socket.destroy();
+        await endpoints.ready;
+        // The server still answers, the next request in full (the handler may or may not have run
+        // for the request whose client left).
+        const reply = await httpRequest(`http://127.0.0.1:${port}/slow`);
+        expect(reply.status).to.equal(200);
+        expect(reply.body.toString()).to.match(/^[12]$/);
+        expect(reported).to.deep.equal([]);
+      } finally {
+        server.closeAllConnections();
+        server.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
     });
 
     it('by default the failure is printed once at startup, naming the file and the route', async () => {
