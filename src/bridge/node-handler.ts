@@ -5,7 +5,11 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
+  type CompiledRoute,
   dispatch,
+  EndpointCall,
+  Failure,
+  type HostRequest,
   LOADING,
   type MountedRoute,
   runRoute,
@@ -17,12 +21,15 @@ import {
   isForbiddenMethod,
 } from '../dispatch';
 import { MALFORMED_PATH, type Router } from '../router';
-import { pathBelowMount } from './mount-path';
-import { NodeRouteContext } from './node-context';
+import type { NodeContext } from '../types';
+import { isClientGoneError } from './client-gone';
 import { drainAfterResponse } from './drain-request';
+import { mountPathOf, pathBelowMount } from './mount-path';
 import { failRequest, finalNext, sendAnswer, type NextFunction } from './plain-answers';
+import { BodyLimitError, BodyTooDeepError } from './request-body';
 import { hasRewrittenPath, requestUrl } from './request-url';
 import { sendWebResponse, type SendOptions } from './send-response';
+import { toWebRequest } from './web-request';
 
 const SEND_HEAD: SendOptions = { head: true };
 const SEND_BODY: SendOptions = {};
@@ -76,26 +83,73 @@ async function handleNodeRequest(
   }
 
   const entry = decision.entry;
-  const exportName = entry.exportName;
-  // The handler's Request is built by the context, and only when something can see it.
-  const context = new NodeRouteContext(params, route, exportName, req, res, url, hostGetsErrors);
-  let response: Response;
+  // The handler's Request is built only when something can see it.
+  const call = new EndpointCall(
+    params,
+    route,
+    entry.exportName,
+    new NodeRequest(req, res, url, route, hostGetsErrors),
+  );
+  const result = runRoute(route, entry, call);
+  // A handler that answers synchronously is not awaited: no microtask trips per request.
+  const outcome = result instanceof Promise ? await result : result;
+  if (outcome instanceof Failure) return failRequest(req, res, next, outcome.error);
   try {
-    const result = runRoute(route, entry, context);
-    // A handler that answers synchronously is not awaited: no microtask trips per request.
-    response = result instanceof Promise ? await result : result;
+    await sendWebResponse(res, outcome, method === 'HEAD' ? SEND_HEAD : SEND_BODY);
   } catch (error) {
-    // runRoute told onError already.
-    return failRequest(req, res, next, error);
-  }
-  try {
-    await sendWebResponse(res, response, method === 'HEAD' ? SEND_HEAD : SEND_BODY);
-  } catch (error) {
-    context.reportError(error, exportName);
+    call.report(error);
     return failRequest(req, res, next, error);
   }
   // A body stream that failed after the headers went out broke the connection with its error.
-  if (res.errored) context.reportError(res.errored, exportName, false);
+  if (res.errored) call.report(res.errored, undefined, false);
+}
+
+/** What the endpoint's call knows of a Node request; everything is worked out on first use. */
+class NodeRequest implements HostRequest {
+  #node: NodeContext | undefined;
+
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+    /** The client's full URL (`requestUrl`), for the Request built when something needs it. */
+    private readonly url: string,
+    private readonly route: CompiledRoute,
+    /** The host passed a `next`: its error handler gets errors while nothing was sent. */
+    private readonly hostGetsErrors: boolean,
+  ) {}
+
+  buildRequest(): Request {
+    return toWebRequest(this.req, this.res, this.url, { bodyLimit: this.route.bodyLimit });
+  }
+
+  get node(): NodeContext {
+    return (this.#node ??= { req: this.req as NodeContext['req'], res: this.res });
+  }
+
+  /** From Express's `req.baseUrl`, or from what Connect stripped off `req.url`. */
+  mountPath(): string {
+    return mountPathOf(this.req);
+  }
+
+  errorsGoToNext(): boolean {
+    return this.hostGetsErrors && !this.res.headersSent;
+  }
+
+  isExpected(error: unknown): boolean {
+    if (error instanceof BodyLimitError || error instanceof BodyTooDeepError) return true;
+    return isClientGoneError(this.res, error);
+  }
+
+  /** On `finish` (sent) or `close` (the client left); whichever comes first runs the callbacks. */
+  whenDone(run: () => void): void {
+    const res = this.res;
+    if (res.writableFinished || res.destroyed) {
+      setImmediate(run);
+      return;
+    }
+    res.once('finish', run);
+    res.once('close', run);
+  }
 }
 
 function exceedsLimit(req: IncomingMessage, limit: number | false): boolean {

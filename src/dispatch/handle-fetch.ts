@@ -7,9 +7,34 @@
 import { MALFORMED_PATH, type Router } from '../router';
 import { answerFor, answerResponse, INTERNAL_ERROR, MALFORMED_PATH_ANSWER, NOT_FOUND } from './answers';
 import { dispatch } from './method-table';
+import { EndpointCall, type HostRequest } from './endpoint-call';
 import type { CompiledRoute } from './route';
-import { RouteContext } from './route-context';
-import { runRoute } from './run-route';
+import { Failure, runRoute } from './run-route';
+
+/** `.fetch` as a host: no mount, no Node objects, no error handler but the 500 below. */
+class FetchRequest implements HostRequest {
+  readonly node = undefined;
+  /** Runs the `after()` callbacks: set when the first one is registered. */
+  done: (() => void) | undefined;
+
+  constructor(readonly request: Request) {}
+
+  buildRequest(): Request {
+    return this.request;
+  }
+  mountPath(): string {
+    return '';
+  }
+  errorsGoToNext(): boolean {
+    return false;
+  }
+  isExpected(): boolean {
+    return false;
+  }
+  whenDone(run: () => void): void {
+    this.done = run;
+  }
+}
 
 export async function handleFetch(router: Router<CompiledRoute>, request: Request): Promise<Response> {
   const url = new URL(request.url);
@@ -23,14 +48,10 @@ export async function handleFetch(router: Router<CompiledRoute>, request: Reques
     // `pass`: the page that serves GET here lives in the host app, which `.fetch` does not have.
     return answerResponse(answerFor(decision) ?? NOT_FOUND);
   }
-  const context = new RouteContext(match.params, request, route, decision.entry.exportName);
-  let response: Response;
-  try {
-    response = await runRoute(route, decision.entry, context);
-  } catch {
-    // Already told to onError by runRoute.
-    response = answerResponse(INTERNAL_ERROR);
-  }
+  const host = new FetchRequest(request);
+  const call = new EndpointCall(match.params, route, decision.entry.exportName, host);
+  const outcome = await runRoute(route, decision.entry, call);
+  let response = outcome instanceof Failure ? answerResponse(INTERNAL_ERROR) : outcome;
   if (request.method === 'HEAD' && response.body !== null) {
     await response.body.cancel();
     response = new Response(null, {
@@ -39,7 +60,7 @@ export async function handleFetch(router: Router<CompiledRoute>, request: Reques
       headers: response.headers,
     });
   }
-  return context.hasAfterCallbacks ? withAfterCallbacks(response, context) : response;
+  return host.done ? withAfterCallbacks(response, host.done) : response;
 }
 
 /**
@@ -47,14 +68,13 @@ export async function handleFetch(router: Router<CompiledRoute>, request: Reques
  * cancelled or has failed — "after the response was sent", for a caller that is not a socket. A
  * null body: at once, once the caller has the Response.
  */
-function withAfterCallbacks(response: Response, context: RouteContext): Response {
+function withAfterCallbacks(response: Response, done: () => void): Response {
   const body = response.body;
   if (body === null) {
-    setImmediate(() => context.runAfterCallbacks());
+    setImmediate(done);
     return response;
   }
-  const reader = body.getReader();
-  const done = () => context.runAfterCallbacks(); // runs the callbacks once, however often called
+  const reader = body.getReader(); // `done` runs the callbacks once, however often called
   const wrapped = new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {

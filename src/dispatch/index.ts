@@ -23,8 +23,8 @@ export {
 } from './answers';
 export { LOADING } from './route';
 export type { CompiledRoute, ExpressStyleRoute, MountedRoute } from './route';
-export { RouteContext } from './route-context';
-export { runRoute, isResponse } from './run-route';
+export { EndpointCall, type HostRequest } from './endpoint-call';
+export { Failure, runRoute, isResponse, type Outcome } from './run-route';
 export { handledRejection, NextCalledTwiceError } from './run-chain';
 export { handleFetch } from './handle-fetch';
 export { logError, tellOnError } from './report-error';

@@ -11,13 +11,15 @@
 import type { EndpointHandler } from '../types';
 
 import { HTTP_METHODS } from './http-methods';
-import { takesArguments } from './takes-arguments';
 
 export interface HandlerEntry {
   handler: EndpointHandler;
   /** The export that serves it, for error messages (`GET`, `ANY`, `default`). */
   exportName: string;
-  /** False for a handler declared without parameters: it is called with none, and no Request is built for it. */
+  /**
+   * False for a handler declared without parameters (`length` 0, decided once here, issue 23):
+   * it is called with none, and no Request is built for it.
+   */
   takesArguments: boolean;
 }
 
@@ -45,7 +47,7 @@ export function buildMethodTable(exports: Record<string, unknown>, pageServesGet
     const value = exports[name];
     if (typeof value !== 'function') return undefined;
     const handler = value as EndpointHandler;
-    return { handler, exportName: name, takesArguments: takesArguments(handler) };
+    return { handler, exportName: name, takesArguments: handler.length !== 0 };
   };
   const fallback = entry('ANY') ?? entry('default');
   const byMethod: Record<string, HandlerEntry | undefined> = Object.create(null);

@@ -4,64 +4,67 @@
  *
  * A thrown Response is the answer (`throw Response.redirect(url)`, `throw new Response(null,
  * { status: 404 })`), as with Next.js's `redirect()`/`notFound()`. Every other error is told to
- * `onError` here, where it is known whether the handler or which middleware failed, and then
- * thrown on for the host to answer (`next(err)`, or a 500).
+ * `onError` here, where it is known whether the handler or which middleware failed, and handed
+ * back as a `Failure` for the host to answer (`next(err)`, or a 500) without telling it again.
  */
+import { EndpointCall } from './endpoint-call';
 import { runChain, type ChainHooks, type NextCalledTwiceError } from './run-chain';
 import type { HandlerEntry } from './method-table';
 import type { CompiledRoute } from './route';
-import { RouteContext } from './route-context';
+
+/** An error of the request that `onError` has been told about: the host answers it. */
+export class Failure {
+  constructor(readonly error: unknown) {}
+}
+
+export type Outcome = Response | Failure;
 
 /**
- * The request comes from the context, built only when something will see it: the middleware, or a
- * handler that takes arguments (`entry.takesArguments`).
+ * The Request comes from the call, built only when something will see it: the middleware, or a
+ * handler that declares parameters (`entry.takesArguments`). Never throws.
  */
 export function runRoute(
   route: CompiledRoute,
   entry: HandlerEntry,
-  context: RouteContext,
-): Response | Promise<Response> {
+  call: EndpointCall,
+): Outcome | Promise<Outcome> {
+  if (route.middleware.length > 0) return runWithMiddleware(route, entry, call);
   // No middleware: call the handler directly and stay synchronous when it is. Awaiting a
   // Response that is already there costs the request trips through the microtask queue.
-  if (route.middleware.length === 0) {
-    try {
-      return callHandler(route, entry, context);
-    } catch (error) {
-      return answerOrReport(error, context, entry.exportName);
-    }
+  let result: Response | Promise<Response>;
+  try {
+    result = callHandler(route, entry, call);
+  } catch (error) {
+    return answerOrReport(error, call, entry.exportName);
   }
-  return runWithMiddleware(route, entry, context);
+  if (!(result instanceof Promise)) return result;
+  return result.then(undefined, (error: unknown) => answerOrReport(error, call, entry.exportName));
 }
 
-/** A thrown Response is returned; anything else is reported and thrown again. */
-function answerOrReport(error: unknown, context: RouteContext, what: string): Response {
+/** A thrown Response is the answer; anything else is reported. */
+function answerOrReport(error: unknown, call: EndpointCall, what: string): Outcome {
   if (isResponse(error)) return error;
-  context.reportError(error, what);
-  throw error;
+  call.report(error, what);
+  return new Failure(error);
 }
 
 /**
- * May throw synchronously (a handler that throws, or returns something else than a Response). With
- * `report`, a rejection is handled here as `runRoute` handles a throw; without, it is passed on.
+ * Throws (or rejects) when the handler does, or returns something else than a Response that HTTP
+ * can carry.
  */
 function callHandler(
   route: CompiledRoute,
   entry: HandlerEntry,
-  context: RouteContext,
-  report = true,
+  call: EndpointCall,
 ): Response | Promise<Response> {
   const result = (
-    entry.takesArguments ? entry.handler(RouteContext.requestOf(context), context) : callWithNothing(entry)
+    entry.takesArguments ? entry.handler(EndpointCall.requestOf(call), call) : callWithNothing(entry)
   ) as unknown;
   if (isThenable(result)) {
-    const failed = (error: unknown): Response => {
-      if (report) return answerOrReport(error, context, entry.exportName);
-      throw error;
-    };
-    return Promise.resolve(result).then(
-      (value) => (isSendable(value) ? value : failed(notAResponse(route, entry, value))),
-      failed,
-    );
+    return Promise.resolve(result).then((value) => {
+      if (isSendable(value)) return value;
+      throw notAResponse(route, entry, value);
+    });
   }
   if (isSendable(result)) return result;
   throw notAResponse(route, entry, result);
@@ -102,9 +105,9 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 async function runWithMiddleware(
   route: CompiledRoute,
   entry: HandlerEntry,
-  context: RouteContext,
-): Promise<Response> {
-  const request = RouteContext.requestOf(context);
+  call: EndpointCall,
+): Promise<Outcome> {
+  const request = EndpointCall.requestOf(call);
   // The innermost step an error came out of is the one to blame; the steps it passes through
   // on its way out see the same error and leave the blame where it is.
   let blamed: unknown;
@@ -124,12 +127,12 @@ async function runWithMiddleware(
     // Told when it happens, which may be after the answer went out; the request fails with it too.
     misused(index, error) {
       misuse = error;
-      context.reportError(error, route.middlewareNames[index]);
+      call.report(error, route.middlewareNames[index]);
     },
   };
   const last = async (): Promise<Response> => {
     try {
-      return await callHandler(route, entry, context, false);
+      return await callHandler(route, entry, call);
     } catch (error) {
       if (isResponse(error)) return error;
       blamed = error;
@@ -138,15 +141,12 @@ async function runWithMiddleware(
     }
   };
   try {
-    return await runChain(route.middleware, request, context, last, hooks);
+    return await runChain(route.middleware, request, call, last, hooks);
   } catch (error) {
-    if (error === misuse) throw error; // told when it happened
+    if (error === misuse) return new Failure(error); // told when it happened
     // An error no step was blamed for cannot happen today; the outermost middleware is the guess.
-    context.reportError(
-      error,
-      blamed === error && culprit !== undefined ? culprit : route.middlewareNames[0],
-    );
-    throw error;
+    call.report(error, blamed === error && culprit !== undefined ? culprit : route.middlewareNames[0]);
+    return new Failure(error);
   }
 }
 

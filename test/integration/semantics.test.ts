@@ -220,7 +220,7 @@ describe('integration: handler semantics on every host', function () {
         });
       });
 
-      describe('handlers declared without parameters', () => {
+      it('get the Request and the context when they declare parameters, and nothing when they declare none', async () => {
         it('still get the Request when they read `arguments` or gather them with a rest parameter', async () => {
           const get = await httpRequest(`${app.url}/semantics/no-parameters`, { headers: { 'x-a': '1' } });
           expect(get.body.toString()).to.equal('GET /semantics/no-parameters 1');

@@ -1,0 +1,129 @@
+/**
+ * One call of an endpoint: the context its handler gets as second argument, and the per-request
+ * state behind it (the Request once built, `after()` callbacks, error reports).
+ *
+ * A host describes its request with a `HostRequest`, plain data and functions: the Node bridge
+ * from `req`/`res`, `.fetch` from its Request. Nothing here knows which host it serves.
+ */
+import type { EndpointContext, NodeContext, Params } from '../types';
+import { isClientAbort, tellOnError } from './report-error';
+import type { CompiledRoute } from './route';
+
+/** What a host knows of one request. */
+export interface HostRequest {
+  /** Builds the Request; called at most once, and only when something will see it. */
+  buildRequest(): Request;
+  /** The host's own request and response, on Node (`context.node`). */
+  readonly node: NodeContext | undefined;
+  /** Where the tree is mounted (`context.mountPath`). */
+  mountPath(): string;
+  /** Whether an error of the request goes on to the host's error handler (`next(err)`) now. */
+  errorsGoToNext(): boolean;
+  /** Whether the error is no fault of the app: on Node, the client left or sent too much. */
+  isExpected(error: unknown): boolean;
+  /** Runs `run` once the response has been sent or the client has left: `after()` callbacks. */
+  whenDone(run: () => void): void;
+}
+
+type AfterCallback = () => unknown;
+
+/** `after()` callbacks already ran: later ones run at once. */
+const RAN = 'ran';
+
+/**
+ * `params` is the only own field; `node`, `route`, `mountPath` and `after` are getters, so a request
+ * that does not use them costs nothing more than this one object, and `after` still works
+ * destructured (`{ after }`): the bound function is made on first use.
+ */
+export class EndpointCall implements EndpointContext {
+  #request: Request | undefined;
+  readonly #route: CompiledRoute;
+  readonly #exportName: string;
+  readonly #host: HostRequest;
+  #afterCallbacks: AfterCallback[] | typeof RAN | undefined;
+  #after: ((fn: AfterCallback) => void) | undefined;
+
+  constructor(
+    readonly params: Params,
+    route: CompiledRoute,
+    exportName: string,
+    host: HostRequest,
+  ) {
+    this.#route = route;
+    this.#exportName = exportName;
+    this.#host = host;
+  }
+
+  /**
+   * The call's Request, built on first use: a handler declared without parameters, with no
+   * middleware in front, never needs one. Static, so handlers see no `request` on their context.
+   */
+  static requestOf(call: EndpointCall): Request {
+    return (call.#request ??= call.#host.buildRequest());
+  }
+
+  get node(): NodeContext | undefined {
+    return this.#host.node;
+  }
+
+  get route(): string {
+    return this.#route.pattern;
+  }
+
+  get mountPath(): string {
+    return this.#host.mountPath();
+  }
+
+  get after(): (fn: AfterCallback) => void {
+    return (this.#after ??= (fn) => this.#schedule(fn));
+  }
+
+  /**
+   * Tells `onError` about an error of `what` (an export or a middleware name), unless it is no fault
+   * of the app. The one place a request's errors are reported.
+   */
+  report(error: unknown, what: string = this.#exportName, passedToNext = this.#host.errorsGoToNext()): void {
+    const request = EndpointCall.requestOf(this);
+    if (this.#host.isExpected(error) || isClientAbort(request, error)) return;
+    const route = this.#route;
+    tellOnError(route.onError, error, {
+      request,
+      route: route.pattern,
+      file: route.displayPath,
+      export: what,
+      passedToNext,
+    });
+  }
+
+  /** Runs the waiting callbacks, once; errors go to `onError`. */
+  #runAfterCallbacks(): void {
+    const callbacks = this.#afterCallbacks;
+    this.#afterCallbacks = RAN;
+    if (!Array.isArray(callbacks)) return;
+    for (const fn of callbacks) this.#runAfter(fn);
+  }
+
+  #schedule(fn: AfterCallback): void {
+    if (typeof fn !== 'function') throw new TypeError('after() expects a function');
+    const callbacks = this.#afterCallbacks;
+    if (callbacks === RAN) {
+      setImmediate(() => this.#runAfter(fn));
+    } else if (callbacks) {
+      callbacks.push(fn);
+    } else {
+      this.#afterCallbacks = [fn];
+      this.#host.whenDone(() => this.#runAfterCallbacks());
+    }
+  }
+
+  #runAfter(fn: AfterCallback): void {
+    try {
+      const result = fn();
+      if (typeof (result as PromiseLike<unknown> | null)?.then === 'function') {
+        Promise.resolve(result).catch((error: unknown) => this.report(error, undefined, false));
+      }
+    } catch (error) {
+      this.report(error, undefined, false);
+    }
+  }
+}
