@@ -34,6 +34,31 @@ import { toWebRequest } from './web-request';
 const SEND_HEAD: SendOptions = { head: true };
 const SEND_BODY: SendOptions = {};
 
+/** A Connect/Express middleware; `next` is optional so a bare node:http server can call it too. */
+export type NodeMiddleware = (req: IncomingMessage, res: ServerResponse, next?: NextFunction) => void;
+
+/** What the middleware needs of a mount. */
+export interface MountState {
+  /**
+   * The route table, read per request, so it can be swapped (development reloads) without the
+   * host noticing. Until the modules have loaded, its endpoints are `LOADING`.
+   */
+  router(): Router<MountedRoute>;
+  /** Settles (never rejects) once loading has ended; by then no route is `LOADING`. */
+  loaded: Promise<void>;
+}
+
+/**
+ * The Connect/Express middleware over a route table that may still be loading: a request for an
+ * endpoint waits for the modules, any other request goes on to the app at once.
+ */
+export function createNodeMiddleware(mount: MountState): NodeMiddleware {
+  return (req, res, next) => {
+    const done = next ?? finalNext(res);
+    handleNodeRequest(mount, req, res, done, next !== undefined).catch(done);
+  };
+}
+
 /**
  * Host-independent: `next` is optional so a bare node:http server can use the middleware.
  * `hostGetsErrors` says whether `next` is the host's (whose error handler then sees errors).
@@ -156,29 +181,4 @@ function exceedsLimit(req: IncomingMessage, limit: number | false): boolean {
   if (limit === false) return false;
   const length = req.headers['content-length'];
   return length !== undefined && Number(length) > limit;
-}
-
-/** A Connect/Express middleware; `next` is optional so a bare node:http server can call it too. */
-export type NodeMiddleware = (req: IncomingMessage, res: ServerResponse, next?: NextFunction) => void;
-
-/** What the middleware needs of a mount. */
-export interface MountState {
-  /**
-   * The route table, read per request, so it can be swapped (development reloads) without the
-   * host noticing. Until the modules have loaded, its endpoints are `LOADING`.
-   */
-  router(): Router<MountedRoute>;
-  /** Settles (never rejects) once loading has ended; by then no route is `LOADING`. */
-  loaded: Promise<void>;
-}
-
-/**
- * The Connect/Express middleware over a route table that may still be loading: a request for an
- * endpoint waits for the modules, any other request goes on to the app at once.
- */
-export function createNodeMiddleware(mount: MountState): NodeMiddleware {
-  return (req, res, next) => {
-    const done = next ?? finalNext(res);
-    handleNodeRequest(mount, req, res, done, next !== undefined).catch(done);
-  };
 }
