@@ -130,7 +130,7 @@ export interface MountOptions {
   onError?: ErrorReporter;
   /**
    * Development mode: watch `dir` and serve changed endpoint code on the next request, with no
-   * restart (see the README's "Development mode"). Default: on when `NODE_ENV=development`.
+   * restart (see docs/development-mode.md). Default: on when `NODE_ENV=development`.
    */
   dev?: boolean | DevOptions;
 }

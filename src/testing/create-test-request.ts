@@ -2,7 +2,7 @@
  * createTestRequest: builds a standard `Request` for unit-testing endpoint handlers and
  * `(req, next)` middleware without a server: a leading `/` added, resolved against
  * http://localhost, GET by default, the body dropped for GET and HEAD, and `application/json` for a
- * string body starting with `{` when no Content-Type is given (the README lists each rule).
+ * string body starting with `{` when no Content-Type is given (docs/testing.md lists each rule).
  */
 import { methodHasBody } from '../dispatch';
 
