@@ -3,10 +3,10 @@
  * res.write/end, res.sendFile, a piped stream, the error handler, the 404) becomes the Web
  * `Response` that next() resolves to, and nothing of it reaches the client.
  *
- * It takes over `res`'s methods on that one object. srvx captures a Node handler by giving it a
+ * It takes over `res`'s methods on that one object. srvx captures a Node handler by handing it a
  * ServerResponse subclass of its own; here the chain already holds Node's `res`, and Express
- * re-points that object's prototype whenever a request enters a (sub-)app, so a capture on the
- * prototype chain would be dropped on the way. Instance methods stay put.
+ * re-points that object's prototype whenever a request enters an app or sub-app, so a capture on
+ * the prototype chain would be dropped on the way. Methods on the instance stay.
  *
  * Toward the chain, `res` keeps behaving as Node's own: once its head is out (writeHead, or the
  * first write/end/flushHeaders), `res.headersSent` is true and setHeader, appendHeader,
@@ -30,27 +30,16 @@ type Callback = (error?: Error | null) => void;
 
 const CAPTURE_HIGH_WATER_MARK = 64 * 1024;
 
-/** The methods the capture takes over on `res`. */
-const CAPTURED = [
-  'writeHead',
-  'write',
-  'end',
-  'flushHeaders',
-  'setHeader',
-  'appendHeader',
-  'removeHeader',
-  'setHeaders',
-  'cork',
-  'uncork',
-] as const;
+const HEADER_CALLS = ['setHeader', 'appendHeader', 'removeHeader', 'setHeaders'] as const;
+/** What the capture puts on `res` in place of Node's (or of what a middleware before it put there). */
+const CAPTURED = ['writeHead', 'write', 'end', 'flushHeaders', 'cork', 'uncork', ...HEADER_CALLS] as const;
 type Captured = (typeof CAPTURED)[number];
 
-// What passThrough puts back for the bridge's own writes, stepping around whatever wraps them
-// (compression, on-headers), so those run once. Not cork/uncork: Node's write() corks through
-// `this.cork()` and uncorks on the next tick, outside passThrough, so both reach the same method.
-// `on` is not captured, only stepped around: compression() behind the bridge replaces it.
-const STEPPED_ASIDE = [...CAPTURED.filter((name) => name !== 'cork' && name !== 'uncork'), 'on'] as const;
-type SteppedAside = (typeof STEPPED_ASIDE)[number];
+// What passThrough puts back while the bridge itself writes, stepping around whatever wraps the
+// capture (compression, on-headers), so those run once. Not cork/uncork: Node's write() corks
+// through `this.cork()` and uncorks on the next tick, outside passThrough, so both reach the same
+// method. `on` is not captured, only stepped around: compression() behind the bridge replaces it.
+const STEPPED_ASIDE = ['writeHead', 'write', 'end', 'flushHeaders', ...HEADER_CALLS, 'on'] as const;
 
 /** The chain's head, as Node would have sent it. */
 export interface CapturedHead {
@@ -85,31 +74,32 @@ export class ResponseCapture {
   /** The headers set before the chain ran (helmet, cors, cookies): another answer keeps them. */
   readonly upstream: UpstreamHeaders;
 
-  // The states. The chain's progress: no head yet (its header calls go to `res`), head out, body
-  // under way, end() called.
-  #phase: 'open' | 'head' | 'body' | 'ended' = 'open';
-  #head: CapturedHead | undefined;
+  // The states. How far the chain has got: no head yet (its header calls go to `res`), its head,
+  // some body, end().
+  #phase: 'no-head' | 'head' | 'body' | 'ended' = 'no-head';
   // The middleware answered with something else, or failed: the chain's head goes nowhere.
   #abandoned = false;
-  // Where the chain's body goes; none once nobody will read it (cancelled, abandoned, ended).
+  // Where the chain's body goes; nowhere once nobody will read it (cancelled, abandoned, ended).
   #sink: ReadableStreamDefaultController<Uint8Array> | undefined;
-  // The methods are on `res`; once the bridge has answered, only until the chain ends; put back.
+  // The capture's methods are on `res`; after the bridge has answered, only until the chain ends.
   #patched: 'on' | 'until-end' | 'off' = 'on';
-  // Inside passThrough: the bridge's own writes go to the real response.
+  // Inside passThrough: `res.headersSent` is Node's again.
   #passing = 0;
   // Inside #implicitHeader: the writeHead under way is Node's implicit head, not the chain's.
   #implicit = false;
   // A write returned false: 'drain' is owed once the reader wants more.
   #owesDrain = false;
 
+  #head: CapturedHead | undefined;
   #chain: ChainResponse | undefined;
   readonly #res: ServerResponse;
   readonly #body: ReadableStream<Uint8Array>;
   readonly #corks = new CorkMarks();
-  readonly #original = {} as Record<SteppedAside | Captured, Method | undefined>;
-  readonly #installed = {} as Record<Captured, Method>;
-  readonly #ownBefore = new Set<string>();
-  readonly #ownHeadersSent: PropertyDescriptor | undefined;
+  readonly #original: Partial<Record<Captured | 'on', Method>> = {};
+  readonly #installed: Partial<Record<Captured, Method>> = {};
+  // `res`'s own properties before the capture, put back as they were: compression() in front of
+  // the bridge puts its wrappers there, Node's own methods live on the prototype.
+  readonly #ownBefore = new Map<string, PropertyDescriptor | undefined>();
   readonly #stopWatching: () => void;
   #resolve!: (response: Response) => void;
   #reject!: (error: unknown) => void;
@@ -135,39 +125,40 @@ export class ResponseCapture {
     );
     // A long poll whose client left before anything was written: next() has nothing to give.
     this.#stopWatching = whenClientGone(res, (reason) => {
-      if (this.#phase === 'open') this.#reject(reason);
+      if (this.#phase === 'no-head') this.#reject(reason);
     });
 
     const target = res as unknown as Record<string, Method | undefined>;
-    for (const name of STEPPED_ASIDE) this.#original[name] = target[name];
+    this.#original.on = target.on;
     for (const name of CAPTURED) {
-      this.#original[name] = target[name];
-      if (!target[name]) continue;
-      if (Object.prototype.hasOwnProperty.call(res, name)) this.#ownBefore.add(name);
+      const original = target[name];
+      if (!original) continue;
+      this.#original[name] = original;
+      this.#ownBefore.set(name, Object.getOwnPropertyDescriptor(res, name));
       target[name] = this.#installed[name] = (this[name] as Method).bind(this);
     }
-    this.#ownHeadersSent = Object.getOwnPropertyDescriptor(res, 'headersSent');
+    this.#ownBefore.set('headersSent', Object.getOwnPropertyDescriptor(res, 'headersSent'));
     Object.defineProperty(res, 'headersSent', {
       configurable: true,
       enumerable: true,
       get: () =>
-        (this.#passing === 0 && this.#phase !== 'open') ||
+        (this.#passing === 0 && this.#phase !== 'no-head') ||
         Boolean(Reflect.get(Object.getPrototypeOf(res) as object, 'headersSent', res)),
     });
   }
 
-  // ---- `res`'s methods, as the chain calls them ----
+  // ---- `res`'s methods while the chain runs. The bridge's own writes never reach them:
+  // passThrough puts the methods from before in their place (cork/uncork tell the two apart).
 
   writeHead(...args: unknown[]): unknown {
     const res = this.#res;
-    if (this.#passing) return this.#original.writeHead!.apply(res, args);
     if (this.#abandoned) {
-      if (this.#phase === 'open') this.#setHead(res.statusCode, false);
+      if (this.#phase === 'no-head') this.#setHead(res.statusCode, false);
       return res;
     }
-    if (this.#phase !== 'open') {
-      // Node's _implicitHeader, called again by wrappers that check `res._header` (compression),
-      // which a capture never sets: in Node it only ever runs before the head, so nothing to do.
+    if (this.#phase !== 'no-head') {
+      // Node's _implicitHeader, called again by wrappers that check `res._header` (compression
+      // before 1.8), which a capture never sets: in Node it only runs before the head: a no-op.
       if (args.length <= 1 && args[0] === res.statusCode) return res;
       return sentProbe().writeHead(...(args as [number]));
     }
@@ -180,7 +171,6 @@ export class ResponseCapture {
 
   write(chunk: unknown, encoding?: unknown, callback?: unknown): boolean {
     const res = this.#res;
-    if (this.#passing) return this.#original.write!.call(res, chunk, encoding, callback) as boolean;
     if (!isChunk(chunk)) return freshProbe().write(chunk as string); // Node's own TypeError
     const done = pickCallback(encoding, callback);
     if (this.#phase === 'ended' || res.destroyed) {
@@ -200,14 +190,13 @@ export class ResponseCapture {
 
   end(chunk?: unknown, encoding?: unknown, callback?: unknown): unknown {
     const res = this.#res;
-    if (this.#passing) return this.#original.end!.call(res, chunk, encoding, callback);
     const done = pickCallback(chunk, encoding, callback);
     const data = typeof chunk === 'function' ? undefined : chunk;
     // Node's end() takes a falsy chunk for none.
     if (data && !isChunk(data)) return freshProbe().end(data as string);
     if (this.#phase !== 'ended') {
       const bytes = data ? toBytes(data, encoding) : undefined;
-      if (this.#phase === 'open') {
+      if (this.#phase === 'no-head') {
         this.#implicitHeader();
         this.#head!.whole = { chunk: bytes };
         this.#settle(bytes ?? new Uint8Array(0));
@@ -225,7 +214,6 @@ export class ResponseCapture {
   }
 
   flushHeaders(): void {
-    if (this.#passing) return void this.#original.flushHeaders!.call(this.#res);
     if (this.#abandoned || this.#phase === 'ended') return;
     this.#implicitHeader();
     if (this.#phase === 'head') this.#head!.flushed = true;
@@ -256,7 +244,7 @@ export class ResponseCapture {
     return this.#headerCall('setHeaders', args);
   }
 
-  // ---- what the bridge does with the capture ----
+  // ---- what the bridge does with the capture
 
   /** The chain's response, once its head is known. */
   get chain(): ChainResponse | undefined {
@@ -267,17 +255,14 @@ export class ResponseCapture {
   readonly passThrough = <T>(write: () => T): T => {
     if (this.#passing > 0 || this.#patched === 'off') return write();
     const target = this.#res as unknown as Record<string, Method | undefined>;
-    const current = {} as Record<SteppedAside, Method | undefined>;
-    for (const name of STEPPED_ASIDE) {
-      current[name] = target[name];
-      if (this.#original[name]) target[name] = this.#original[name];
-    }
+    const current = STEPPED_ASIDE.map((name) => target[name]);
+    for (const name of STEPPED_ASIDE) if (this.#original[name]) target[name] = this.#original[name];
     this.#passing++;
     try {
       return write();
     } finally {
       this.#passing--;
-      for (const name of STEPPED_ASIDE) if (current[name]) target[name] = current[name];
+      for (const [i, name] of STEPPED_ASIDE.entries()) if (current[i]) target[name] = current[i];
     }
   };
 
@@ -297,7 +282,7 @@ export class ResponseCapture {
     else this.#patched = 'until-end';
   }
 
-  // ---- inside ----
+  // ---- inside
 
   #setHead(statusCode: number, explicit: boolean): void {
     this.#head = { statusCode, statusMessage: this.#res.statusMessage, explicit, flushed: false };
@@ -307,7 +292,7 @@ export class ResponseCapture {
   /** The head of an implicit response, through whatever wraps `res.writeHead` behind us
    * (on-headers: express-session's cookie, compression), as Node's _implicitHeader does. */
   #implicitHeader(): void {
-    if (this.#phase !== 'open') return;
+    if (this.#phase !== 'no-head') return;
     this.#implicit = true;
     try {
       this.#res.writeHead(this.#res.statusCode);
@@ -315,7 +300,7 @@ export class ResponseCapture {
       this.#implicit = false;
     }
     // A wrapper that swallowed the call: the head is what `res` holds now.
-    if (this.#phase === 'open') this.writeHead(this.#res.statusCode);
+    if (this.#phase === 'no-head') this.writeHead(this.#res.statusCode);
   }
 
   /** Once the head is known: hand the middleware its Response (bytes when the body came whole). */
@@ -324,13 +309,8 @@ export class ResponseCapture {
     try {
       const made = responseFromHead(this.#res, this.#head, whole ?? this.#body);
       if (made.body === null && whole === undefined) this.#discard();
-      this.#chain = {
-        response: made,
-        body: made.body,
-        headers: [...made.headers],
-        head: this.#head,
-        corks: this.#corks.marks,
-      };
+      const corks = this.#corks.marks;
+      this.#chain = { response: made, body: made.body, headers: [...made.headers], head: this.#head, corks };
       this.#resolve(made);
     } catch (error) {
       this.#reject(error);
@@ -342,7 +322,7 @@ export class ResponseCapture {
     sink.enqueue(bytes);
   }
 
-  /** Nobody will read the body: the chain's writes are dropped, and a writer waiting for 'drain' goes on. */
+  /** Nobody will read the body: the chain's writes are dropped; a writer waiting for 'drain' goes on. */
   #discard(): void {
     this.#sink = undefined;
     if (!this.#body.locked) this.#body.cancel().catch(noop);
@@ -356,25 +336,21 @@ export class ResponseCapture {
   }
 
   /** setHeader & co.: to `res` before the head; Node's own ERR_HTTP_HEADERS_SENT after it. */
-  #headerCall(name: Captured, args: unknown[]): unknown {
-    if (this.#passing || (this.#phase === 'open' && !this.#abandoned)) {
-      return this.#original[name]!.apply(this.#res, args);
-    }
+  #headerCall(name: (typeof HEADER_CALLS)[number], args: unknown[]): unknown {
     if (this.#abandoned) return name === 'removeHeader' ? undefined : this.#res;
+    if (this.#phase === 'no-head') return this.#original[name]!.apply(this.#res, args);
     return (sentProbe() as unknown as Record<Captured, Method>)[name](...args);
   }
 
-  /** The methods from before, except where someone wrapped the capture's since: theirs stay. */
+  /** Puts back what `res` had, except where someone wrapped the capture's methods since: theirs stay. */
   #unpatch(): void {
     this.#patched = 'off';
-    const target = this.#res as unknown as Record<string, Method | undefined>;
-    for (const name of CAPTURED) {
-      if (!this.#installed[name] || target[name] !== this.#installed[name]) continue;
-      if (this.#ownBefore.has(name)) target[name] = this.#original[name];
+    const target = this.#res as unknown as Record<string, unknown>;
+    for (const [name, before] of this.#ownBefore) {
+      if (name !== 'headersSent' && target[name] !== this.#installed[name as Captured]) continue;
+      if (before) Object.defineProperty(target, name, before);
       else delete target[name];
     }
-    if (this.#ownHeadersSent) Object.defineProperty(this.#res, 'headersSent', this.#ownHeadersSent);
-    else delete (this.#res as { headersSent?: boolean }).headersSent;
     this.#stopWatching();
   }
 }
