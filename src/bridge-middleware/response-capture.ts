@@ -194,18 +194,19 @@ export class ResponseCapture {
     const data = typeof chunk === 'function' ? undefined : chunk;
     // Node's end() takes a falsy chunk for none.
     if (data && !isChunk(data)) return freshProbe().end(data as string);
-    if (this.#phase !== 'ended') {
-      const bytes = data ? toBytes(data, encoding) : undefined;
-      if (this.#phase === 'no-head') {
-        this.#implicitHeader();
-        this.#head!.whole = { chunk: bytes };
-        this.#settle(bytes ?? new Uint8Array(0));
-      } else if (this.#sink) {
-        if (bytes) this.#enqueue(this.#sink, bytes);
-        this.#sink.close();
-      }
+    const bytes = data ? toBytes(data, encoding) : undefined;
+    if (this.#phase === 'no-head') {
+      this.#implicitHeader();
       this.#phase = 'ended';
+      this.#head!.whole = { chunk: bytes };
+      this.#settle(bytes ?? new Uint8Array(0));
+    } else if (this.#phase !== 'ended') {
+      // Ended first: a 'drain' listener that the last chunk wakes may not write after it.
+      this.#phase = 'ended';
+      const sink = this.#sink;
       this.#sink = undefined;
+      if (sink && bytes) this.#enqueue(sink, bytes);
+      sink?.close();
     }
     // As Node: the callback runs once the response is finished, when it really is.
     if (done) res.once('finish', done);
