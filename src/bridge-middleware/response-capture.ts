@@ -150,6 +150,7 @@ export class ResponseCapture {
   // ---- `res`'s methods while the chain runs. The bridge's own writes never reach them:
   // passThrough puts the methods from before in their place (cork/uncork tell the two apart).
 
+  /** The head: checked and applied to `res` as Node would, recorded, handed to the middleware. */
   writeHead(...args: unknown[]): unknown {
     const res = this.#res;
     if (this.#abandoned) {
@@ -169,6 +170,7 @@ export class ResponseCapture {
     return res;
   }
 
+  /** Some body, into the stream: false while the reader is behind, and 'drain' when it catches up. */
   write(chunk: unknown, encoding?: unknown, callback?: unknown): boolean {
     const res = this.#res;
     if (!isChunk(chunk)) return freshProbe().write(chunk as string); // Node's own TypeError
@@ -188,6 +190,7 @@ export class ResponseCapture {
     return false;
   }
 
+  /** The end; a body that comes whole, with no head before it, stays bytes and one end(). */
   end(chunk?: unknown, encoding?: unknown, callback?: unknown): unknown {
     const res = this.#res;
     const done = pickCallback(chunk, encoding, callback);
@@ -214,6 +217,7 @@ export class ResponseCapture {
     return res;
   }
 
+  /** The head now, recorded as flushed when no body came before it. */
   flushHeaders(): void {
     if (this.#abandoned || this.#phase === 'ended') return;
     this.#implicitHeader();
