@@ -5,6 +5,15 @@ export { bridgeMiddleware, type BridgeOptions } from './bridge-middleware';
 export type { EndpointsMiddleware, AppLike } from './mount';
 export type { RouteInfo } from './describe-routes';
 export type { HttpMethod, HandlerExportName } from './dispatch';
+export { defineHandler, ResponseContractError } from './contract';
+export type {
+  EndpointContract,
+  ContractContext,
+  ContractHandler,
+  ContractOf,
+  ContractTypes,
+  StandardSchemaV1,
+} from './contract';
 export { EndpointValidationError } from './validate';
 export { EndpointLoadError } from './load';
 export type { Problem } from './validate';
@@ -16,6 +25,9 @@ export type {
   EndpointHandler,
   WebMiddleware,
   MountOptions,
+  ContractIssue,
+  ContractLocation,
+  InvalidInputHandler,
   EndpointErrorInfo,
   ErrorReporter,
   DevOptions,

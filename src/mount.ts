@@ -20,6 +20,7 @@ import {
   LOADING,
   type MountedRoute,
 } from './dispatch';
+import { mountChecksResponses, withContractSettings } from './contract';
 import { loadedExportInfo, loadModule, type ModuleExports } from './load';
 import { createRouter, type RouteEntry, type Router } from './router';
 import type { MountOptions, WebMiddleware } from './types';
@@ -184,12 +185,27 @@ async function compile(
   const optionNames = optionMiddleware.map(
     (mw, i) => `middleware option #${i + 1}${mw.name ? ` (${mw.name})` : ''}`,
   );
+  const onError = options.onError ?? logError;
+  const checksResponses = mountChecksResponses(options);
   const entries = tree.files
     .filter((f) => f.kind === 'endpoint')
     .map((file) => {
       const mod = modules.get(file)!;
       const folders = middlewareFilesFor(tree, file);
-      const table = buildMethodTable(mod, pages.has(file.pattern));
+      // Handlers made by defineHandler get this mount's settings (issue 24); no other export changes.
+      const handlers = withContractSettings(mod, (exportName) => ({
+        onInvalid: options.onInvalid,
+        checksResponses,
+        report: (error, request) =>
+          tellOnError(onError, error, {
+            request,
+            route: file.pattern,
+            file: file.displayPath,
+            export: exportName,
+            passedToNext: false,
+          }),
+      }));
+      const table = buildMethodTable(handlers, pages.has(file.pattern));
       const route: CompiledRoute = {
         pattern: file.pattern,
         displayPath: file.displayPath,
@@ -198,7 +214,7 @@ async function compile(
         middlewareNames: [...optionNames, ...folders.map((f) => f.displayPath)],
         bodyLimit: bodyLimitOf(mod, options),
         expressRoute: expressRouteOf(file, table),
-        onError: options.onError ?? logError,
+        onError,
       };
       return { segments: file.segments, value: route };
     });
