@@ -7,7 +7,13 @@
 import { createNodeMiddleware, DEFAULT_BODY_LIMIT, expressPath, type NodeMiddleware } from './bridge';
 import { discoverTree, displayPath, type DiscoveredTree, type RouteFile } from './discover';
 import { failingModule, failingRouter, resolveDevOptions, startDevLoop } from './dev';
-import { describeRoutes, middlewareFilesFor, patternsWithPage, type RouteInfo } from './describe-routes';
+import {
+  describeRoutes,
+  middlewareFilesFor,
+  patternsWithPage,
+  type LoadedTree,
+  type RouteInfo,
+} from './describe-routes';
 import {
   buildMethodTable,
   HTTP_METHODS,
@@ -165,18 +171,20 @@ async function compile(
   tree: DiscoveredTree,
   options: MountOptions,
   load: (file: RouteFile) => Promise<ModuleExports>,
-): Promise<{ router: Router<CompiledRoute>; loaded: DiscoveredTree }> {
+): Promise<{ router: Router<CompiledRoute>; loaded: LoadedTree }> {
   const modules = new Map<RouteFile, ModuleExports>();
   await Promise.all(
     tree.files.filter((f) => f.kind !== 'page').map(async (file) => modules.set(file, await load(file))),
   );
   // Validate again against what the modules really export (`export * from`, computed exports).
-  const loaded: DiscoveredTree = {
+  // The exports go along, for `.routes` to show which handlers have a contract.
+  const loaded: LoadedTree = {
     ...tree,
     files: tree.files.map((file) => {
       const mod = modules.get(file);
       return mod ? { ...file, exports: loadedExportInfo(mod) } : file;
     }),
+    modules: new Map([...modules].map(([file, mod]) => [file.file, mod])),
   };
   assertValidTree(loaded);
 

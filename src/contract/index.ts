@@ -17,4 +17,5 @@ export type {
   ContractTypes,
   InputLocation,
 } from './types';
+export { INPUT_LOCATIONS } from './types';
 export type { StandardSchemaV1 } from './standard-schema';

@@ -231,6 +231,37 @@ describe('contracts: what a mount brings', () => {
     });
   });
 
+  describe('.routes', () => {
+    it('once loaded, shows what each handler validates and the statuses its responses list', async () => {
+      const endpoints = mountEndpoints({ dir: CONTRACT_APP });
+      const row = (pattern: string) => endpoints.routes.find((route) => route.pattern === pattern)!;
+      expect(row('/zod/users/[id]')).to.not.have.property('contracts'); // not known before loading
+      await endpoints.ready;
+      expect(row('/zod/users/[id]').contracts).to.deep.equal({
+        GET: { validates: ['params'], responses: [200] },
+        PUT: { validates: ['params', 'query', 'headers', 'body'], responses: [200] },
+      });
+      expect(row('/custom-invalid').contracts).to.deep.equal({
+        POST: { validates: ['body'], responses: [] },
+      });
+      expect(row('/plain').contracts).to.deep.equal({});
+    });
+
+    it('in development mode too', async () => {
+      const endpoints = mountEndpoints({
+        dir: CONTRACT_APP,
+        dev: { types: false, logger: { info() {}, error() {} } },
+      });
+      try {
+        await endpoints.ready;
+        const row = endpoints.routes.find((route) => route.pattern === '/arktype/text')!;
+        expect(row.contracts).to.deep.equal({ POST: { validates: ['body'], responses: [] } });
+      } finally {
+        await endpoints.close();
+      }
+    });
+  });
+
   describe('handlers without a contract', () => {
     it('a module without contracts is used as it is: nothing is wrapped, nothing copied', () => {
       const mod = { GET: () => new Response(), config: { bodyLimit: 1 } };
