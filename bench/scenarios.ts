@@ -102,7 +102,7 @@ export const THROUGHPUT: ThroughputScenario[] = [
     ],
     baseline: 'express5-native+json',
     notes:
-      '`+json`: `express.json()` runs before the route or bridge, so the body arrives already parsed. `+contract`: the handler is `defineHandler({ body: EchoDocument }, …)`, a Zod schema of the document; `+byhand`: the same schema applied in a plain handler (`request.json()`, then `safeParseAsync`), as one writes it without contracts.',
+      '`+json`: `express.json()` runs before the route or bridge, so the body arrives already parsed. `+contract`: the handler is `defineHandler({ body: EchoDocument }, …)`, a Zod schema of the document; `+byhand`: the same schema applied in a plain handler (`request.json()`, then `safeParse`), as one writes it without contracts.',
   },
   {
     id: 'c',

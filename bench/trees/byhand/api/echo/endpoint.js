@@ -8,7 +8,7 @@ export async function POST(request) {
   } catch {
     return Response.json({ error: 'The body is not valid JSON' }, { status: 400 });
   }
-  const result = await EchoDocument.safeParseAsync(json);
+  const result = EchoDocument.safeParse(json);
   if (!result.success) return Response.json({ issues: result.error.issues }, { status: 400 });
   return Response.json(result.data);
 }
