@@ -8,6 +8,6 @@ export type {
   MisnamedFile,
   ParsedFolder,
 } from './types';
-export { discoverTree, displayPath, resolveRoot } from './discover-tree';
+export { discoverTree, displayPath } from './discover-tree';
 export { formatPattern, parseFolder } from './parse-segment';
 export { readExports } from './read-exports';

@@ -14,11 +14,11 @@ import { parse as parseEsm, type DirectExport } from 'es-module-lexer';
 import { parse as parseCjs, initSync as initCjsLexer } from 'cjs-module-lexer';
 import type { ExportInfo } from './types';
 
-/** Reads one file (or `source`, when given). Never throws: see the module comment for unreadable code. */
-export function readExports(file: string, source?: string): ExportInfo {
+/** Reads one file. Never throws: see the module comment for unreadable code. */
+export function readExports(file: string): ExportInfo {
   let code: string;
   try {
-    code = source ?? readFileSync(file, 'utf8');
+    code = readFileSync(file, 'utf8');
   } catch (error) {
     return unknown(error instanceof Error ? error.message : String(error));
   }

@@ -27,7 +27,7 @@ const TYPESCRIPT = /\.[cm]?tsx?$/;
 
 export type ModuleExports = Record<string, unknown>;
 
-export async function loadModule(file: string, displayPath = file): Promise<ModuleExports> {
+export async function loadModule(file: string, displayPath: string): Promise<ModuleExports> {
   if (TYPESCRIPT.test(file)) return loadTypeScript(file, displayPath);
   if (isStrictlyCommonJsFile(file)) assertCommonJsSyntax(file, displayPath);
   try {

@@ -358,11 +358,6 @@ describe('readExports', () => {
     });
   });
 
-  it('reads the given source instead of the file', () => {
-    const info = readExports(path.join(dir, 'not-on-disk.ts'), 'export const GET = (r: Request) => r;');
-    expect(info.names).to.deep.equal(['GET']);
-  });
-
   it('never runs the code', () => {
     const marker = path.join(dir, 'ran');
     const source = `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'x');\nthrow new Error('ran');\nexports.GET = () => {};`;
