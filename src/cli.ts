@@ -8,9 +8,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { check, init, routes } from './commands';
+import { check, init, routes, typegen } from './commands';
 import { LOAD_WORKER_FLAG, runLoadWorker } from './check';
-import { typegenCommand } from './dev';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 type Values = Record<string, string | boolean | undefined>;
@@ -58,7 +57,7 @@ const COMMANDS: Record<string, Command> = {
       'express-file-endpoints-env.d.ts beside dir)',
     ],
     options: { out: { type: 'string' } },
-    run: (dir, values) => typegenCommand(dir, values.out as string | undefined),
+    run: (dir, values) => typegen(dir, values.out as string | undefined),
   },
 };
 

@@ -15,6 +15,7 @@ import { discoverTree, type DiscoveredTree, type RouteFile } from '../discover';
 import type { CompiledRoute } from '../dispatch';
 import { loadModule, type ModuleExports } from '../load';
 import type { Router } from '../router';
+import { routeDeclarations, writeIfChanged } from '../typed-routes';
 import type { MountOptions } from '../types';
 import { validateTree, type Problem, EndpointValidationError } from '../validate';
 import type { ResolvedDevOptions } from './dev-options';
@@ -23,7 +24,6 @@ import { errorRouter, standInModule } from './error-routes';
 import { createImportGraph } from './import-graph';
 import { problemOfLoadError } from './locate-error';
 import { invalidateModules } from './module-versions';
-import { routeDeclarations, writeIfChanged } from './typegen';
 import type { CompileTree, DevProblem } from './types';
 import { watchTree } from './watch-tree';
 

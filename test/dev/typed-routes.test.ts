@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect } from 'chai';
-import { routeDeclarations } from '../../src/dev';
+import { routeDeclarations } from '../../src/typed-routes';
 import { discoverTree } from '../../src/discover';
 import { mountEndpoints, url } from '../../src/index';
 

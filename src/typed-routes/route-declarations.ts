@@ -1,12 +1,12 @@
 /**
- * Writes the typed-routes declaration file: one `RouteRegistry` entry per route pattern of the
- * tree, with its params (see route-types.ts). Used by `express-file-endpoints typegen [dir]` and by
+ * The typed-routes declaration file: one `RouteRegistry` entry per route pattern of the tree, with
+ * its params (see route-types.ts). Written by `express-file-endpoints typegen [dir]` and by
  * development mode after every change. The file is only rewritten when its text changes, so
  * editors and `tsc --watch` do not see needless updates.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { discoverTree, type DiscoveredTree, type Segment } from '../discover';
+import type { DiscoveredTree, Segment } from '../discover';
 
 /** The declaration text: it augments the package's `RouteRegistry`. */
 export function routeDeclarations(tree: DiscoveredTree): string {
@@ -61,22 +61,4 @@ export function writeIfChanged(file: string, text: string): boolean {
 /** Default output: beside the tree, in its parent folder. */
 export function defaultTypesFile(root: string): string {
   return path.join(path.dirname(root), 'express-file-endpoints-env.d.ts');
-}
-
-/** `express-file-endpoints typegen [dir] [--out file]` (cli.ts parses the arguments); returns the exit code. */
-export function typegenCommand(dir: string | undefined, out: string | undefined): number {
-  let tree: DiscoveredTree;
-  try {
-    tree = discoverTree(dir ?? 'app');
-  } catch (error) {
-    console.error(error instanceof Error ? error.message : String(error));
-    return 1;
-  }
-  const file = path.resolve(out ?? defaultTypesFile(tree.root));
-  const wrote = writeIfChanged(file, routeDeclarations(tree));
-  const count = tree.files.filter((f) => f.kind === 'endpoint').length;
-  console.log(
-    `${wrote ? 'wrote' : 'unchanged'} ${path.relative(process.cwd(), file) || file} (${count} routes)`,
-  );
-  return 0;
 }
