@@ -58,7 +58,7 @@ export function writeIfChanged(file: string, text: string): boolean {
   return true;
 }
 
-/** Default output: beside the tree, in its parent folder. */
+/** Where `typegen` and development mode both write the file by default: beside the tree, in its parent folder. */
 export function defaultTypesFile(root: string): string {
   return path.join(path.dirname(root), 'express-file-endpoints-env.d.ts');
 }
