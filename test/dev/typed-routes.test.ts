@@ -78,7 +78,7 @@ describe('typegen', () => {
   it('`express-file-endpoints typegen [dir] --out file` writes the file, and leaves it alone when unchanged', () => {
     const out = mkdtempSync(path.join(os.tmpdir(), 'ee-typegen-'));
     try {
-      const cli = path.join(__dirname, '../../src/cli.ts');
+      const cli = path.join(__dirname, '../../src/cli/main.ts');
       const tsx = pathToFileURL(require.resolve('tsx')).href;
       const file = path.join(out, 'routes.d.ts');
       const run = () =>

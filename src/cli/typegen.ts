@@ -3,7 +3,7 @@ import path from 'node:path';
 import { discoverTree, type DiscoveredTree } from '../discover';
 import { defaultTypesFile, routeDeclarations, writeIfChanged } from '../typed-routes';
 
-/** Returns the exit code; cli.ts parses the arguments. */
+/** Returns the exit code; main.ts parses the arguments. */
 export function typegen(dir: string | undefined, out: string | undefined): number {
   let tree: DiscoveredTree;
   try {

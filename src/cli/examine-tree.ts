@@ -1,0 +1,41 @@
+/**
+ * What `check` and `routes` both start with: the tree found, validated, and checked for what would fail at
+ * startup, without running endpoint code; and how both print the problems found.
+ */
+import path from 'node:path';
+import { checkStartup, type StartupReport } from '../check';
+import { discoverTree, type DiscoveredTree } from '../discover';
+import { validateTree, type Problem } from '../validate';
+
+export interface Examined {
+  tree: DiscoveredTree;
+  /** The tree's folder as the output names it. */
+  where: string;
+  problems: Problem[];
+  startup: StartupReport;
+}
+
+/** Finds, validates and statically checks the tree; undefined (after saying why) when there is none. */
+export function examineTree(dir: string | undefined): Examined | undefined {
+  let tree: DiscoveredTree;
+  try {
+    tree = discoverTree(dir ?? 'app');
+  } catch (error) {
+    const first = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+    console.error(
+      `${first}\nRun the command in your app's folder, or give the endpoint folder: express-file-endpoints check path/to/app`,
+    );
+    return undefined;
+  }
+  const where = path.relative(process.cwd(), tree.root).split(path.sep).join('/') || '.';
+  const startup = checkStartup(tree);
+  // A file that does not parse has no readable exports: its syntax error is the problem to report.
+  const parsable = { ...tree, files: tree.files.filter((file) => !startup.unparsable.has(file.displayPath)) };
+  return { tree, where, problems: [...validateTree(parsable), ...startup.problems], startup };
+}
+
+export function printProblems(problems: readonly Problem[], where: string): void {
+  const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`;
+  console.error(`✗ ${count} in ${where}:`);
+  for (const problem of problems) console.error(`  ${problem.code}: ${problem.message}`);
+}
