@@ -11,7 +11,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { DiscoveredTree } from '../discover';
+import { displayPath, type DiscoveredTree } from '../discover';
 import { canFindTsx, formatLocation, isStrictlyCommonJsFile } from '../load';
 import type { Problem } from '../validate';
 import { parseModule, type ParsedModule } from './parse-module';
@@ -31,9 +31,8 @@ const CODE = /\.(?:[cm]?[jt]sx?)$/;
 /** The TypeScript loader a file will get: tsx, Node's own stripping, or none. */
 type Loader = 'tsx' | 'strip' | 'none';
 
-export function checkStartup(tree: DiscoveredTree, cwd = process.cwd()): StartupReport {
+export function checkStartup(tree: DiscoveredTree): StartupReport {
   const report: StartupReport = { problems: [], notes: [], unparsable: new Set() };
-  const display = (file: string) => path.relative(cwd, file).split(path.sep).join('/');
   const noLoader: string[] = [];
   let stripped = false;
 
@@ -41,7 +40,7 @@ export function checkStartup(tree: DiscoveredTree, cwd = process.cwd()): Startup
   const seen = new Set(queue);
   for (let i = 0; i < queue.length; i++) {
     const file = queue[i] as string;
-    const at = display(file);
+    const at = displayPath(file);
     const problem = (code: string, where: string, message: string): void => {
       report.problems.push({ code, files: [at], message: `${where}: ${message}` });
     };

@@ -11,6 +11,7 @@
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
+import { displayPath } from '../discover';
 
 export type Resolver = 'tsx' | 'node';
 
@@ -42,7 +43,7 @@ export function resolveImport(
   if (isFile(target)) return { file: target };
   const withExtension = found(requireCandidates(target).filter((candidate) => candidate !== target));
   if (withExtension?.file) {
-    const suggested = `./${path.relative(path.dirname(from), withExtension.file).split(path.sep).join('/')}`;
+    const suggested = `./${displayPath(withExtension.file, path.dirname(from))}`;
     return {
       reason: `an ES module import needs the file's full name: '${suggested.replace(/^\.\/\.\.\//, '../')}'`,
     };

@@ -2,9 +2,8 @@
  * What `check` and `routes` both start with: the tree found, validated, and checked for what would fail at
  * startup, without running endpoint code; and how both print the problems found.
  */
-import path from 'node:path';
 import { checkStartup, type StartupReport } from '../check';
-import { discoverTree, type DiscoveredTree } from '../discover';
+import { discoverTree, displayPath, type DiscoveredTree } from '../discover';
 import { validateTree, type Problem } from '../validate';
 
 export interface Examined {
@@ -27,7 +26,7 @@ export function examineTree(dir: string | undefined): Examined | undefined {
     );
     return undefined;
   }
-  const where = path.relative(process.cwd(), tree.root).split(path.sep).join('/') || '.';
+  const where = displayPath(tree.root);
   const startup = checkStartup(tree);
   // A file that does not parse has no readable exports: its syntax error is the problem to report.
   const parsable = { ...tree, files: tree.files.filter((file) => !startup.unparsable.has(file.displayPath)) };

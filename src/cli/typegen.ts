@@ -1,6 +1,6 @@
 /** `express-file-endpoints typegen [dir] [--out file]`: writes the typed-routes declaration file once. */
 import path from 'node:path';
-import { discoverTree, type DiscoveredTree } from '../discover';
+import { discoverTree, displayPath, type DiscoveredTree } from '../discover';
 import { defaultTypesFile, routeDeclarations, writeIfChanged } from '../typed-routes';
 
 /** Returns the exit code; main.ts parses the arguments. */
@@ -15,8 +15,6 @@ export function typegen(dir: string | undefined, out: string | undefined): numbe
   const file = path.resolve(out ?? defaultTypesFile(tree.root));
   const wrote = writeIfChanged(file, routeDeclarations(tree));
   const count = tree.files.filter((f) => f.kind === 'endpoint').length;
-  console.log(
-    `${wrote ? 'wrote' : 'unchanged'} ${path.relative(process.cwd(), file) || file} (${count} routes)`,
-  );
+  console.log(`${wrote ? 'wrote' : 'unchanged'} ${displayPath(file)} (${count} routes)`);
   return 0;
 }

@@ -11,7 +11,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describeRoutes, type RouteInfo } from '../describe-routes';
-import { discoverTree, type DiscoveredTree, type RouteFile } from '../discover';
+import { discoverTree, displayPath, type DiscoveredTree, type RouteFile } from '../discover';
 import type { CompiledRoute } from '../dispatch';
 import { loadModule, type ModuleExports } from '../load';
 import type { Router } from '../router';
@@ -107,7 +107,7 @@ export function startDevLoop(tree: DiscoveredTree, host: DevLoopHost): DevLoop {
       dev.logger.info(`express-file-endpoints (dev): ${did.join('; ')} in ${Math.round(ms)} ms`);
     }
     lastReport = text;
-    dev.onReload?.({ problems, reloaded: reloaded.map((f) => displayPath(f)) });
+    dev.onReload?.({ problems, reloaded: reloaded.map((file) => displayPath(file)) });
   };
 
   const reload = async (paths: readonly string[]): Promise<void> => {
@@ -180,10 +180,6 @@ function fromValidation(problem: Problem): DevProblem {
 
 function loadsAsModule(file: string): boolean {
   return /\.[cm]?[jt]sx?$/.test(file);
-}
-
-function displayPath(file: string): string {
-  return path.relative(process.cwd(), file).split(path.sep).join('/');
 }
 
 function plural(n: number, word: string): string {

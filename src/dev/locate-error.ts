@@ -8,10 +8,9 @@
  *     `node --check` is asked (only then, and only in development).
  */
 import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EndpointLoadError, esbuildLocation, formatLocation, isParseFailure } from '../load';
-import type { RouteFile } from '../discover';
+import { displayPath, type RouteFile } from '../discover';
 import type { DevProblem } from './types';
 
 // `at fn (/app/x.ts:2:7)` or `at /app/x.ts:2:7`; `node:internal/…` frames do not match.
@@ -73,6 +72,6 @@ function checkSyntax(file: string): Location | undefined {
 
 function at(fileOrUrl: string, line: number, column: number, syntax: boolean): Location {
   const absolute = fileOrUrl.startsWith('file:') ? fileURLToPath(fileOrUrl.split(/[?#]/)[0]!) : fileOrUrl;
-  const file = path.relative(process.cwd(), absolute).split(path.sep).join('/');
+  const file = displayPath(absolute);
   return { file, text: formatLocation(file, line, column), syntax };
 }

@@ -107,7 +107,10 @@ function isDirectory(dir: string): boolean {
   }
 }
 
-/** A file as messages name it: relative to the working directory, with `/`; `.` for the directory itself. */
-export function displayPath(file: string, cwd = process.cwd()): string {
-  return path.relative(cwd, file).split(path.sep).join('/') || '.';
+/**
+ * A file as messages name it: relative to the working directory (or to `from`), with `/`; `.` for the
+ * directory itself. Every path the library prints is made here.
+ */
+export function displayPath(file: string, from = process.cwd()): string {
+  return path.relative(from, file).split(path.sep).join('/') || '.';
 }
