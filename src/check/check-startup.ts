@@ -14,6 +14,7 @@ import path from 'node:path';
 import { displayPath, type DiscoveredTree } from '../discover';
 import { canFindTsx, formatLocation, isStrictlyCommonJsFile } from '../load';
 import type { Problem } from '../validate';
+import { listWords } from '../words';
 import { parseModule, type ParsedModule } from './parse-module';
 import { isRelative, resolveImport, type Resolver } from './resolve-import';
 
@@ -96,7 +97,7 @@ export function checkStartup(tree: DiscoveredTree): StartupReport {
       code: 'no-typescript-loader',
       files: noLoader,
       message:
-        `${listOf(noLoader)}: TypeScript, but nothing will load it: tsx is not installed where these files ` +
+        `${listWords(noLoader)}: TypeScript, but nothing will load it: tsx is not installed where these files ` +
         `can find it, and Node ${process.version} cannot run TypeScript itself. Install it beside your app ` +
         '(`npm install -D tsx`), or compile the endpoints to JavaScript and point `dir` at the output.',
     });
@@ -161,8 +162,4 @@ function commonJsMessage(file: string, what: string): string {
     '`exports.GET = async (req) => …` instead of `export`, and `require()` instead of `import`; or rename ' +
     `it to ${path.basename(file, ext)}.mjs; or set "type": "module" in package.json.`
   );
-}
-
-function listOf(words: readonly string[]): string {
-  return words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
 }

@@ -5,6 +5,7 @@
 import { loadInChild } from '../check';
 import type { DiscoveredTree } from '../discover';
 import { validateTree, type Problem } from '../validate';
+import { plural } from '../words';
 import { examineTree, printProblems } from './examine-tree';
 
 export async function check(
@@ -24,9 +25,8 @@ export async function check(
     printProblems(problems, where);
     return 1;
   }
-  const count = endpoints.length === 1 ? '1 endpoint' : `${endpoints.length} endpoints`;
   const loaded = options.load ? ', every module loaded' : '';
-  console.log(`✓ ${count}, 0 problems in ${where}${loaded}`);
+  console.log(`✓ ${plural(endpoints.length, 'endpoint')}, 0 problems in ${where}${loaded}`);
   return 0;
 }
 

@@ -5,6 +5,7 @@
 import { checkStartup, type StartupReport } from '../check';
 import { discoverTree, displayPath, type DiscoveredTree } from '../discover';
 import { validateTree, type Problem } from '../validate';
+import { plural } from '../words';
 
 export interface Examined {
   tree: DiscoveredTree;
@@ -34,7 +35,6 @@ export function examineTree(dir: string | undefined): Examined | undefined {
 }
 
 export function printProblems(problems: readonly Problem[], where: string): void {
-  const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`;
-  console.error(`✗ ${count} in ${where}:`);
+  console.error(`✗ ${plural(problems.length, 'problem')} in ${where}:`);
   for (const problem of problems) console.error(`  ${problem.code}: ${problem.message}`);
 }

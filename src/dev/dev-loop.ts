@@ -17,6 +17,7 @@ import { loadModule, type ModuleExports } from '../load';
 import type { Router } from '../router';
 import { routeDeclarations, writeIfChanged } from '../typed-routes';
 import type { MountOptions } from '../types';
+import { plural } from '../words';
 import { validateTree, type Problem, EndpointValidationError } from '../validate';
 import type { ResolvedDevOptions } from './dev-options';
 import { formatProblems } from './error-page';
@@ -180,8 +181,4 @@ function fromValidation(problem: Problem): DevProblem {
 
 function loadsAsModule(file: string): boolean {
   return /\.[cm]?[jt]sx?$/.test(file);
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
