@@ -11,7 +11,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { displayPath, type DiscoveredTree } from '../discover';
+import { displayPath, isCodeFile, isTypeScriptFile, type DiscoveredTree } from '../discover';
 import { canFindTsx, formatLocation, isStrictlyCommonJsFile } from '../load';
 import type { Problem } from '../validate';
 import { listWords } from '../words';
@@ -25,9 +25,6 @@ export interface StartupReport {
   /** Display paths of the route files that do not parse. */
   unparsable: Set<string>;
 }
-
-const TYPESCRIPT = /\.[cm]?tsx?$/;
-const CODE = /\.(?:[cm]?[jt]sx?)$/;
 
 /** The TypeScript loader a file will get: tsx, Node's own stripping, or none. */
 type Loader = 'tsx' | 'strip' | 'none';
@@ -59,7 +56,7 @@ export function checkStartup(tree: DiscoveredTree): StartupReport {
       report.unparsable.add(at);
       continue;
     }
-    const typescript = TYPESCRIPT.test(file);
+    const typescript = isTypeScriptFile(file);
     const loader: Loader | undefined = typescript ? loaderFor(file) : undefined;
     if (loader === 'none') noLoader.push(at);
     if (loader === 'strip') {
@@ -85,7 +82,7 @@ export function checkStartup(tree: DiscoveredTree): StartupReport {
           formatLocation(at, site.line, site.column),
           `'${site.specifier}' does not resolve (${resolved.reason ?? 'no such file'}); this file will not load.`,
         );
-      } else if (CODE.test(resolved.file) && !resolved.file.includes(`${path.sep}node_modules${path.sep}`)) {
+      } else if (isCodeFile(resolved.file) && !resolved.file.includes(`${path.sep}node_modules${path.sep}`)) {
         if (!seen.has(resolved.file)) queue.push(resolved.file);
         seen.add(resolved.file);
       }

@@ -9,6 +9,7 @@
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { isTypeScriptFile } from '../discover';
 
 /** Where in the file, 1-based line and column. */
 export interface Position {
@@ -52,7 +53,7 @@ function babel(): BabelParser {
 
 export function parseModule(file: string, source: string): ParsedModule {
   const ext = path.extname(file);
-  const typescript = /^\.[cm]?tsx?$/.test(ext);
+  const typescript = isTypeScriptFile(file);
   const jsx = ext === '.tsx' || ext === '.jsx';
   const result: ParsedModule = { imports: [], needsCompiling: [] };
   let program: BabelNode;

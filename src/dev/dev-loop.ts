@@ -11,7 +11,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describeRoutes, type RouteInfo } from '../describe-routes';
-import { discoverTree, displayPath, type DiscoveredTree, type RouteFile } from '../discover';
+import { discoverTree, displayPath, isCodeFile, type DiscoveredTree, type RouteFile } from '../discover';
 import type { CompiledRoute } from '../dispatch';
 import { loadModule, type ModuleExports } from '../load';
 import type { Router } from '../router';
@@ -130,7 +130,7 @@ export function startDevLoop(tree: DiscoveredTree, host: DevLoopHost): DevLoop {
     }
     await build(
       current,
-      [...stale].filter((file) => loadsAsModule(file) && existsSync(file)),
+      [...stale].filter((file) => isCodeFile(file) && existsSync(file)),
     );
   };
 
@@ -177,8 +177,4 @@ function problemsOf(error: unknown): DevProblem[] {
 
 function fromValidation(problem: Problem): DevProblem {
   return { code: problem.code, message: problem.message, files: problem.files };
-}
-
-function loadsAsModule(file: string): boolean {
-  return /\.[cm]?[jt]sx?$/.test(file);
 }

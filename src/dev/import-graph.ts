@@ -15,9 +15,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'es-module-lexer';
 import fg from 'fast-glob';
+import { CODE_EXTENSIONS, isCodeFile } from '../discover';
 
-const SOURCE_GLOB = '**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs}';
-const EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
+const SOURCE_GLOB = `**/*.{${CODE_EXTENSIONS.map((ext) => ext.slice(1)).join(',')}}`;
 // TypeScript's convention: `./lib.js` in source names `./lib.ts` on disk.
 const SOURCE_OF: Record<string, string[]> = { '.js': ['.ts', '.tsx'], '.mjs': ['.mts'], '.cjs': ['.cts'] };
 const REQUIRE_CALL = /\brequire\s*\(\s*(['"])([^'"\n]+)\1\s*\)/g;
@@ -56,7 +56,7 @@ export function createImportGraph(root: string): ImportGraph {
           if (known.startsWith(changed + path.sep)) scan(known); // a removed or renamed folder
         }
         if (isFile(changed)) {
-          if (EXTENSIONS.includes(path.extname(changed))) scan(changed);
+          if (isCodeFile(changed)) scan(changed);
         } else {
           importsOf.delete(changed);
           for (const file of fg.sync(SOURCE_GLOB, {
@@ -140,9 +140,9 @@ function resolveRelative(from: string, specifier: string): string | undefined {
   const ext = path.extname(base);
   const candidates = [
     base,
-    ...EXTENSIONS.map((e) => base + e),
+    ...CODE_EXTENSIONS.map((e) => base + e),
     ...(SOURCE_OF[ext] ?? []).map((e) => base.slice(0, -ext.length) + e),
-    ...EXTENSIONS.map((e) => path.join(base, `index${e}`)),
+    ...CODE_EXTENSIONS.map((e) => path.join(base, `index${e}`)),
   ];
   return candidates.find(isFile);
 }

@@ -10,4 +10,5 @@ export type {
 } from './types';
 export { discoverTree, displayPath } from './discover-tree';
 export { formatPattern, parseFolder } from './parse-segment';
+export { CODE_EXTENSIONS, isCodeFile, isTypeScriptFile } from './source-files';
 export { readExports } from './read-exports';
