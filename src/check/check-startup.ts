@@ -12,11 +12,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { displayPath, isCodeFile, isTypeScriptFile, type DiscoveredTree } from '../discover';
-import { canFindTsx, formatLocation, isStrictlyCommonJsFile } from '../load';
+import { canFindTsx, formatLocation, isRelative, isStrictlyCommonJsFile, resolveImport } from '../load';
 import type { Problem } from '../validate';
 import { listWords } from '../words';
 import { parseModule, type ParsedModule } from './parse-module';
-import { isRelative, resolveImport, type Resolver } from './resolve-import';
 
 export interface StartupReport {
   problems: Problem[];
@@ -74,7 +73,7 @@ export function checkStartup(tree: DiscoveredTree): StartupReport {
     for (const site of parsed.imports) {
       if (!isRelative(site.specifier)) continue;
       const extensionless = loader === 'strip' && path.extname(site.specifier) === '';
-      const resolver: Resolver = loader === 'tsx' || extensionless ? 'tsx' : 'node';
+      const resolver = loader === 'tsx' || extensionless ? 'tsx' : 'node';
       const resolved = resolveImport(file, site.specifier, site.kind, resolver);
       if (!resolved.file) {
         problem(

@@ -16,10 +16,9 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'es-module-lexer';
 import fg from 'fast-glob';
 import { CODE_EXTENSIONS, isCodeFile } from '../discover';
+import { isRelative, resolveImport } from '../load';
 
 const SOURCE_GLOB = `**/*.{${CODE_EXTENSIONS.map((ext) => ext.slice(1)).join(',')}}`;
-// TypeScript's convention: `./lib.js` in source names `./lib.ts` on disk.
-const SOURCE_OF: Record<string, string[]> = { '.js': ['.ts', '.tsx'], '.mjs': ['.mts'], '.cjs': ['.cts'] };
 const REQUIRE_CALL = /\brequire\s*\(\s*(['"])([^'"\n]+)\1\s*\)/g;
 const ANY_IMPORT = /\b(?:from|import|require)\s*\(?\s*(['"])([^'"\n]+)\1/g;
 
@@ -124,27 +123,20 @@ function scanImports(file: string): string[] | undefined {
   }
   const resolved: string[] = [];
   for (const specifier of specifiers) {
-    const target = resolveRelative(file, specifier);
+    const target = resolveLocal(file, specifier);
     if (target) resolved.push(target);
   }
   return resolved;
 }
 
-/** Relative and absolute specifiers only: packages are not part of the tree. */
-function resolveRelative(from: string, specifier: string): string | undefined {
-  let base: string;
-  if (specifier.startsWith('file:')) base = fileURLToPath(specifier.split(/[?#]/)[0]!);
-  else if (specifier.startsWith('.') || specifier.startsWith('/'))
-    base = path.resolve(path.dirname(from), specifier.split(/[?#]/)[0]!);
-  else return undefined;
-  const ext = path.extname(base);
-  const candidates = [
-    base,
-    ...CODE_EXTENSIONS.map((e) => base + e),
-    ...(SOURCE_OF[ext] ?? []).map((e) => base.slice(0, -ext.length) + e),
-    ...CODE_EXTENSIONS.map((e) => path.join(base, `index${e}`)),
-  ];
-  return candidates.find(isFile);
+/**
+ * Relative, absolute and file: URL specifiers only: packages are not part of the tree. Resolved by tsx's rules,
+ * the loosest (extensionless, `.js` for `.ts`, index files): a link too many only reloads a little more.
+ */
+function resolveLocal(from: string, specifier: string): string | undefined {
+  const local = specifier.startsWith('file:') ? fileURLToPath(specifier.split(/[?#]/)[0]!) : specifier;
+  if (!isRelative(local) && !path.isAbsolute(local)) return undefined;
+  return resolveImport(from, local, 'import', 'tsx').file;
 }
 
 function isFile(file: string): boolean {
