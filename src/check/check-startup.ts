@@ -9,9 +9,15 @@
  * - a TypeScript file when no loader is there (tsx not found from the file, and a Node without type
  *   stripping); with Node's own stripping, a note, and a problem for each thing stripping cannot run.
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { displayPath, isCodeFile, isTypeScriptFile, type DiscoveredTree } from '../discover';
+import {
+  displayPath,
+  isCodeFile,
+  isTypeScriptFile,
+  readSource,
+  type DiscoveredTree,
+  type ExportInfo,
+} from '../discover';
 import { canFindTsx, formatLocation, isRelative, isStrictlyCommonJsFile, resolveImport } from '../load';
 import type { Problem } from '../validate';
 import { listWords } from '../words';
@@ -23,13 +29,15 @@ export interface StartupReport {
   notes: string[];
   /** Display paths of the route files that do not parse. */
   unparsable: Set<string>;
+  /** What each route file that parses exports, read from its syntax tree: exact where the lexers are not. */
+  exports: Map<string, ExportInfo>;
 }
 
 /** The TypeScript loader a file will get: tsx, Node's own stripping, or none. */
 type Loader = 'tsx' | 'strip' | 'none';
 
 export function checkStartup(tree: DiscoveredTree): StartupReport {
-  const report: StartupReport = { problems: [], notes: [], unparsable: new Set() };
+  const report: StartupReport = { problems: [], notes: [], unparsable: new Set(), exports: new Map() };
   const noLoader: string[] = [];
   let stripped = false;
 
@@ -43,18 +51,19 @@ export function checkStartup(tree: DiscoveredTree): StartupReport {
     };
     let source: string;
     try {
-      source = readFileSync(file, 'utf8');
+      source = readSource(file);
     } catch (error) {
       problem('unreadable', at, `cannot be read (${(error as Error).message}).`);
       continue;
     }
-    const parsed = parseModule(file, source.charCodeAt(0) === 0xfeff ? source.slice(1) : source);
+    const parsed = parseModule(file, source);
     if (parsed.syntaxError) {
       const { line, column, message } = parsed.syntaxError;
       problem('syntax-error', formatLocation(at, line, column), `${message}; this file will not load.`);
       report.unparsable.add(at);
       continue;
     }
+    if (parsed.exports) report.exports.set(file, parsed.exports);
     const typescript = isTypeScriptFile(file);
     const loader: Loader | undefined = typescript ? loaderFor(file) : undefined;
     if (loader === 'none') noLoader.push(at);

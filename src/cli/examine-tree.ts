@@ -3,7 +3,7 @@
  * startup, without running endpoint code; and how both print the problems found.
  */
 import { checkStartup, type StartupReport } from '../check';
-import { discoverTree, displayPath, type DiscoveredTree } from '../discover';
+import { discoverTree, displayPath, readExportsExactly, type DiscoveredTree } from '../discover';
 import { validateTree, type Problem } from '../validate';
 import { plural } from '../words';
 
@@ -29,9 +29,23 @@ export function examineTree(dir: string | undefined): Examined | undefined {
   }
   const where = displayPath(tree.root);
   const startup = checkStartup(tree);
+  // Exports as the syntax tree gives them, exact where startup's lexers leave names open or cannot tell a
+  // literal: `check` reports what startup would, at the call or after the import. `route.ts` and `index.ts`
+  // files are read for their exports only: they are never loaded, so they do not have to parse.
+  const exact: DiscoveredTree = {
+    ...tree,
+    files: tree.files.map((file) => ({ ...file, exports: startup.exports.get(file.file) ?? file.exports })),
+    misnamed: tree.misnamed?.map((file) => ({
+      ...file,
+      exports: readExportsExactly(file.file) ?? file.exports,
+    })),
+  };
   // A file that does not parse has no readable exports: its syntax error is the problem to report.
-  const parsable = { ...tree, files: tree.files.filter((file) => !startup.unparsable.has(file.displayPath)) };
-  return { tree, where, problems: [...validateTree(parsable), ...startup.problems], startup };
+  const parsable = {
+    ...exact,
+    files: exact.files.filter((file) => !startup.unparsable.has(file.displayPath)),
+  };
+  return { tree: exact, where, problems: [...validateTree(parsable), ...startup.problems], startup };
 }
 
 export function printProblems(problems: readonly Problem[], where: string): void {
