@@ -5,7 +5,7 @@
  * change (through src/typed-routes). Also the stand-ins for modules that fail to load outside
  * development (error-routes.ts), which mount.ts uses.
  */
-export { resolveDevOptions, type ResolvedDevOptions } from './dev-options';
-export { startDevLoop, type DevLoop } from './dev-loop';
+export { resolveDevOptions } from './dev-options';
+export { startDevLoop } from './dev-loop';
 export { failingModule, failingRouter } from './error-routes';
-export type { DevOptions, DevLogger, DevProblem, DevReload, CompileTree } from './types';
+export type { DevProblem, DevReload } from './types';

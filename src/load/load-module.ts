@@ -22,8 +22,6 @@ import { EndpointLoadError, commonJsHint, typeScriptHint } from './load-error';
 import { isCommonJsFile, isStrictlyCommonJsFile } from './module-format';
 import { importAsEsModule, registerTsxFrom } from './tsx-loader';
 
-export { EndpointLoadError } from './load-error';
-
 export type ModuleExports = Record<string, unknown>;
 
 export async function loadModule(file: string, displayPath: string): Promise<ModuleExports> {

@@ -5,4 +5,4 @@
  */
 export { url } from './url';
 export { defaultTypesFile, routeDeclarations, writeIfChanged } from './route-declarations';
-export type { RouteRegistry, RoutePattern, RouteParams, RouteContext, UrlParams } from './route-types';
+export type { RouteRegistry, RoutePattern, RouteParams, RouteContext } from './route-types';
