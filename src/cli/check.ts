@@ -13,7 +13,7 @@ export async function check(
   options: { load?: boolean },
   cliPath: string,
 ): Promise<number> {
-  const examined = examineTree(dir);
+  const examined = examineTree(dir, 'check');
   if (!examined) return 1;
   const { tree, where, startup } = examined;
   let { problems } = examined;

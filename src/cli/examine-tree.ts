@@ -1,6 +1,7 @@
 /**
- * What `check` and `routes` both start with: the tree found, validated, and checked for what would fail at
- * startup, without running endpoint code; and how both print the problems found.
+ * What the commands start with: the tree found (and, when it is missing, the same advice from each); for
+ * `check` and `routes`, validated and checked for what would fail at startup, without running endpoint code,
+ * and the problems printed the same way.
  */
 import { checkStartup, type StartupReport } from '../check';
 import { discoverTree, displayPath, readExportsExactly, type DiscoveredTree } from '../discover';
@@ -15,18 +16,24 @@ export interface Examined {
   startup: StartupReport;
 }
 
-/** Finds, validates and statically checks the tree; undefined (after saying why) when there is none. */
-export function examineTree(dir: string | undefined): Examined | undefined {
-  let tree: DiscoveredTree;
+/** The tree in `dir` (default `app`); undefined, after saying why, when there is none. */
+export function findTree(dir: string | undefined, command: string): DiscoveredTree | undefined {
   try {
-    tree = discoverTree(dir ?? 'app');
+    return discoverTree(dir ?? 'app');
   } catch (error) {
+    // Only the first line: the rest advises on `mountEndpoints`' dir option, not on a command's argument.
     const first = (error instanceof Error ? error.message : String(error)).split('\n')[0];
     console.error(
-      `${first}\nRun the command in your app's folder, or give the endpoint folder: express-file-endpoints check path/to/app`,
+      `${first}\nRun the command in your app's folder, or give the endpoint folder: express-file-endpoints ${command} path/to/app`,
     );
     return undefined;
   }
+}
+
+/** Finds, validates and statically checks the tree; undefined (after saying why) when there is none. */
+export function examineTree(dir: string | undefined, command: 'check' | 'routes'): Examined | undefined {
+  const tree = findTree(dir, command);
+  if (!tree) return undefined;
   const where = displayPath(tree.root);
   const startup = checkStartup(tree);
   // Exports as the syntax tree gives them, exact where startup's lexers leave names open or cannot tell a

@@ -6,7 +6,7 @@ import { describeRoutes, type RouteInfo } from '../describe-routes';
 import { examineTree, printProblems } from './examine-tree';
 
 export function routes(dir: string | undefined): number {
-  const examined = examineTree(dir);
+  const examined = examineTree(dir, 'routes');
   if (!examined) return 1;
   const { tree, where, problems, startup } = examined;
   printRoutes(describeRoutes(tree), startup.unparsable);
