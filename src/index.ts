@@ -35,6 +35,6 @@ export type {
   DevProblem,
   DevReload,
 } from './types';
-export { url } from './dev';
-export type { RouteRegistry, RoutePattern, RouteParams, RouteContext } from './dev';
+export { url } from './typed-routes';
+export type { RouteRegistry, RoutePattern, RouteParams, RouteContext } from './typed-routes';
 export type { TestRequestOptions } from './testing';

@@ -17,38 +17,41 @@ import { errorPage } from './error-page';
 import type { DevProblem } from './types';
 
 /** Exports for a module that failed to load, in development. Beside a page, GET and HEAD stay the page's. */
-export function standInModule(
-  file: RouteFile,
-  tree: DiscoveredTree,
-  problems: readonly DevProblem[],
-): ModuleExports {
-  return answeringModule(file, tree, (request: Request) => errorPage(request, problems));
+export function standInModule(file: RouteFile, tree: DiscoveredTree, problems: readonly DevProblem[]) {
+  return answeringModule(file, tree, showing(problems));
 }
 
 /**
  * Exports for a module that failed to load, outside development: its handlers (or its middleware)
  * throw the load error, which goes to the app's error handler like any other error.
  */
-export function failingModule(file: RouteFile, tree: DiscoveredTree, error: unknown): ModuleExports {
-  return answeringModule(file, tree, () => {
-    throw error;
-  });
+export function failingModule(file: RouteFile, tree: DiscoveredTree, error: unknown) {
+  return answeringModule(file, tree, throwing(error));
+}
+
+/** A route table in which every endpoint of the tree answers with the error page. */
+export function errorRouter(tree: DiscoveredTree, options: MountOptions, problems: readonly DevProblem[]) {
+  return standInRouter(tree, options, showing(problems));
 }
 
 /** A route table in which every endpoint of the tree throws `error`. */
-export function failingRouter(
-  tree: DiscoveredTree,
-  options: MountOptions,
-  error: unknown,
-): Router<CompiledRoute> {
-  return standInRouter(tree, options, (file) => failingModule(file, { ...tree, files: [] }, error));
+export function failingRouter(tree: DiscoveredTree, options: MountOptions, error: unknown) {
+  return standInRouter(tree, options, throwing(error));
 }
 
-function answeringModule(
-  file: RouteFile,
-  tree: DiscoveredTree,
-  answer: (request: Request) => Response,
-): ModuleExports {
+type Answer = (request: Request) => Response;
+
+function showing(problems: readonly DevProblem[]): Answer {
+  return (request) => errorPage(request, problems);
+}
+
+function throwing(error: unknown): Answer {
+  return () => {
+    throw error;
+  };
+}
+
+function answeringModule(file: RouteFile, tree: DiscoveredTree, answer: Answer): ModuleExports {
   if (file.kind === 'middleware') return { default: answer };
   if (!patternsWithPage(tree).has(file.pattern)) return { ANY: answer };
   const stand: ModuleExports = {};
@@ -56,24 +59,14 @@ function answeringModule(
   return stand;
 }
 
-/** A route table in which every endpoint of the tree answers with the error page. */
-export function errorRouter(
-  tree: DiscoveredTree,
-  options: MountOptions,
-  problems: readonly DevProblem[],
-): Router<CompiledRoute> {
-  return standInRouter(tree, options, (file) => standInModule(file, { ...tree, files: [] }, problems));
-}
-
-function standInRouter(
-  tree: DiscoveredTree,
-  options: MountOptions,
-  moduleFor: (file: RouteFile) => ModuleExports,
-): Router<CompiledRoute> {
+/** Every endpoint of the tree, each answering with `answer`. */
+function standInRouter(tree: DiscoveredTree, options: MountOptions, answer: Answer): Router<CompiledRoute> {
+  // No page: with the tree invalid, the stand-in answers every method.
+  const pageless = { ...tree, files: [] };
   const entries = tree.files
     .filter((file) => file.kind === 'endpoint')
     .map((file) => {
-      const table = buildMethodTable(moduleFor(file));
+      const table = buildMethodTable(answeringModule(file, pageless, answer));
       const route: CompiledRoute = {
         pattern: file.pattern,
         displayPath: file.displayPath,

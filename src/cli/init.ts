@@ -6,6 +6,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { displayPath } from '../discover';
 import { starterFiles, mountLine, testCommand, type AppFileStyle, type AppKind } from './init-templates';
 
 interface PackageJson {
@@ -50,7 +51,7 @@ export function init(dir = 'app', cwd = process.cwd()): number {
 
   const appFile = findAppFile(cwd, manifest);
   const appDir = appFile ? path.dirname(path.join(cwd, appFile)) : cwd;
-  const fromApp = path.relative(appDir, path.join(cwd, root)).split(path.sep).join('/') || '.';
+  const fromApp = displayPath(path.join(cwd, root), appDir);
   const where = appFile ?? 'the file that creates your Express app';
   console.log(
     `\nMount the endpoints in ${where}:\n\n${indent(mountLine(styleOf(cwd, appFile, kind), fromApp))}\n`,

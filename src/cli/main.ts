@@ -1,16 +1,18 @@
 #!/usr/bin/env node
 /**
- * The `express-file-endpoints` command. One entry per command in COMMANDS (its usage line, its options for
- * node:util's parseArgs, and what it runs), so a new command is one more entry. `check` and `routes` read
- * files statically and never run endpoint code (`check --load` runs it in a child process); `init` adds a
- * starter endpoint to an app.
+ * The `express-file-endpoints` command, the package's bin. One entry per command in COMMANDS (its usage line,
+ * its options for node:util's parseArgs, and what it runs), so a new command is one more entry and one more file
+ * beside this one. `check` and `routes` read files statically and never run endpoint code (`check --load` runs
+ * it in a child process); `init` adds a starter endpoint to an app; `typegen` writes the typed-routes file.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { check, init, routes } from './commands';
-import { LOAD_WORKER_FLAG, runLoadWorker } from './check';
-import { typegenCommand } from './dev';
+import { LOAD_WORKER_FLAG, runLoadWorker } from '../check';
+import { check } from './check';
+import { init } from './init';
+import { routes } from './routes';
+import { typegen } from './typegen';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 type Values = Record<string, string | boolean | undefined>;
@@ -58,7 +60,7 @@ const COMMANDS: Record<string, Command> = {
       'express-file-endpoints-env.d.ts beside dir)',
     ],
     options: { out: { type: 'string' } },
-    run: (dir, values) => typegenCommand(dir, values.out as string | undefined),
+    run: (dir, values) => typegen(dir, values.out as string | undefined),
   },
 };
 
@@ -89,8 +91,10 @@ ${table(GLOBAL_OPTIONS)}`;
 }
 
 function version(): string {
-  // src/cli.ts and dist/cli.js both sit one folder below the package.json.
-  const manifest = path.join(__dirname, '..', 'package.json');
+  // The nearest package.json above is this package's: dist/cli.js sits one folder below it, src/cli/main.ts two.
+  let dir = __dirname;
+  while (!existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  const manifest = path.join(dir, 'package.json');
   return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
 }
 

@@ -1,6 +1,6 @@
 /**
  * What `init` writes and prints, for each kind of app. The endpoint answers `GET /api/hello`; the test calls
- * it directly with `createTestRequest`, no server. The same shapes are in the README's adoption section.
+ * it directly with `createTestRequest`, no server. The README's "Or let `init` write them" shows its output.
  */
 
 export interface AppKind {

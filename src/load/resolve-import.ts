@@ -1,5 +1,6 @@
 /**
- * Where a relative import lands, resolved the way the loader that will run it does, without running it:
+ * Where a relative import lands, resolved the way the loader that will run it does, without running it. `check`
+ * follows imports with it, and development mode's import graph (with tsx's rules, the loosest) links importers:
  *
  * - tsx (TypeScript with tsx found): extensionless paths, `.ts`/`.tsx`/`.mts`/`.cts` and `.js` → `.ts`
  *   mapping, index files, for `import` and `require` alike;
@@ -11,8 +12,9 @@
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
+import { CODE_EXTENSIONS, displayPath } from '../discover';
 
-export type Resolver = 'tsx' | 'node';
+type Resolver = 'tsx' | 'node';
 
 export interface Resolution {
   /** The file it lands on, when there is one. */
@@ -21,7 +23,7 @@ export interface Resolution {
   reason?: string;
 }
 
-const TSX_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs', '.json'];
+const TSX_EXTENSIONS = [...CODE_EXTENSIONS, '.json'];
 const REQUIRE_EXTENSIONS = ['.js', '.json', '.node'];
 // What tsx tries in place of a JavaScript extension: TypeScript sources imported by their output's name.
 const TS_FOR_JS: Record<string, string[]> = { '.js': ['.ts', '.tsx'], '.mjs': ['.mts'], '.cjs': ['.cts'] };
@@ -42,7 +44,7 @@ export function resolveImport(
   if (isFile(target)) return { file: target };
   const withExtension = found(requireCandidates(target).filter((candidate) => candidate !== target));
   if (withExtension?.file) {
-    const suggested = `./${path.relative(path.dirname(from), withExtension.file).split(path.sep).join('/')}`;
+    const suggested = `./${displayPath(withExtension.file, path.dirname(from))}`;
     return {
       reason: `an ES module import needs the file's full name: '${suggested.replace(/^\.\/\.\.\//, '../')}'`,
     };
