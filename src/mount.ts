@@ -4,7 +4,7 @@
  * Discovery and validation run synchronously so an invalid tree throws at the call; loading
  * modules is asynchronous, and requests that arrive before it ends wait for it.
  */
-import { createNodeMiddleware, DEFAULT_BODY_LIMIT, expressPath, type NodeMiddleware } from './bridge';
+import { createNodeMiddleware, DEFAULT_BODY_LIMIT, type NodeMiddleware } from './bridge';
 import { discoverTree, displayPath, type DiscoveredTree, type RouteFile } from './discover';
 import { failingModule, failingRouter, resolveDevOptions, startDevLoop } from './dev';
 import {
@@ -16,19 +16,18 @@ import {
 } from './describe-routes';
 import {
   buildMethodTable,
-  HTTP_METHODS,
-  type MethodTable,
+  compileRoute,
+  endpointRouter,
   handleFetch,
   logError,
   tellOnError,
   type CompiledRoute,
-  type ExpressStyleRoute,
   LOADING,
   type MountedRoute,
 } from './dispatch';
 import { mountChecksResponses, withContractSettings } from './contract';
 import { loadedExportInfo, loadModule, type ModuleExports } from './load';
-import { createRouter, type RouteEntry, type Router } from './router';
+import type { Router } from './router';
 import type { MountOptions, WebMiddleware } from './types';
 import { assertValidTree } from './validate';
 
@@ -108,13 +107,7 @@ const noop = () => {};
 
 /** Every endpoint of the tree, `LOADING`. */
 function loadingRouter(tree: DiscoveredTree, options: MountOptions): Router<MountedRoute> {
-  const entries = tree.files
-    .filter((file) => file.kind === 'endpoint')
-    .map((file): RouteEntry<MountedRoute> => ({ segments: file.segments, value: LOADING }));
-  return createRouter<MountedRoute>(entries, {
-    caseSensitive: options.caseSensitive,
-    strict: options.strict,
-  });
+  return endpointRouter<MountedRoute>(tree, options, () => LOADING);
 }
 
 /**
@@ -195,51 +188,30 @@ async function compile(
   );
   const onError = options.onError ?? logError;
   const checksResponses = mountChecksResponses(options);
-  const entries = tree.files
-    .filter((f) => f.kind === 'endpoint')
-    .map((file) => {
-      const mod = modules.get(file)!;
-      const folders = middlewareFilesFor(tree, file);
-      // Handlers made by defineHandler get this mount's settings (issue 24); no other export changes.
-      const handlers = withContractSettings(mod, (exportName) => ({
-        onInvalid: options.onInvalid,
-        checksResponses,
-        report: (error, request) =>
-          tellOnError(onError, error, {
-            request,
-            route: file.pattern,
-            file: file.displayPath,
-            export: exportName,
-            passedToNext: false,
-          }),
-      }));
-      const table = buildMethodTable(handlers, pages.has(file.pattern));
-      const route: CompiledRoute = {
-        pattern: file.pattern,
-        displayPath: file.displayPath,
-        table,
-        middleware: [...optionMiddleware, ...folders.map((f) => modules.get(f)!.default as WebMiddleware)],
-        middlewareNames: [...optionNames, ...folders.map((f) => f.displayPath)],
-        bodyLimit: bodyLimitOf(mod, options),
-        expressRoute: expressRouteOf(file, table),
-        onError,
-      };
-      return { segments: file.segments, value: route };
+  const routeFor = (file: RouteFile): CompiledRoute => {
+    const mod = modules.get(file)!;
+    const folders = middlewareFilesFor(tree, file);
+    // Handlers made by defineHandler get this mount's settings (issue 24); no other export changes.
+    const handlers = withContractSettings(mod, (exportName) => ({
+      onInvalid: options.onInvalid,
+      checksResponses,
+      report: (error, request) =>
+        tellOnError(onError, error, {
+          request,
+          route: file.pattern,
+          file: file.displayPath,
+          export: exportName,
+          passedToNext: false,
+        }),
+    }));
+    return compileRoute(file, buildMethodTable(handlers, pages.has(file.pattern)), {
+      middleware: [...optionMiddleware, ...folders.map((f) => modules.get(f)!.default as WebMiddleware)],
+      middlewareNames: [...optionNames, ...folders.map((f) => f.displayPath)],
+      bodyLimit: bodyLimitOf(mod, options),
+      onError,
     });
-  const router = createRouter(entries, { caseSensitive: options.caseSensitive, strict: options.strict });
-  return { router, loaded };
-}
-
-/** `req.route` for this endpoint, in the shape Express gives its own routes. */
-function expressRouteOf(file: RouteFile, table: MethodTable): ExpressStyleRoute {
-  const methods: Record<string, boolean> = {};
-  if (table.fallback) methods._all = true;
-  for (const method of HTTP_METHODS) if (table.byMethod[method]) methods[method.toLowerCase()] = true;
-  return Object.freeze({
-    path: expressPath(file.segments),
-    stack: Object.freeze([]),
-    methods: Object.freeze(methods),
-  });
+  };
+  return { router: endpointRouter(tree, options, routeFor), loaded };
 }
 
 function bodyLimitOf(mod: ModuleExports, options: MountOptions): number | false {

@@ -6,12 +6,19 @@
  *   - an invalid tree (two routes for one URL, a bad folder name) cannot be routed as it is, so
  *     every endpoint of it answers with the error page until it is fixed.
  */
-import { DEFAULT_BODY_LIMIT, expressPath } from '../bridge';
+import { DEFAULT_BODY_LIMIT } from '../bridge';
 import { patternsWithPage } from '../describe-routes';
 import type { DiscoveredTree, RouteFile } from '../discover';
-import { buildMethodTable, HTTP_METHODS, logError, type CompiledRoute } from '../dispatch';
+import {
+  buildMethodTable,
+  compileRoute,
+  endpointRouter,
+  HTTP_METHODS,
+  logError,
+  type CompiledRoute,
+} from '../dispatch';
 import type { ModuleExports } from '../load';
-import { createRouter, type Router } from '../router';
+import type { Router } from '../router';
 import type { MountOptions } from '../types';
 import { errorPage } from './error-page';
 import type { DevProblem } from './types';
@@ -63,25 +70,12 @@ function answeringModule(file: RouteFile, tree: DiscoveredTree, answer: Answer):
 function standInRouter(tree: DiscoveredTree, options: MountOptions, answer: Answer): Router<CompiledRoute> {
   // No page: with the tree invalid, the stand-in answers every method.
   const pageless = { ...tree, files: [] };
-  const entries = tree.files
-    .filter((file) => file.kind === 'endpoint')
-    .map((file) => {
-      const table = buildMethodTable(answeringModule(file, pageless, answer));
-      const route: CompiledRoute = {
-        pattern: file.pattern,
-        displayPath: file.displayPath,
-        table,
-        middleware: [],
-        middlewareNames: [],
-        bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
-        expressRoute: Object.freeze({
-          path: expressPath(file.segments),
-          stack: Object.freeze([]),
-          methods: Object.freeze({ _all: true }),
-        }),
-        onError: options.onError ?? logError,
-      };
-      return { segments: file.segments, value: route };
-    });
-  return createRouter(entries, { caseSensitive: options.caseSensitive, strict: options.strict });
+  return endpointRouter(tree, options, (file) =>
+    compileRoute(file, buildMethodTable(answeringModule(file, pageless, answer)), {
+      middleware: [],
+      middlewareNames: [],
+      bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+      onError: options.onError ?? logError,
+    }),
+  );
 }

@@ -4,7 +4,7 @@
  *   [id] -> :id,   [...path] -> *path,   [[...path]] -> {/*path} (optional),
  * and characters path-to-regexp reserves in static segments escaped with a backslash. Route
  * groups add nothing. Paths are relative to the mount, as Express's own `req.route.path` is.
- * Express knowledge, so it lives with the Node bridge rather than in the host-free router.
+ * Express knowledge, so it lives with the route it names rather than in the host-free router.
  */
 import type { Segment } from '../discover';
 
