@@ -9,7 +9,6 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { expect } from 'chai';
 import request from 'supertest';
-import { createTestRequest } from '../../src/testing';
 import { BIG_TEXT, setUpstream, state } from '../fixtures/app/_lib/store';
 import { hosts, UPSTREAM, type RunningHost } from './hosts';
 import { headerLines, httpRequest, waitFor, type Listening } from '../support/net';
@@ -517,39 +516,6 @@ describe('integration: endpoints served by every host', function () {
           });
           expect(res.headers['content-encoding']).to.equal(undefined);
           expect(res.body.toString()).to.equal(BIG_TEXT);
-        });
-      });
-
-      describe('.fetch() with createTestRequest', () => {
-        it('serves GET through the route table', async () => {
-          const res = await app.endpoints.fetch(createTestRequest('/api/users/1'));
-          expect(res.status).to.equal(200);
-          expect(await res.json()).to.deep.equal({ id: '1', name: 'Ada Lovelace' });
-        });
-
-        it('serves POST with a JSON body', async () => {
-          const res = await app.endpoints.fetch(
-            createTestRequest('/api/users', { method: 'POST', body: '{"name":"Katherine"}' }),
-          );
-          expect(res.status).to.equal(201);
-          const user = (await res.json()) as { id: string; name: string };
-          expect(user.name).to.equal('Katherine');
-          expect(res.headers.get('location')).to.equal(`/api/users/${user.id}`);
-        });
-
-        it('gives the handler no Node objects', async () => {
-          const res = await app.endpoints.fetch(createTestRequest('/whoami'));
-          expect(await res.json()).to.deep.equal({ url: 'http://localhost/whoami', user: null });
-        });
-
-        it('answers 404 for an unknown path and 405 with Allow for an unserved method', async () => {
-          const missing = await app.endpoints.fetch(createTestRequest('/nope'));
-          expect(missing.status).to.equal(404);
-          const notAllowed = await app.endpoints.fetch(
-            createTestRequest('/methods/get-only', { method: 'DELETE' }),
-          );
-          expect(notAllowed.status).to.equal(405);
-          expect(notAllowed.headers.get('allow')).to.equal('GET, HEAD, OPTIONS');
         });
       });
     });
