@@ -1,6 +1,6 @@
 /**
  * The `express-file-endpoints` bin, run as a child process from src/cli.ts through tsx: exit codes, output of
- * `check` and `routes` for valid and invalid trees, usage errors, and that endpoint code is never run.
+ * `check` and `routes` for valid and invalid trees, `typegen`, usage errors, and that endpoint code is never run.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -162,6 +162,18 @@ describe('express-file-endpoints routes', () => {
     expect(result.status).to.equal(1);
     expect(result.stdout).to.include('/a');
     expect(result.stderr).to.include('page-conflict');
+  });
+});
+
+describe('express-file-endpoints typegen', () => {
+  it('`typegen [dir] --out file` writes the file, and leaves it alone when unchanged', () => {
+    const fixture = path.join(__dirname, '../fixtures/typed-routes/app');
+    const file = path.join(cwd, 'routes.d.ts');
+    const first = run('typegen', fixture, '--out', file);
+    expect(first.status, first.stderr).to.equal(0);
+    expect(first.stdout).to.match(/^wrote .*routes\.d\.ts \(4 routes\)/);
+    expect(readFileSync(file, 'utf8')).to.include("'/api/users/[id]': { id: string };");
+    expect(run('typegen', fixture, '--out', file).stdout).to.match(/^unchanged/);
   });
 });
 
