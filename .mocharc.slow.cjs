@@ -11,6 +11,7 @@ module.exports = {
   spec: [
     'test/unit/cli.test.ts', // the CLI in a child process, once or twice per test
     'test/unit/cli-startup.test.ts', // the CLI in a child process; `check --load` spawns again
+    'test/unit/messages.test.ts', // pins the CLI's output too, from child processes
     'test/integration/module-systems.test.ts', // an app per package type, each in a child process
     'test/integration/typescript-loading.test.ts', // an app per TypeScript loader, in child processes
     'test/hardening/soak.test.ts', // 5 s of load from scripts/soak.mjs, in child processes

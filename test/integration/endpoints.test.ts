@@ -122,7 +122,7 @@ describe('integration: endpoints served by every host', function () {
         it('answers malformed percent-encoding with 400', async () => {
           const res = await httpRequest(`${app.url}/files/%zz`);
           expect(res.status).to.equal(400);
-          expect(res.body.toString()).to.equal('Bad Request: malformed percent-encoding in the URL path');
+          expect(res.body.toString()).to.match(/malformed percent-encoding/);
           const cutOff = await httpRequest(`${app.url}/api/users/%E0%A4%A`);
           expect(cutOff.status).to.equal(400);
         });
@@ -177,7 +177,7 @@ describe('integration: endpoints served by every host', function () {
           const res = await request(app.url).post('/methods/get-only');
           expect(res.status).to.equal(405);
           expect(res.headers.allow).to.equal('GET, HEAD, OPTIONS');
-          expect(res.text).to.equal('Method Not Allowed');
+          expect(res.text).to.match(/not allowed/i);
         });
       });
 
@@ -282,7 +282,8 @@ describe('integration: endpoints served by every host', function () {
             headers: { 'content-type': 'application/octet-stream' },
             body: Buffer.alloc(1024 * 1024 + 1),
           });
-          expect([res.status, res.body.toString()]).to.deep.equal([413, 'Payload Too Large']);
+          expect(res.status).to.equal(413);
+          expect(res.body.toString()).to.match(/too large/i);
         });
       });
 
@@ -465,9 +466,8 @@ describe('integration: endpoints served by every host', function () {
         it('a handler returning something other than a Response, named by file and export', async () => {
           const res = await request(app.url).get('/errors/not-a-response');
           expect(res.status).to.equal(500);
-          expect(res.body.caught).to.equal(
-            `${fixtureFile('errors/not-a-response')}: export GET returned an object (Object) instead of a Response; return \`Response.json(value)\` to send it as JSON, or \`new Response(body, { status })\`.`,
-          );
+          expect(res.body.caught.startsWith(`${fixtureFile('errors/not-a-response')}: `)).to.equal(true);
+          expect(res.body.caught).to.match(/\bGET\b.*\bobject\b.*\bResponse\.json\(/);
         });
       });
 
