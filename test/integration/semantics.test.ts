@@ -280,8 +280,8 @@ describe('integration: handler semantics on every host', function () {
         );
       });
 
-      it('get the Request and the context when they declare parameters, and nothing when they declare none', async () => {
-        it('still get the Request when they read `arguments` or gather them with a rest parameter', async () => {
+      describe('handlers, with or without declared parameters', () => {
+        it('get the Request and the context when they declare parameters, and nothing when they declare none', async () => {
           const get = await app.request('/semantics/no-parameters', { headers: { 'x-a': '1' } });
           expect(get.text).to.equal('GET /semantics/no-parameters 1');
           const put = await app.request('/semantics/no-parameters', { method: 'PUT', body: 'x' });
