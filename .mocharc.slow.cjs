@@ -16,6 +16,8 @@ module.exports = {
     'test/integration/typescript-loading.test.ts', // an app per TypeScript loader, in child processes
     'test/hardening/soak.test.ts', // 5 s of load from scripts/soak.mjs, in child processes
     'test/hardening/guards.property.test.ts', // 11,000 generated paths per host, seconds each
+    'test/hardening/body-limits.test.ts', // waits out the server's 2 s drain timeout
+    'test/hardening/faults.test.ts', // a second of backpressure from a client too slow to read
     'test/dev/dev-memory.test.ts', // 200 reloads per package type, heap measured after gc
     'test/middleware/memory.test.ts', // 100 MiB through a child process's server, its memory measured
     'examples/express-app/test/browser.test.ts', // Chromium, through playwright-core
