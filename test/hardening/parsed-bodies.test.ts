@@ -268,7 +268,7 @@ for (const host of hosts) {
         if (reencodes) this.skip();
         const reply = await rawExchange(server.port, request('/describe'));
         expect(reply.text).to.match(/^HTTP\/1\.1 400 Bad Request\r\n/);
-        expect(rawBody(reply)).to.equal('Bad Request: the request body is nested too deeply');
+        expect(rawBody(reply)).to.match(/nested too deeply/);
         // A client's body, not a fault of the app.
         expect(reported).to.deep.equal([]);
       });
@@ -280,7 +280,7 @@ for (const host of hosts) {
           request('/describe').replace('Host: x\r\n', 'Host: x\r\nX-Bridge-Reads-Parsed: 1\r\n'),
         );
         expect(reply.text).to.match(/^HTTP\/1\.1 400 Bad Request\r\n/);
-        expect(rawBody(reply)).to.equal('Bad Request: the request body is nested too deeply');
+        expect(rawBody(reply)).to.match(/nested too deeply/);
       });
     });
   });
