@@ -1,7 +1,8 @@
 /**
  * The layout's rules, checked by `npm run check:layers` in `npm test` (issue 23): no import circle
  * in src/, and every import goes down. The floors, from the bottom: the public vocabulary; files
- * on disk; the route table; handlers and answers in Web terms; Node I/O, validation, loading and the
+ * on disk; the route table; the tracing channels and OpenTelemetry (issue 27); handlers and answers
+ * in Web terms; Node I/O, validation, loading and the
  * route listing; development mode, `check`, the test helpers and bridgeMiddleware; mounting and the commands; the
  * entry points. A folder may import from itself and from any floor below its own, never from its
  * own floor's other folders or from above.
@@ -10,6 +11,7 @@ const FLOORS = [
   ['src/types.ts', 'src/debug.ts'],
   ['src/discover/'],
   ['src/router/'],
+  ['src/observe/'],
   ['src/dispatch/'],
   ['src/bridge/', 'src/validate/', 'src/load/', 'src/describe-routes.ts'],
   ['src/dev/', 'src/check/', 'src/testing/', 'src/bridge-middleware/'],

@@ -26,3 +26,4 @@ export type {
 export { url } from './dev';
 export type { RouteRegistry, RoutePattern, RouteParams, RouteContext } from './dev';
 export type { TestRequestOptions } from './testing';
+export type { MiddlewareTraceContext, RequestTraceContext } from './observe';
