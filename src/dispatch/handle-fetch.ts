@@ -49,7 +49,7 @@ export async function handleFetch(router: Router<CompiledRoute>, request: Reques
   // `pass`: the page that serves GET here lives in the host app, which `.fetch` does not have.
   if (decision.kind === 'pass') return answerResponse(NOT_FOUND);
   const exportName = decision.kind === 'handler' ? decision.entry.exportName : undefined;
-  const trace = requestObserved() ? traceRequest(route, request.method, exportName) : undefined;
+  const trace = requestObserved() ? traceRequest(route, request.method, exportName, undefined) : undefined;
   const host = new FetchRequest(request);
   if (trace === undefined) {
     const response = await answer(route, match.params, decision, host);

@@ -1,7 +1,7 @@
 /**
- * observe: what tracing tools see of a request the tree answers (issue 27): the public
- * `node:diagnostics_channel` tracing channels. Below dispatch, which publishes; knows no Node http
- * objects.
+ * observe: what tracing tools see of a request the tree answers (issue 27). The public
+ * `node:diagnostics_channel` tracing channels, and the OpenTelemetry server span named by the
+ * endpoint's route when an SDK runs. Below dispatch, which publishes; knows no Node http objects.
  */
 export {
   MIDDLEWARE_CHANNEL,

@@ -1,9 +1,10 @@
 /**
  * What tracing sees of one request an endpoint's route answers: the `express-file-endpoints:request`
- * channel's events, when someone subscribes. A request nobody observes gets no trace at all
- * (`traceRequest` returns `undefined`).
+ * channel's events, when someone subscribes, and the OpenTelemetry server span, when an SDK runs.
+ * A request neither observes gets no trace at all (`traceRequest` returns `undefined`).
  */
 import { requestChannel, type RequestTraceContext } from './channels';
+import { nameServerSpan, openTelemetry, recordError, type OpenTelemetry, type Span } from './opentelemetry';
 
 /** What the trace needs of a route (the dispatch layer's CompiledRoute has it). */
 export interface TracedRoute {
@@ -17,20 +18,26 @@ export interface TracedRoute {
 
 /** Whether anything observes requests: checked per request, so subscribing at any time works. */
 export function requestObserved(): boolean {
-  return requestChannel.hasSubscribers;
+  return requestChannel.hasSubscribers || openTelemetry() !== undefined;
 }
 
 /**
  * Starts the trace of a request the route answers with `exportName` (`undefined`: the tree answers
- * itself).
+ * itself). `mountPath`: where the host mounted the tree; `undefined` under `.fetch`.
  */
 export function traceRequest(
   route: TracedRoute,
   method: string,
   exportName: string | undefined,
+  mountPath: string | undefined,
 ): RequestTrace | undefined {
-  if (!requestChannel.hasSubscribers) return undefined;
-  return new RequestTrace(new TracedRequest(route.pattern, method, route.displayPath, exportName));
+  const otel = openTelemetry();
+  const span = otel && nameServerSpan(otel, route.expressRoute.path, mountPath);
+  const context = requestChannel.hasSubscribers
+    ? new TracedRequest(route.pattern, method, route.displayPath, exportName)
+    : undefined;
+  if (context === undefined && span === undefined) return undefined;
+  return new RequestTrace(context, span && otel ? { otel, span } : undefined);
 }
 
 export class RequestTrace {
@@ -39,6 +46,8 @@ export class RequestTrace {
   constructor(
     /** Published on the channel; `undefined` when it had no subscribers as the request began. */
     private readonly context: TracedRequest | undefined,
+    /** The request's server span, when OpenTelemetry runs: errors are recorded there. */
+    private readonly server: { otel: OpenTelemetry; span: Span } | undefined,
   ) {}
 
   /** Where `context.request` comes from: the handler's Request, built on first use. */
@@ -62,9 +71,10 @@ export class RequestTrace {
     });
   }
 
-  /** An error of the request, as `onError` is told: published. */
+  /** An error of the request, as `onError` is told: published, and recorded on the server span. */
   failed(error: unknown): void {
     if (this.#done) return;
+    if (this.server) recordError(this.server.otel, this.server.span, error);
     const context = this.context;
     if (context === undefined) return;
     context.error = error;

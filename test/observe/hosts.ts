@@ -17,7 +17,8 @@ export const TREE = path.join(__dirname, 'fixtures', 'app');
 /** The tests look for errors where tracing shows them; the default `onError` would print each. */
 const quiet = () => {};
 
-export type HostName = 'Express 5' | 'Express 4' | 'node:http';
+export type HostName = 'Express 5' | 'Express 4' | 'node:http' | 'srvx';
+/** The hosts the middleware runs in; `srvx` serves the tree's `.fetch` through srvx's Node adapter. */
 export const HOST_NAMES: HostName[] = ['Express 5', 'Express 4', 'node:http'];
 
 type Next = (error?: unknown) => void;
@@ -38,6 +39,7 @@ function send(res: ServerResponse, status: number, body: string): void {
 
 export async function startHost(name: HostName, options: HostOptions = {}): Promise<Listening> {
   if (name === 'node:http') return startNode(options);
+  if (name === 'srvx') return startSrvx();
   const express = (name === 'Express 5' ? require('express') : require('express4')) as typeof express5;
   const app = express();
   if (options.first) app.use(options.first);
@@ -53,6 +55,14 @@ export async function startHost(name: HostName, options: HostOptions = {}): Prom
     send(res, 500, 'app 500'),
   );
   return listen(http.createServer(app));
+}
+
+/** `.fetch` as a Web handler behind srvx's Node adapter: 404 for what the tree does not serve. */
+async function startSrvx(): Promise<Listening> {
+  const { toNodeHandler } = require('srvx/node') as typeof import('srvx/node');
+  const endpoints = mountEndpoints({ dir: TREE, onError: quiet });
+  await endpoints.ready;
+  return listen(http.createServer(toNodeHandler(endpoints.fetch) as http.RequestListener));
 }
 
 /** The tree, then the app's own route, then its 404; `next(err)` answers 500. */
