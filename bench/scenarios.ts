@@ -81,6 +81,8 @@ export const THROUGHPUT: ThroughputScenario[] = [
       'express5-native+json',
       'ee-express5',
       'ee-express5+json',
+      'ee-express5+contract',
+      'ee-express5+byhand',
       'hono-express5',
       'hono-express5+json',
       'honoNoGlobals-express5',
@@ -90,6 +92,8 @@ export const THROUGHPUT: ThroughputScenario[] = [
       'whatwg-express5+json',
       'express4-native+json',
       'ee-node',
+      'ee-node+contract',
+      'ee-node+byhand',
       'hono-node',
       'honoNoGlobals-node',
       'srvx-node',
@@ -97,7 +101,8 @@ export const THROUGHPUT: ThroughputScenario[] = [
       'whatwg-node',
     ],
     baseline: 'express5-native+json',
-    notes: '`+json`: `express.json()` runs before the route or bridge, so the body arrives already parsed.',
+    notes:
+      '`+json`: `express.json()` runs before the route or bridge, so the body arrives already parsed. `+contract`: the handler is `defineHandler({ body: EchoDocument }, …)`, a Zod schema of the document; `+byhand`: the same schema applied in a plain handler (`request.json()`, then `safeParse`), as one writes it without contracts.',
   },
   {
     id: 'c',

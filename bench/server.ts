@@ -30,11 +30,11 @@ import {
   routeName,
 } from './lib/payloads';
 import { PEERS, peerListener } from './lib/peers';
-import { REQUEST_TREE, SMALL_TREE, treeDir } from './lib/trees';
+import { BYHAND_TREE, CONTRACT_TREE, REQUEST_TREE, SMALL_TREE, treeDir } from './lib/trees';
 
 export interface ServerConfig {
   scenario: 'a' | 'b' | 'c' | 'd' | 'f';
-  /** `<host>-<library>` or `<library>-<host>`, then `[+json|+request][@one|@many]`; see lib/variants.ts. */
+  /** `<host>-<library>` or `<library>-<host>`, then `[+json|+request|+contract|+byhand][@one|@many]`; see lib/variants.ts. */
   variant: string;
 }
 
@@ -60,7 +60,7 @@ async function main(): Promise<void> {
 
 async function buildListener(config: ServerConfig): Promise<RequestListener> {
   const [base, routes = 'one'] = config.variant.split('@') as [string, string | undefined];
-  const [name, extra] = base.split('+') as [string, 'json' | 'request' | undefined];
+  const [name, extra] = base.split('+') as [string, 'json' | 'request' | 'contract' | 'byhand' | undefined];
   const json = extra === 'json';
   // `node-raw`, `express5-native`, `ee-express5`, `hono-node`: one part names the host.
   const parts = name.split('-');
@@ -71,7 +71,11 @@ async function buildListener(config: ServerConfig): Promise<RequestListener> {
       ? treeDir(routes === 'many' ? 'many-js' : 'one-js')
       : extra === 'request'
         ? REQUEST_TREE
-        : SMALL_TREE;
+        : extra === 'contract'
+          ? CONTRACT_TREE
+          : extra === 'byhand'
+            ? BYHAND_TREE
+            : SMALL_TREE;
 
   if (host === 'node') {
     if (library === 'raw') return rawNode(config.scenario);

@@ -3,8 +3,17 @@ export { mountEndpoints } from './mount';
 export { DEFAULT_BODY_LIMIT, BodyLimitError, type NodeMiddleware } from './bridge';
 export { bridgeMiddleware, type BridgeOptions } from './bridge-middleware';
 export type { EndpointsMiddleware, AppLike } from './mount';
-export type { RouteInfo } from './describe-routes';
+export type { RouteInfo, ContractSummary } from './describe-routes';
 export type { HttpMethod, HandlerExportName } from './dispatch';
+export { defineHandler, ResponseContractError } from './contract';
+export type {
+  EndpointContract,
+  ContractContext,
+  ContractHandler,
+  ContractOf,
+  ContractTypes,
+  StandardSchemaV1,
+} from './contract';
 export { EndpointValidationError } from './validate';
 export { EndpointLoadError } from './load';
 export type { Problem } from './validate';
@@ -16,6 +25,9 @@ export type {
   EndpointHandler,
   WebMiddleware,
   MountOptions,
+  ContractIssue,
+  ContractLocation,
+  InvalidInputHandler,
   EndpointErrorInfo,
   ErrorReporter,
   DevOptions,
@@ -23,7 +35,7 @@ export type {
   DevProblem,
   DevReload,
 } from './types';
-export { url } from './dev';
-export type { RouteRegistry, RoutePattern, RouteParams, RouteContext } from './dev';
+export { url } from './typed-routes';
+export type { RouteRegistry, RoutePattern, RouteParams, RouteContext } from './typed-routes';
 export type { TestRequestOptions } from './testing';
 export type { MiddlewareTraceContext, RequestTraceContext } from './observe';

@@ -4,24 +4,30 @@
  * Discovery and validation run synchronously so an invalid tree throws at the call; loading
  * modules is asynchronous, and requests that arrive before it ends wait for it.
  */
-import { createNodeMiddleware, DEFAULT_BODY_LIMIT, expressPath, type NodeMiddleware } from './bridge';
+import { createNodeMiddleware, DEFAULT_BODY_LIMIT, type NodeMiddleware } from './bridge';
 import { discoverTree, displayPath, type DiscoveredTree, type RouteFile } from './discover';
 import { failingModule, failingRouter, resolveDevOptions, startDevLoop } from './dev';
-import { describeRoutes, middlewareFilesFor, patternsWithPage, type RouteInfo } from './describe-routes';
+import {
+  describeRoutes,
+  middlewareFilesFor,
+  patternsWithPage,
+  type LoadedTree,
+  type RouteInfo,
+} from './describe-routes';
 import {
   buildMethodTable,
-  HTTP_METHODS,
-  type MethodTable,
+  compileRoute,
+  endpointRouter,
   handleFetch,
   logError,
   tellOnError,
   type CompiledRoute,
-  type ExpressStyleRoute,
   LOADING,
   type MountedRoute,
 } from './dispatch';
+import { mountChecksResponses, withContractSettings } from './contract';
 import { loadedExportInfo, loadModule, type ModuleExports } from './load';
-import { createRouter, type RouteEntry, type Router } from './router';
+import type { Router } from './router';
 import type { MountOptions, WebMiddleware } from './types';
 import { assertValidTree } from './validate';
 
@@ -101,13 +107,7 @@ const noop = () => {};
 
 /** Every endpoint of the tree, `LOADING`. */
 function loadingRouter(tree: DiscoveredTree, options: MountOptions): Router<MountedRoute> {
-  const entries = tree.files
-    .filter((file) => file.kind === 'endpoint')
-    .map((file): RouteEntry<MountedRoute> => ({ segments: file.segments, value: LOADING }));
-  return createRouter<MountedRoute>(entries, {
-    caseSensitive: options.caseSensitive,
-    strict: options.strict,
-  });
+  return endpointRouter<MountedRoute>(tree, options, () => LOADING);
 }
 
 /**
@@ -164,18 +164,20 @@ async function compile(
   tree: DiscoveredTree,
   options: MountOptions,
   load: (file: RouteFile) => Promise<ModuleExports>,
-): Promise<{ router: Router<CompiledRoute>; loaded: DiscoveredTree }> {
+): Promise<{ router: Router<CompiledRoute>; loaded: LoadedTree }> {
   const modules = new Map<RouteFile, ModuleExports>();
   await Promise.all(
     tree.files.filter((f) => f.kind !== 'page').map(async (file) => modules.set(file, await load(file))),
   );
   // Validate again against what the modules really export (`export * from`, computed exports).
-  const loaded: DiscoveredTree = {
+  // The exports go along, for `.routes` to show which handlers have a contract.
+  const loaded: LoadedTree = {
     ...tree,
     files: tree.files.map((file) => {
       const mod = modules.get(file);
       return mod ? { ...file, exports: loadedExportInfo(mod) } : file;
     }),
+    modules: new Map([...modules].map(([file, mod]) => [file.file, mod])),
   };
   assertValidTree(loaded);
 
@@ -184,38 +186,32 @@ async function compile(
   const optionNames = optionMiddleware.map(
     (mw, i) => `middleware option #${i + 1}${mw.name ? ` (${mw.name})` : ''}`,
   );
-  const entries = tree.files
-    .filter((f) => f.kind === 'endpoint')
-    .map((file) => {
-      const mod = modules.get(file)!;
-      const folders = middlewareFilesFor(tree, file);
-      const table = buildMethodTable(mod, pages.has(file.pattern));
-      const route: CompiledRoute = {
-        pattern: file.pattern,
-        displayPath: file.displayPath,
-        table,
-        middleware: [...optionMiddleware, ...folders.map((f) => modules.get(f)!.default as WebMiddleware)],
-        middlewareNames: [...optionNames, ...folders.map((f) => f.displayPath)],
-        bodyLimit: bodyLimitOf(mod, options),
-        expressRoute: expressRouteOf(file, table),
-        onError: options.onError ?? logError,
-      };
-      return { segments: file.segments, value: route };
+  const onError = options.onError ?? logError;
+  const checksResponses = mountChecksResponses(options);
+  const routeFor = (file: RouteFile): CompiledRoute => {
+    const mod = modules.get(file)!;
+    const folders = middlewareFilesFor(tree, file);
+    // Handlers made by defineHandler get this mount's settings (issue 24); no other export changes.
+    const handlers = withContractSettings(mod, (exportName) => ({
+      onInvalid: options.onInvalid,
+      checksResponses,
+      report: (error, request) =>
+        tellOnError(onError, error, {
+          request,
+          route: file.pattern,
+          file: file.displayPath,
+          export: exportName,
+          passedToNext: false,
+        }),
+    }));
+    return compileRoute(file, buildMethodTable(handlers, pages.has(file.pattern)), {
+      middleware: [...optionMiddleware, ...folders.map((f) => modules.get(f)!.default as WebMiddleware)],
+      middlewareNames: [...optionNames, ...folders.map((f) => f.displayPath)],
+      bodyLimit: bodyLimitOf(mod, options),
+      onError,
     });
-  const router = createRouter(entries, { caseSensitive: options.caseSensitive, strict: options.strict });
-  return { router, loaded };
-}
-
-/** `req.route` for this endpoint, in the shape Express gives its own routes. */
-function expressRouteOf(file: RouteFile, table: MethodTable): ExpressStyleRoute {
-  const methods: Record<string, boolean> = {};
-  if (table.fallback) methods._all = true;
-  for (const method of HTTP_METHODS) if (table.byMethod[method]) methods[method.toLowerCase()] = true;
-  return Object.freeze({
-    path: expressPath(file.segments),
-    stack: Object.freeze([]),
-    methods: Object.freeze(methods),
-  });
+  };
+  return { router: endpointRouter(tree, options, routeFor), loaded };
 }
 
 function bodyLimitOf(mod: ModuleExports, options: MountOptions): number | false {

@@ -107,6 +107,24 @@ export interface EndpointErrorInfo {
 /** Called for every error a handler, a middleware, an `after()` callback or the bridge runs into. */
 export type ErrorReporter = (error: unknown, info: EndpointErrorInfo) => void;
 
+/** Where a request value that a contract checks comes from; `response` is a handler's answer. */
+export type ContractLocation = 'params' | 'query' | 'headers' | 'body' | 'response';
+
+/** One thing a contract found wrong with a request (or, for `response`, with a handler's answer). */
+export interface ContractIssue {
+  /** Which part of the request: the route's `params`, the `query`, the `headers` or the `body`. */
+  location: ContractLocation;
+  /** Where, for people: `body.email`, `query.page`, `body.items[0].name`, `headers["x-api-key"]`. */
+  path: string;
+  /** Where, for programs: an RFC 6901 JSON Pointer into the location's value (`/items/0/name`; `''` for all of it). */
+  pointer: string;
+  /** What is wrong, in the validator's words. */
+  message: string;
+}
+
+/** Answers a request a contract rejects: `issues` lists every problem found. */
+export type InvalidInputHandler = (issues: ContractIssue[], request: Request) => Response | Promise<Response>;
+
 /** Options of `mountEndpoints`. */
 export interface MountOptions {
   /** Folder holding the endpoint tree; relative to `process.cwd()`, absolute, or a file URL. Default `'app'`. */
@@ -129,8 +147,20 @@ export interface MountOptions {
    */
   onError?: ErrorReporter;
   /**
+   * Answers a request that an endpoint's contract rejects (`defineHandler`, issue 24), instead of
+   * the default `400` problem details. A contract's own `onInvalid` comes first.
+   */
+  onInvalid?: InvalidInputHandler;
+  /**
+   * Check what handlers with a contract return against its `responses` schemas, and tell `onError`
+   * about a mismatch (a `ResponseContractError`); the response is sent unchanged. Default: on when
+   * development mode is on or `NODE_ENV` is `development` or `test`, and for requests built by
+   * `createTestRequest`; off otherwise, and always off when `NODE_ENV` is `production`.
+   */
+  checkResponses?: boolean;
+  /**
    * Development mode: watch `dir` and serve changed endpoint code on the next request, with no
-   * restart (see the README's "Development mode"). Default: on when `NODE_ENV=development`.
+   * restart (see docs/development-mode.md). Default: on when `NODE_ENV=development`.
    */
   dev?: boolean | DevOptions;
 }

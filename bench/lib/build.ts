@@ -1,4 +1,8 @@
-/** Bundles the bench processes (server, load, startup) and the library source into bench/.scratch/build. */
+/**
+ * Bundles the bench processes (server, load, startup) and the library source into
+ * bench/.scratch/build; `library.mjs` is the library alone, for the endpoint files that import it
+ * (bench/trees/contract).
+ */
 import path from 'node:path';
 import { build } from 'esbuild';
 import { BENCH_DIR } from './trees';
@@ -8,7 +12,10 @@ export const BUILD = path.join(BENCH_DIR, '.scratch', 'build');
 
 export async function buildBench(): Promise<void> {
   await build({
-    entryPoints: ['server', 'load', 'startup'].map((name) => path.join(BENCH_DIR, `${name}.ts`)),
+    entryPoints: [
+      ...['server', 'load', 'startup'].map((name) => path.join(BENCH_DIR, `${name}.ts`)),
+      { in: path.join(BENCH_DIR, '..', 'src', 'index.ts'), out: 'library' },
+    ],
     outdir: BUILD,
     outExtension: { '.js': '.mjs' },
     bundle: true,

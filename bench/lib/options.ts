@@ -13,7 +13,7 @@ export const USAGE = `usage: npm run bench -- [options]
   --only a,b,…         some scenarios (a–f) only
   --rounds N           interleaved rounds (default 3; quick: 1)
   --duration S         seconds measured per variant and round (default 3; quick: 1)
-  --node 20|22|24|26   run every process on that pinned Node (default 24)
+  --node 22|24|26      run every process on that pinned Node (default 24)
   --cross-version      scenario (a) once per supported Node, into results-cross.json
   --rerender           rebuild results.md from the saved JSON only (nothing is measured)
   --out DIR            where results go (default bench/; a --quick or --only run: bench/.scratch/results)

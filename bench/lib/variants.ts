@@ -1,6 +1,6 @@
 /**
  * Server variants: what each one is, in words, for the results tables. The code that builds them
- * is in `../server.ts`; a variant id is `<host>-<library>[+json|+request]`.
+ * is in `../server.ts`; a variant id is `<host>-<library>[+json|+request|+contract|+byhand]`.
  */
 export const VARIANTS: Record<string, string> = {
   'node-raw': 'raw node:http handler',
@@ -25,6 +25,13 @@ export const VARIANTS: Record<string, string> = {
     'express-file-endpoints in Express 5, handler `GET(request)`: a Request is built (diagnostic)',
   'ee-node+request':
     'express-file-endpoints on node:http, handler `GET(request)`: a Request is built (diagnostic)',
+  'ee-express5+contract':
+    'express-file-endpoints in Express 5, the body validated by a Zod contract (`defineHandler`)',
+  'ee-express5+byhand':
+    'express-file-endpoints in Express 5, the same Zod schema applied by the handler itself',
+  'ee-node+contract':
+    'express-file-endpoints on node:http, the body validated by a Zod contract (`defineHandler`)',
+  'ee-node+byhand': 'express-file-endpoints on node:http, the same Zod schema applied by the handler itself',
   'hono-node': '@hono/node-server standalone (defaults: replaces the globals)',
   'honoNoGlobals-express5': '@hono/node-server in Express 5, `overrideGlobalObjects: false`',
   'honoNoGlobals-node': '@hono/node-server standalone, `overrideGlobalObjects: false`',

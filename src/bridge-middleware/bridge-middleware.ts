@@ -25,14 +25,8 @@ import {
   type NextFunction,
   type NodeMiddleware,
 } from '../bridge';
-import { captureResponse, type Capture } from './capture-response';
-import {
-  isChainDerived,
-  replayResponse,
-  resetHeaders,
-  upstreamHeaders,
-  type UpstreamHeaders,
-} from './replay-response';
+import { ResponseCapture } from './response-capture';
+import { failAfterNext, sendAfterNext } from './replay-response';
 import {
   BAD_ORIGIN,
   handledRejection,
@@ -146,8 +140,7 @@ async function run(
   const method = req.method ?? 'GET';
   const request = bridgeRequest(req, res, bodyLimit);
 
-  let capture: Capture | undefined;
-  let upstream: UpstreamHeaders | undefined;
+  let capture: ResponseCapture | undefined;
   // The app's chain runs once. A second next() fails the request (issue 30), whether the
   // middleware awaits its promise or drops it; dropped, it is no unhandled rejection.
   let misuse: NextCalledTwiceError | undefined;
@@ -156,8 +149,7 @@ async function run(
       if (!misuse) tell(onError, (misuse = new NextCalledTwiceError()), middleware, req, request);
       return handledRejection(misuse);
     }
-    upstream = upstreamHeaders(res);
-    capture = captureResponse(res);
+    capture = new ResponseCapture(res);
     next();
     return capture.response;
   };
@@ -175,7 +167,7 @@ async function run(
       return failRequest(req, res, next, error);
     }
     // The chain already ran; its error handler cannot be entered again: onError is told instead.
-    return failAfterNext(req, res, capture, upstream!, error, () => {
+    return failAfterNext(req, res, capture, error, () => {
       if (answer === INTERNAL_ERROR && error !== misuse) tell(onError, error, middleware, req, request);
       sendAnswer(res, answer);
     });
@@ -183,9 +175,9 @@ async function run(
 
   if (!capture) return sendWebResponse(res, returned, { head: method === 'HEAD' });
   try {
-    await sendAfterNext(res, capture, returned, upstream!, method === 'HEAD');
+    await sendAfterNext(res, capture, returned, method === 'HEAD');
   } catch (error) {
-    failAfterNext(req, res, capture, upstream!, error, () => sendAnswer(res, INTERNAL_ERROR));
+    failAfterNext(req, res, capture, error, () => sendAnswer(res, INTERNAL_ERROR));
   } finally {
     capture.restore();
   }
@@ -234,56 +226,4 @@ function tell(
     export: middleware.name || 'anonymous',
     passedToNext: false,
   });
-}
-
-/** A failure once the chain has answered: nothing of the chain's goes out, a plain answer does. */
-function failAfterNext(
-  req: IncomingMessage,
-  res: ServerResponse,
-  capture: Capture,
-  upstream: UpstreamHeaders,
-  error: unknown,
-  answer: () => void,
-): void {
-  capture.abandon(true);
-  capture.passThrough(() =>
-    failRequest(
-      req,
-      res,
-      () => {
-        // The chain's head stays off the answer: its headers and its status line's text.
-        resetHeaders(res, upstream);
-        res.statusMessage = '';
-        answer();
-      },
-      error,
-    ),
-  );
-  capture.restore();
-}
-
-/** The middleware called next() and returned `returned`: the chain's response replayed, or another one sent. */
-async function sendAfterNext(
-  res: ServerResponse,
-  capture: Capture,
-  returned: Response,
-  upstream: UpstreamHeaders,
-  head: boolean,
-): Promise<void> {
-  // The chain's head is known before next() resolves; a middleware that did not wait for it
-  // answered on its own.
-  const chain = capture.chain();
-  if (chain && isChainDerived(chain, returned)) {
-    await replayResponse(res, capture, chain, returned, upstream);
-    return;
-  }
-  // Another Response. A stream of the chain's body that it reads (`r.body.pipeThrough(…)`,
-  // `r.clone()`) keeps flowing; one nobody reads by the time the answer starts is cancelled.
-  const sending = capture.passThrough(() => {
-    resetHeaders(res, upstream, returned);
-    res.statusMessage = '';
-    return sendWebResponse(res, returned, { head, passThrough: capture.passThrough });
-  });
-  capture.abandon();
-  await sending;
 }

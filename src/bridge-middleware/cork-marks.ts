@@ -8,44 +8,42 @@
 export const CORK_BEFORE = 1;
 export const UNCORK_AFTER = 2;
 
-export interface CorkMarks {
+export class CorkMarks {
   /** Chunk → CORK_BEFORE and/or UNCORK_AFTER. */
-  marks: Map<Uint8Array, number>;
-  /** A chunk the chain wrote. */
-  wrote(chunk: Uint8Array): void;
-  /** res.cork(): `real` while the bridge itself writes. Returns whether to cork the real res. */
-  cork(real: boolean): boolean;
-  /** res.uncork(): returns whether to uncork the real res. */
-  uncork(real: boolean): boolean;
-}
+  readonly marks = new Map<Uint8Array, number>();
+  #realCorks = 0;
+  #depth = 0;
+  #markNext = false;
+  #last: Uint8Array | undefined;
 
-export function corkMarks(): CorkMarks {
-  const marks = new Map<Uint8Array, number>();
-  let realCorks = 0;
-  let depth = 0;
-  let markNext = false;
-  let last: Uint8Array | undefined;
-  return {
-    marks,
-    wrote(chunk) {
-      if (markNext) marks.set(chunk, CORK_BEFORE);
-      markNext = false;
-      last = chunk;
-    },
-    cork(real) {
-      if (real) return ++realCorks > 0;
-      if (depth++ === 0) markNext = true;
-      return false;
-    },
-    uncork(real) {
-      if (real || realCorks > 0) {
-        realCorks = Math.max(0, realCorks - 1);
-        return true;
-      }
-      if (depth === 0 || --depth > 0) return false;
-      if (!markNext && last) marks.set(last, (marks.get(last) ?? 0) | UNCORK_AFTER);
-      markNext = false;
-      return false;
-    },
-  };
+  /** A chunk the chain wrote. */
+  wrote(chunk: Uint8Array): void {
+    if (this.#markNext) this.marks.set(chunk, CORK_BEFORE);
+    this.#markNext = false;
+    this.#last = chunk;
+  }
+
+  /** res.cork(): `real` while the bridge itself writes. Returns whether to cork the real res. */
+  cork(real: boolean): boolean {
+    if (real) {
+      this.#realCorks++;
+      return true;
+    }
+    if (this.#depth++ === 0) this.#markNext = true;
+    return false;
+  }
+
+  /** res.uncork(): returns whether to uncork the real res. */
+  uncork(real: boolean): boolean {
+    if (real || this.#realCorks > 0) {
+      this.#realCorks = Math.max(0, this.#realCorks - 1);
+      return true;
+    }
+    if (this.#depth === 0 || --this.#depth > 0) return false;
+    if (!this.#markNext && this.#last) {
+      this.marks.set(this.#last, (this.marks.get(this.#last) ?? 0) | UNCORK_AFTER);
+    }
+    this.#markNext = false;
+    return false;
+  }
 }

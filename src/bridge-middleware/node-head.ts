@@ -5,15 +5,10 @@
  * RangeError for a bad status or ERR_HTTP_HEADERS_SENT for a late header, on every version.
  */
 import { ServerResponse, STATUS_CODES, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import { isNullBodyStatus } from '../dispatch';
 
 /** The status a Response carries when the chain's cannot be held by one (1xx, 600-999). */
-export const UNREPRESENTABLE_STATUS = 599;
-
-/** The part of a captured head that the Response is made from. */
-export interface HeadLine {
-  statusCode: number;
-  statusMessage: string;
-}
+const UNREPRESENTABLE_STATUS = 599;
 
 const PROBE_REQUEST = {
   method: 'GET',
@@ -74,7 +69,7 @@ export function applyWriteHead(res: ServerResponse, statusCode: number, args: un
 /** The captured status and headers as a Response; the headers stay on `res` as well. */
 export function responseFromHead(
   res: ServerResponse,
-  head: HeadLine,
+  head: Pick<ServerResponse, 'statusCode' | 'statusMessage'>,
   body: Uint8Array | ReadableStream<Uint8Array>,
 ): Response {
   const headers = new Headers();
@@ -85,8 +80,7 @@ export function responseFromHead(
   }
   const representable = head.statusCode >= 200 && head.statusCode <= 599;
   const status = representable ? head.statusCode : UNREPRESENTABLE_STATUS;
-  const nullBody = status === 204 || status === 205 || status === 304;
-  return new Response(nullBody ? null : (body as BodyInit), {
+  return new Response(isNullBodyStatus(status) ? null : (body as BodyInit), {
     status,
     statusText: head.statusMessage,
     headers,

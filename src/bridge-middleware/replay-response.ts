@@ -1,8 +1,9 @@
 /**
- * What bridgeMiddleware sends once the rest of the chain has answered into a capture.
+ * What bridgeMiddleware sends once the middleware has called next() and the rest of the chain has
+ * answered into a capture (response-capture.ts).
  *
- * replayResponse: the middleware returned the chain's own Response, or a copy around its body
- * (`new Response(r.body, r)`). The chain's calls are made again on the real `res`, with the
+ * The middleware returned the chain's own Response, or a copy around its body
+ * (`new Response(r.body, r)`): the chain's calls are made again on the real `res`, with the
  * methods from before the capture: the head the way the chain sent it (writeHead, or Node's
  * implicit head on the first write), flushHeaders, each chunk as written, one end() for a body
  * sent whole. So Node frames the response exactly as it would have without the bridge — status
@@ -10,30 +11,66 @@
  * Content-Length or chunked, trailers, HEAD. Only what the middleware changed on the Response is
  * applied first.
  *
- * resetHeaders: before any other Response goes out, `res` loses the chain's headers and keeps the
- * ones set before the middleware ran (helmet, cors, cookies) that the chain kept.
+ * Any other Response, or a failure, goes out on a `res` that has lost the chain's headers and
+ * kept the ones set before the middleware ran (helmet, cors, cookies) that the chain kept.
  */
-import type { OutgoingHttpHeader, ServerResponse } from 'node:http';
-import type { Capture, ChainResponse } from './capture-response';
+import type { IncomingMessage, OutgoingHttpHeader, ServerResponse } from 'node:http';
 import { CORK_BEFORE, UNCORK_AFTER } from './cork-marks';
-import { frameKnownBody, pipeBody } from '../bridge';
+import type { ChainResponse, ResponseCapture, UpstreamHeaders } from './response-capture';
+import { failRequest, frameKnownBody, pipeBody, sendWebResponse } from '../bridge';
 
-/** Headers on `res` before the chain ran, by lower-case name: how they were spelt, and their value. */
-export type UpstreamHeaders = Map<string, { name: string; value: OutgoingHttpHeader }>;
-
-export function upstreamHeaders(res: ServerResponse): UpstreamHeaders {
-  const headers: UpstreamHeaders = new Map();
-  // getRawHeaderNames (Node 15.13+, missing from @types/node 20): names as the app spelt them.
-  const raw = (res as unknown as { getRawHeaderNames(): string[] }).getRawHeaderNames();
-  for (const name of raw) {
-    const value = res.getHeader(name);
-    if (value !== undefined) headers.set(name.toLowerCase(), { name, value });
+/** The middleware returned `returned`: the chain's response replayed, or another one sent. */
+export async function sendAfterNext(
+  res: ServerResponse,
+  capture: ResponseCapture,
+  returned: Response,
+  head: boolean,
+): Promise<void> {
+  // The chain's head is known before next() resolves; a middleware that did not wait for it
+  // answered on its own.
+  const chain = capture.chain;
+  if (chain && isChainDerived(chain, returned)) {
+    await replayResponse(res, capture, chain, returned);
+    return;
   }
-  return headers;
+  // Another Response. A stream of the chain's body that it reads (`r.body.pipeThrough(…)`,
+  // `r.clone()`) keeps flowing; one nobody reads by the time the answer starts is cancelled.
+  const sending = capture.passThrough(() => {
+    resetHeaders(res, capture.upstream, returned);
+    res.statusMessage = '';
+    return sendWebResponse(res, returned, { head, passThrough: capture.passThrough });
+  });
+  capture.abandon();
+  await sending;
+}
+
+/** A failure once the chain has answered: nothing of the chain's goes out, `answer` does. */
+export function failAfterNext(
+  req: IncomingMessage,
+  res: ServerResponse,
+  capture: ResponseCapture,
+  error: unknown,
+  answer: () => void,
+): void {
+  capture.abandon(true);
+  capture.passThrough(() =>
+    failRequest(
+      req,
+      res,
+      () => {
+        // The chain's head stays off the answer: its headers and its status line's text.
+        resetHeaders(res, capture.upstream);
+        res.statusMessage = '';
+        answer();
+      },
+      error,
+    ),
+  );
+  capture.restore();
 }
 
 /** The returned Response carries the chain's body: the same object, or a copy sharing its stream. */
-export function isChainDerived(chain: ChainResponse, returned: Response): boolean {
+function isChainDerived(chain: ChainResponse, returned: Response): boolean {
   if (returned === chain.response) return true;
   if (chain.body === null) return returned.body === null && returned.status === chain.response.status;
   return returned.body === chain.body;
@@ -43,12 +80,11 @@ export function isChainDerived(chain: ChainResponse, returned: Response): boolea
  * Sends `returned` (derived from the chain's response) by replaying the chain's calls. A promise
  * only while a streamed body is still being written.
  */
-export function replayResponse(
+function replayResponse(
   res: ServerResponse,
-  capture: Capture,
+  capture: ResponseCapture,
   chain: ChainResponse,
   returned: Response,
-  upstream: UpstreamHeaders,
 ): Promise<void> | undefined {
   // Checked before anything is set on `res`: the 500 that answers instead carries none of it.
   if (returned.bodyUsed || returned.body?.locked) {
@@ -63,7 +99,7 @@ export function replayResponse(
       res,
       chain.headers,
       returned.headers,
-      returned === chain.response ? undefined : upstream,
+      returned === chain.response ? undefined : capture.upstream,
     );
     res.statusCode = statusKept ? head.statusCode : returned.status;
     res.statusMessage = statusKept ? head.statusMessage : returned.statusText;
@@ -85,7 +121,7 @@ export function replayResponse(
 }
 
 /** Takes the chain's headers off `res`, keeping those set before the chain that `returned` does not set. */
-export function resetHeaders(res: ServerResponse, upstream: UpstreamHeaders, returned?: Response): void {
+function resetHeaders(res: ServerResponse, upstream: UpstreamHeaders, returned?: Response): void {
   const own = returned?.headers.getSetCookie() ?? [];
   for (const name of res.getHeaderNames()) {
     const before = upstream.get(name);
@@ -152,7 +188,7 @@ function toList(value: OutgoingHttpHeader): string[] {
 function pump(
   res: ServerResponse,
   body: ReadableStream<Uint8Array>,
-  passThrough: Capture['passThrough'],
+  passThrough: ResponseCapture['passThrough'],
   corks: ChainResponse['corks'],
 ): Promise<void> {
   return pipeBody(res, body.getReader(), {

@@ -13,4 +13,3 @@ export { toWebRequest } from './web-request';
 export { pipeBody, sendWebResponse } from './send-response';
 export { frameKnownBody } from './body-length';
 export { whenClientGone } from './client-gone';
-export { expressPath } from './express-path';

@@ -196,7 +196,8 @@ export async function pipeBody(
     // Headers go out now, so the client sees them before the first chunk is ready; a head that
     // declares no body at all would be a complete response, so it waits for the body's end.
     const flush = options.flushHeaders !== false && length?.declared !== 0;
-    if (flush && !res.headersSent) passThrough(() => res.flushHeaders());
+    // `headersSent` through passThrough too: a capture in front says true while it holds the head.
+    if (flush && !passThrough(() => res.headersSent)) passThrough(() => res.flushHeaders());
     let pending = options.pending;
     for (let i = 0; ; i++) {
       let chunk: Uint8Array | undefined = first[i];

@@ -9,13 +9,19 @@
  * - a TypeScript file when no loader is there (tsx not found from the file, and a Node without type
  *   stripping); with Node's own stripping, a note, and a problem for each thing stripping cannot run.
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { DiscoveredTree } from '../discover';
-import { canFindTsx, formatLocation, isStrictlyCommonJsFile } from '../load';
+import {
+  displayPath,
+  isCodeFile,
+  isTypeScriptFile,
+  readSource,
+  type DiscoveredTree,
+  type ExportInfo,
+} from '../discover';
+import { canFindTsx, formatLocation, isRelative, isStrictlyCommonJsFile, resolveImport } from '../load';
 import type { Problem } from '../validate';
+import { listWords } from '../words';
 import { parseModule, type ParsedModule } from './parse-module';
-import { isRelative, resolveImport, type Resolver } from './resolve-import';
 
 export interface StartupReport {
   problems: Problem[];
@@ -23,17 +29,15 @@ export interface StartupReport {
   notes: string[];
   /** Display paths of the route files that do not parse. */
   unparsable: Set<string>;
+  /** What each route file that parses exports, read from its syntax tree: exact where the lexers are not. */
+  exports: Map<string, ExportInfo>;
 }
-
-const TYPESCRIPT = /\.[cm]?tsx?$/;
-const CODE = /\.(?:[cm]?[jt]sx?)$/;
 
 /** The TypeScript loader a file will get: tsx, Node's own stripping, or none. */
 type Loader = 'tsx' | 'strip' | 'none';
 
-export function checkStartup(tree: DiscoveredTree, cwd = process.cwd()): StartupReport {
-  const report: StartupReport = { problems: [], notes: [], unparsable: new Set() };
-  const display = (file: string) => path.relative(cwd, file).split(path.sep).join('/');
+export function checkStartup(tree: DiscoveredTree): StartupReport {
+  const report: StartupReport = { problems: [], notes: [], unparsable: new Set(), exports: new Map() };
   const noLoader: string[] = [];
   let stripped = false;
 
@@ -41,25 +45,26 @@ export function checkStartup(tree: DiscoveredTree, cwd = process.cwd()): Startup
   const seen = new Set(queue);
   for (let i = 0; i < queue.length; i++) {
     const file = queue[i] as string;
-    const at = display(file);
+    const at = displayPath(file);
     const problem = (code: string, where: string, message: string): void => {
       report.problems.push({ code, files: [at], message: `${where}: ${message}` });
     };
     let source: string;
     try {
-      source = readFileSync(file, 'utf8');
+      source = readSource(file);
     } catch (error) {
       problem('unreadable', at, `cannot be read (${(error as Error).message}).`);
       continue;
     }
-    const parsed = parseModule(file, source.charCodeAt(0) === 0xfeff ? source.slice(1) : source);
+    const parsed = parseModule(file, source);
     if (parsed.syntaxError) {
       const { line, column, message } = parsed.syntaxError;
       problem('syntax-error', formatLocation(at, line, column), `${message}; this file will not load.`);
       report.unparsable.add(at);
       continue;
     }
-    const typescript = TYPESCRIPT.test(file);
+    if (parsed.exports) report.exports.set(file, parsed.exports);
+    const typescript = isTypeScriptFile(file);
     const loader: Loader | undefined = typescript ? loaderFor(file) : undefined;
     if (loader === 'none') noLoader.push(at);
     if (loader === 'strip') {
@@ -77,7 +82,7 @@ export function checkStartup(tree: DiscoveredTree, cwd = process.cwd()): Startup
     for (const site of parsed.imports) {
       if (!isRelative(site.specifier)) continue;
       const extensionless = loader === 'strip' && path.extname(site.specifier) === '';
-      const resolver: Resolver = loader === 'tsx' || extensionless ? 'tsx' : 'node';
+      const resolver = loader === 'tsx' || extensionless ? 'tsx' : 'node';
       const resolved = resolveImport(file, site.specifier, site.kind, resolver);
       if (!resolved.file) {
         problem(
@@ -85,7 +90,7 @@ export function checkStartup(tree: DiscoveredTree, cwd = process.cwd()): Startup
           formatLocation(at, site.line, site.column),
           `'${site.specifier}' does not resolve (${resolved.reason ?? 'no such file'}); this file will not load.`,
         );
-      } else if (CODE.test(resolved.file) && !resolved.file.includes(`${path.sep}node_modules${path.sep}`)) {
+      } else if (isCodeFile(resolved.file) && !resolved.file.includes(`${path.sep}node_modules${path.sep}`)) {
         if (!seen.has(resolved.file)) queue.push(resolved.file);
         seen.add(resolved.file);
       }
@@ -97,7 +102,7 @@ export function checkStartup(tree: DiscoveredTree, cwd = process.cwd()): Startup
       code: 'no-typescript-loader',
       files: noLoader,
       message:
-        `${listOf(noLoader)}: TypeScript, but nothing will load it: tsx is not installed where these files ` +
+        `${listWords(noLoader)}: TypeScript, but nothing will load it: tsx is not installed where these files ` +
         `can find it, and Node ${process.version} cannot run TypeScript itself. Install it beside your app ` +
         '(`npm install -D tsx`), or compile the endpoints to JavaScript and point `dir` at the output.',
     });
@@ -162,8 +167,4 @@ function commonJsMessage(file: string, what: string): string {
     '`exports.GET = async (req) => …` instead of `export`, and `require()` instead of `import`; or rename ' +
     `it to ${path.basename(file, ext)}.mjs; or set "type": "module" in package.json.`
   );
-}
-
-function listOf(words: readonly string[]): string {
-  return words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
 }

@@ -8,7 +8,7 @@ import { fork } from 'node:child_process';
 import type { ExportInfo } from '../discover';
 import { EndpointLoadError, loadedExportInfo, loadModule } from '../load';
 
-/** The argument that makes the CLI run as the child (see cli.ts). */
+/** The argument that makes the CLI run as the child (see src/cli/main.ts). */
 export const LOAD_WORKER_FLAG = '--load-worker';
 
 export interface LoadResult {

@@ -1,20 +1,24 @@
 /**
- * A real parse of one module, for `check` only: what would stop Node (or tsx) at startup and what the
- * lexers used at run time cannot see — a syntax error with its line and column, the modules it imports,
- * ES module syntax (for files Node treats as CommonJS), and the TypeScript that Node's own type stripping
- * cannot run.
+ * What a real parse of one module tells `check`: what would stop Node (or tsx) at startup and what the lexers
+ * used at run time cannot see — a syntax error with its line and column, the modules it imports, ES module
+ * syntax (for files Node treats as CommonJS), the TypeScript that Node's own type stripping cannot run, and its
+ * exports, exactly (literals included). The parse itself is discover's (syntax-tree.ts), shared with export
+ * reading.
  *
- * @babel/parser is required lazily, here only: `mountEndpoints` never loads it, so startup pays nothing for
- * it. It is pure JavaScript (no platform binaries), parses TypeScript and JSX, and gives exact error positions.
+ * Imports are scanned here from the syntax tree, and in development mode's import graph by es-module-lexer:
+ * the graph reads every file under the tree when the server starts and again on each save, and needs only the
+ * specifiers, which the lexer already loaded for export reading gives at a fraction of a parse's cost; `check`
+ * needs each import's position and kind, and reports a file that does not parse.
  */
-import { createRequire } from 'node:module';
-import path from 'node:path';
-
-/** Where in the file, 1-based line and column. */
-export interface Position {
-  line: number;
-  column: number;
-}
+import {
+  exportsOfSyntaxTree,
+  parseSyntaxTree,
+  positionOf,
+  walk,
+  type ExportInfo,
+  type Position,
+  type SyntaxNode,
+} from '../discover';
 
 export interface ImportSite extends Position {
   specifier: string;
@@ -31,55 +35,21 @@ export interface ParsedModule {
   moduleSyntax?: Position & { what: string };
   /** TypeScript that needs compiling, not just stripping: enums, namespaces, parameter properties… */
   needsCompiling: (Position & { what: string })[];
-}
-
-interface BabelNode {
-  type: string;
-  loc?: { start: { line: number; column: number } };
-  [key: string]: unknown;
-}
-interface BabelParser {
-  parse(code: string, options: Record<string, unknown>): { program: BabelNode };
-}
-
-let parser: BabelParser | undefined;
-
-function babel(): BabelParser {
-  // createRequire keeps bundlers from inlining it, and the require lazy: only `check` gets here.
-  parser ??= createRequire(__filename)('@babel/parser') as BabelParser;
-  return parser;
+  /** What it exports, read from the syntax tree; absent when it does not parse. */
+  exports?: ExportInfo;
 }
 
 export function parseModule(file: string, source: string): ParsedModule {
-  const ext = path.extname(file);
-  const typescript = /^\.[cm]?tsx?$/.test(ext);
-  const jsx = ext === '.tsx' || ext === '.jsx';
   const result: ParsedModule = { imports: [], needsCompiling: [] };
-  let program: BabelNode;
-  try {
-    program = babel().parse(source, {
-      sourceType: 'module',
-      // CommonJS allows a top-level `return`; `await` at top level is decided by Node, not here.
-      allowReturnOutsideFunction: true,
-      allowAwaitOutsideFunction: true,
-      errorRecovery: false,
-      plugins: [...(typescript ? ['typescript'] : []), ...(jsx ? ['jsx'] : [])],
-    }).program;
-  } catch (error) {
-    const { message, loc } = error as { message?: string; loc?: { line: number; column: number } };
-    result.syntaxError = {
-      message: String(message ?? error).replace(/\s*\(\d+:\d+\)$/, ''),
-      line: loc?.line ?? 1,
-      column: (loc?.column ?? 0) + 1,
-    };
-    return result;
-  }
-  walk(program, (node) => visit(node, result));
+  const tree = parseSyntaxTree(file, source);
+  if ('syntaxError' in tree) return { ...result, syntaxError: tree.syntaxError };
+  walk(tree.program, (node) => visit(node, result));
+  result.exports = exportsOfSyntaxTree(tree.program);
   return result;
 }
 
-function visit(node: BabelNode, result: ParsedModule): void {
-  const at = position(node);
+function visit(node: SyntaxNode, result: ParsedModule): void {
+  const at = positionOf(node);
   switch (node.type) {
     case 'ImportDeclaration':
       moduleSyntax(result, at, '`import`');
@@ -93,11 +63,11 @@ function visit(node: BabelNode, result: ParsedModule): void {
       if (node.exportKind !== 'type') addImport(result, node.source, at, 'import');
       break;
     case 'MetaProperty':
-      if ((node.meta as BabelNode | undefined)?.name === 'import') moduleSyntax(result, at, '`import.meta`');
+      if ((node.meta as SyntaxNode | undefined)?.name === 'import') moduleSyntax(result, at, '`import.meta`');
       break;
     case 'CallExpression': {
-      const callee = node.callee as BabelNode;
-      const args = node.arguments as BabelNode[];
+      const callee = node.callee as SyntaxNode;
+      const args = node.arguments as SyntaxNode[];
       const isRequire = callee.type === 'Identifier' && callee.name === 'require';
       if ((isRequire || callee.type === 'Import') && args.length >= 1)
         addImport(result, args[0], at, isRequire ? 'require' : 'import');
@@ -107,7 +77,7 @@ function visit(node: BabelNode, result: ParsedModule): void {
       addImport(result, node.source, at, 'import');
       break;
     case 'TSImportEqualsDeclaration': {
-      const reference = node.moduleReference as BabelNode;
+      const reference = node.moduleReference as SyntaxNode;
       if (reference.type === 'TSExternalModuleReference')
         addImport(result, reference.expression, at, 'require');
       if (node.importKind !== 'type') result.needsCompiling.push({ ...at, what: '`import x = require()`' });
@@ -117,7 +87,7 @@ function visit(node: BabelNode, result: ParsedModule): void {
       if (!node.declare) result.needsCompiling.push({ ...at, what: 'an enum' });
       break;
     case 'TSModuleDeclaration':
-      if (!node.declare && (node.body as BabelNode | undefined)?.type === 'TSModuleBlock')
+      if (!node.declare && (node.body as SyntaxNode | undefined)?.type === 'TSModuleBlock')
         result.needsCompiling.push({ ...at, what: 'a namespace' });
       break;
     case 'TSParameterProperty':
@@ -134,35 +104,8 @@ function moduleSyntax(result: ParsedModule, at: Position, what: string): void {
 }
 
 function addImport(result: ParsedModule, source: unknown, at: Position, kind: ImportSite['kind']): void {
-  const node = source as BabelNode | null | undefined;
+  const node = source as SyntaxNode | null | undefined;
   if (node?.type === 'StringLiteral' && typeof node.value === 'string') {
-    result.imports.push({ specifier: node.value, kind, ...position(node, at) });
-  }
-}
-
-function position(node: BabelNode, fallback: Position = { line: 1, column: 1 }): Position {
-  const start = node.loc?.start;
-  return start ? { line: start.line, column: start.column + 1 } : fallback;
-}
-
-/** Every node below `root`, depth first. Positions and comments are skipped: they hold no nodes. */
-function walk(root: BabelNode, fn: (node: BabelNode) => void): void {
-  const stack: unknown[] = [root];
-  while (stack.length > 0) {
-    const value = stack.pop();
-    if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) stack.push(value[i]);
-      continue;
-    }
-    if (value === null || typeof value !== 'object' || typeof (value as BabelNode).type !== 'string')
-      continue;
-    const node = value as BabelNode;
-    fn(node);
-    for (const key in node) {
-      if (key === 'loc' || key === 'leadingComments' || key === 'trailingComments' || key === 'innerComments')
-        continue;
-      const child = node[key];
-      if (child !== null && typeof child === 'object') stack.push(child);
-    }
+    result.imports.push({ specifier: node.value, kind, ...positionOf(node, at) });
   }
 }

@@ -11,11 +11,13 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describeRoutes, type RouteInfo } from '../describe-routes';
-import { discoverTree, type DiscoveredTree, type RouteFile } from '../discover';
+import { discoverTree, displayPath, isCodeFile, type DiscoveredTree, type RouteFile } from '../discover';
 import type { CompiledRoute } from '../dispatch';
 import { loadModule, type ModuleExports } from '../load';
 import type { Router } from '../router';
+import { routeDeclarations, writeIfChanged } from '../typed-routes';
 import type { MountOptions } from '../types';
+import { plural } from '../words';
 import { validateTree, type Problem, EndpointValidationError } from '../validate';
 import type { ResolvedDevOptions } from './dev-options';
 import { formatProblems } from './error-page';
@@ -23,7 +25,6 @@ import { errorRouter, standInModule } from './error-routes';
 import { createImportGraph } from './import-graph';
 import { problemOfLoadError } from './locate-error';
 import { invalidateModules } from './module-versions';
-import { routeDeclarations, writeIfChanged } from './typegen';
 import type { CompileTree, DevProblem } from './types';
 import { watchTree } from './watch-tree';
 
@@ -107,7 +108,7 @@ export function startDevLoop(tree: DiscoveredTree, host: DevLoopHost): DevLoop {
       dev.logger.info(`express-file-endpoints (dev): ${did.join('; ')} in ${Math.round(ms)} ms`);
     }
     lastReport = text;
-    dev.onReload?.({ problems, reloaded: reloaded.map((f) => displayPath(f)) });
+    dev.onReload?.({ problems, reloaded: reloaded.map((file) => displayPath(file)) });
   };
 
   const reload = async (paths: readonly string[]): Promise<void> => {
@@ -129,7 +130,7 @@ export function startDevLoop(tree: DiscoveredTree, host: DevLoopHost): DevLoop {
     }
     await build(
       current,
-      [...stale].filter((file) => loadsAsModule(file) && existsSync(file)),
+      [...stale].filter((file) => isCodeFile(file) && existsSync(file)),
     );
   };
 
@@ -176,16 +177,4 @@ function problemsOf(error: unknown): DevProblem[] {
 
 function fromValidation(problem: Problem): DevProblem {
   return { code: problem.code, message: problem.message, files: problem.files };
-}
-
-function loadsAsModule(file: string): boolean {
-  return /\.[cm]?[jt]sx?$/.test(file);
-}
-
-function displayPath(file: string): string {
-  return path.relative(process.cwd(), file).split(path.sep).join('/');
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }

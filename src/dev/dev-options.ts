@@ -4,6 +4,7 @@
  * NODE_ENV is unset or `production`, never watches anything.
  */
 import path from 'node:path';
+import { defaultTypesFile } from '../typed-routes';
 import type { DevLogger, DevOptions, DevReload } from './types';
 
 export interface ResolvedDevOptions {
@@ -28,10 +29,7 @@ export function resolveDevOptions(
   const given: DevOptions = typeof dev === 'object' ? dev : {};
   return {
     debounce: given.debounce ?? 30,
-    types:
-      given.types === false
-        ? false
-        : path.resolve(given.types ?? path.join(path.dirname(root), 'express-file-endpoints-env.d.ts')),
+    types: given.types === false ? false : path.resolve(given.types ?? defaultTypesFile(root)),
     logger: given.logger ?? consoleLogger,
     onReload: given.onReload,
   };

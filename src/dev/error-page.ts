@@ -5,6 +5,7 @@
  * and error messages may hold anything. Status 500, never cached. Development only: production
  * never shows error details.
  */
+import { plural } from '../words';
 import type { DevProblem } from './types';
 
 export function errorPage(request: Request, problems: readonly DevProblem[]): Response {
@@ -29,12 +30,11 @@ export function errorPage(request: Request, problems: readonly DevProblem[]): Re
  * invalid, so no route of it is served until it is fixed; otherwise only the routes of broken modules.
  */
 export function formatProblems(problems: readonly DevProblem[], everyRoute = false): string {
-  const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`;
   const lines = problems.map(
     (p) => `  ${p.code}: ${p.location ? `${p.location}\n    ` : ''}${p.message.replace(/\n/g, '\n    ')}`,
   );
   const which = everyRoute ? 'every route answers' : 'the affected routes answer';
-  return `express-file-endpoints (dev): ${count}; ${which} with an error page until fixed:\n${lines.join('\n')}`;
+  return `express-file-endpoints (dev): ${plural(problems.length, 'problem')}; ${which} with an error page until fixed:\n${lines.join('\n')}`;
 }
 
 function html(problems: readonly DevProblem[]): string {
@@ -48,16 +48,16 @@ function html(problems: readonly DevProblem[]): string {
     )
     .join('\n');
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>express-file-endpoints: ${problems.length} problem(s)</title>
+<html lang="en"><head><meta charset="utf-8"><title>express-file-endpoints: ${plural(problems.length, 'problem')}</title>
 <style>body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}
 h1{color:#b00020}section{border-left:4px solid #b00020;padding:.25rem 1rem;margin:1rem 0;background:#fff5f5}
 pre{white-space:pre-wrap;font-size:13px}code{background:#eee;padding:0 .25rem}</style></head>
-<body><h1>express-file-endpoints: ${problems.length === 1 ? '1 problem' : `${problems.length} problems`}</h1>
+<body><h1>express-file-endpoints: ${plural(problems.length, 'problem')}</h1>
 <p>Development mode. Fix the file and reload: no restart needed.</p>
 ${items}
 </body></html>`;
 }
 
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

@@ -6,49 +6,59 @@
  *   - an invalid tree (two routes for one URL, a bad folder name) cannot be routed as it is, so
  *     every endpoint of it answers with the error page until it is fixed.
  */
-import { DEFAULT_BODY_LIMIT, expressPath } from '../bridge';
+import { DEFAULT_BODY_LIMIT } from '../bridge';
 import { patternsWithPage } from '../describe-routes';
 import type { DiscoveredTree, RouteFile } from '../discover';
-import { buildMethodTable, HTTP_METHODS, logError, type CompiledRoute } from '../dispatch';
+import {
+  buildMethodTable,
+  compileRoute,
+  endpointRouter,
+  HTTP_METHODS,
+  logError,
+  type CompiledRoute,
+} from '../dispatch';
 import type { ModuleExports } from '../load';
-import { createRouter, type Router } from '../router';
+import type { Router } from '../router';
 import type { MountOptions } from '../types';
 import { errorPage } from './error-page';
 import type { DevProblem } from './types';
 
 /** Exports for a module that failed to load, in development. Beside a page, GET and HEAD stay the page's. */
-export function standInModule(
-  file: RouteFile,
-  tree: DiscoveredTree,
-  problems: readonly DevProblem[],
-): ModuleExports {
-  return answeringModule(file, tree, (request: Request) => errorPage(request, problems));
+export function standInModule(file: RouteFile, tree: DiscoveredTree, problems: readonly DevProblem[]) {
+  return answeringModule(file, tree, showing(problems));
 }
 
 /**
  * Exports for a module that failed to load, outside development: its handlers (or its middleware)
  * throw the load error, which goes to the app's error handler like any other error.
  */
-export function failingModule(file: RouteFile, tree: DiscoveredTree, error: unknown): ModuleExports {
-  return answeringModule(file, tree, () => {
-    throw error;
-  });
+export function failingModule(file: RouteFile, tree: DiscoveredTree, error: unknown) {
+  return answeringModule(file, tree, throwing(error));
+}
+
+/** A route table in which every endpoint of the tree answers with the error page. */
+export function errorRouter(tree: DiscoveredTree, options: MountOptions, problems: readonly DevProblem[]) {
+  return standInRouter(tree, options, showing(problems));
 }
 
 /** A route table in which every endpoint of the tree throws `error`. */
-export function failingRouter(
-  tree: DiscoveredTree,
-  options: MountOptions,
-  error: unknown,
-): Router<CompiledRoute> {
-  return standInRouter(tree, options, (file) => failingModule(file, { ...tree, files: [] }, error));
+export function failingRouter(tree: DiscoveredTree, options: MountOptions, error: unknown) {
+  return standInRouter(tree, options, throwing(error));
 }
 
-function answeringModule(
-  file: RouteFile,
-  tree: DiscoveredTree,
-  answer: (request: Request) => Response,
-): ModuleExports {
+type Answer = (request: Request) => Response;
+
+function showing(problems: readonly DevProblem[]): Answer {
+  return (request) => errorPage(request, problems);
+}
+
+function throwing(error: unknown): Answer {
+  return () => {
+    throw error;
+  };
+}
+
+function answeringModule(file: RouteFile, tree: DiscoveredTree, answer: Answer): ModuleExports {
   if (file.kind === 'middleware') return { default: answer };
   if (!patternsWithPage(tree).has(file.pattern)) return { ANY: answer };
   const stand: ModuleExports = {};
@@ -56,39 +66,16 @@ function answeringModule(
   return stand;
 }
 
-/** A route table in which every endpoint of the tree answers with the error page. */
-export function errorRouter(
-  tree: DiscoveredTree,
-  options: MountOptions,
-  problems: readonly DevProblem[],
-): Router<CompiledRoute> {
-  return standInRouter(tree, options, (file) => standInModule(file, { ...tree, files: [] }, problems));
-}
-
-function standInRouter(
-  tree: DiscoveredTree,
-  options: MountOptions,
-  moduleFor: (file: RouteFile) => ModuleExports,
-): Router<CompiledRoute> {
-  const entries = tree.files
-    .filter((file) => file.kind === 'endpoint')
-    .map((file) => {
-      const table = buildMethodTable(moduleFor(file));
-      const route: CompiledRoute = {
-        pattern: file.pattern,
-        displayPath: file.displayPath,
-        table,
-        middleware: [],
-        middlewareNames: [],
-        bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
-        expressRoute: Object.freeze({
-          path: expressPath(file.segments),
-          stack: Object.freeze([]),
-          methods: Object.freeze({ _all: true }),
-        }),
-        onError: options.onError ?? logError,
-      };
-      return { segments: file.segments, value: route };
-    });
-  return createRouter(entries, { caseSensitive: options.caseSensitive, strict: options.strict });
+/** Every endpoint of the tree, each answering with `answer`. */
+function standInRouter(tree: DiscoveredTree, options: MountOptions, answer: Answer): Router<CompiledRoute> {
+  // No page: with the tree invalid, the stand-in answers every method.
+  const pageless = { ...tree, files: [] };
+  return endpointRouter(tree, options, (file) =>
+    compileRoute(file, buildMethodTable(answeringModule(file, pageless, answer)), {
+      middleware: [],
+      middlewareNames: [],
+      bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+      onError: options.onError ?? logError,
+    }),
+  );
 }

@@ -8,6 +8,11 @@
  * and, for CommonJS, Node's own record of what each module required (`module.children` in
  * `require.cache`), which also knows what the scan cannot resolve (tsconfig path aliases).
  * Joining can only add importers, so at worst a little more is reloaded than needed.
+ *
+ * Not `check`'s syntax tree (discover/syntax-tree.ts): the scan reads every file under the tree
+ * when the server starts and each file again as it is saved, often half-written, and needs only
+ * the specifiers. The lexer, already loaded to read exports, gives them for a fraction of a
+ * parse's time and without loading Babel; a file it cannot read falls back to a looser pattern.
  */
 import { readFileSync, statSync } from 'node:fs';
 import Module from 'node:module';
@@ -15,11 +20,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'es-module-lexer';
 import fg from 'fast-glob';
+import { CODE_EXTENSIONS, isCodeFile } from '../discover';
+import { isRelative, resolveImport } from '../load';
 
-const SOURCE_GLOB = '**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs}';
-const EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
-// TypeScript's convention: `./lib.js` in source names `./lib.ts` on disk.
-const SOURCE_OF: Record<string, string[]> = { '.js': ['.ts', '.tsx'], '.mjs': ['.mts'], '.cjs': ['.cts'] };
+const SOURCE_GLOB = `**/*.{${CODE_EXTENSIONS.map((ext) => ext.slice(1)).join(',')}}`;
 const REQUIRE_CALL = /\brequire\s*\(\s*(['"])([^'"\n]+)\1\s*\)/g;
 const ANY_IMPORT = /\b(?:from|import|require)\s*\(?\s*(['"])([^'"\n]+)\1/g;
 
@@ -56,7 +60,7 @@ export function createImportGraph(root: string): ImportGraph {
           if (known.startsWith(changed + path.sep)) scan(known); // a removed or renamed folder
         }
         if (isFile(changed)) {
-          if (EXTENSIONS.includes(path.extname(changed))) scan(changed);
+          if (isCodeFile(changed)) scan(changed);
         } else {
           importsOf.delete(changed);
           for (const file of fg.sync(SOURCE_GLOB, {
@@ -124,27 +128,20 @@ function scanImports(file: string): string[] | undefined {
   }
   const resolved: string[] = [];
   for (const specifier of specifiers) {
-    const target = resolveRelative(file, specifier);
+    const target = resolveLocal(file, specifier);
     if (target) resolved.push(target);
   }
   return resolved;
 }
 
-/** Relative and absolute specifiers only: packages are not part of the tree. */
-function resolveRelative(from: string, specifier: string): string | undefined {
-  let base: string;
-  if (specifier.startsWith('file:')) base = fileURLToPath(specifier.split(/[?#]/)[0]!);
-  else if (specifier.startsWith('.') || specifier.startsWith('/'))
-    base = path.resolve(path.dirname(from), specifier.split(/[?#]/)[0]!);
-  else return undefined;
-  const ext = path.extname(base);
-  const candidates = [
-    base,
-    ...EXTENSIONS.map((e) => base + e),
-    ...(SOURCE_OF[ext] ?? []).map((e) => base.slice(0, -ext.length) + e),
-    ...EXTENSIONS.map((e) => path.join(base, `index${e}`)),
-  ];
-  return candidates.find(isFile);
+/**
+ * Relative, absolute and file: URL specifiers only: packages are not part of the tree. Resolved by tsx's rules,
+ * the loosest (extensionless, `.js` for `.ts`, index files): a link too many only reloads a little more.
+ */
+function resolveLocal(from: string, specifier: string): string | undefined {
+  const local = specifier.startsWith('file:') ? fileURLToPath(specifier.split(/[?#]/)[0]!) : specifier;
+  if (!isRelative(local) && !path.isAbsolute(local)) return undefined;
+  return resolveImport(from, local, 'import', 'tsx').file;
 }
 
 function isFile(file: string): boolean {

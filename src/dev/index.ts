@@ -1,13 +1,11 @@
 /**
- * dev: development mode and typed routes. Watching the tree and reloading changed modules with no
- * restart (dev-loop.ts, watch-tree.ts, import-graph.ts, module-versions.ts), the error page for
- * broken code (error-page.ts, error-routes.ts, locate-error.ts), and the typed-routes declaration
- * file with the `url()` helper (typegen.ts, route-types.ts, url.ts).
+ * dev: development mode. Watching the tree and reloading changed modules with no restart
+ * (dev-loop.ts, watch-tree.ts, import-graph.ts, module-versions.ts), the error page for broken code
+ * (error-page.ts, error-routes.ts, locate-error.ts), and the typed-routes file rewritten on every
+ * change (through src/typed-routes). Also the stand-ins for modules that fail to load outside
+ * development (error-routes.ts), which mount.ts uses.
  */
-export { resolveDevOptions, type ResolvedDevOptions } from './dev-options';
-export { startDevLoop, type DevLoop } from './dev-loop';
-export { typegenCommand, routeDeclarations } from './typegen';
-export { url } from './url';
+export { resolveDevOptions } from './dev-options';
+export { startDevLoop } from './dev-loop';
 export { failingModule, failingRouter } from './error-routes';
-export type { RouteRegistry, RoutePattern, RouteParams, RouteContext, UrlParams } from './route-types';
-export type { DevOptions, DevLogger, DevProblem, DevReload, CompileTree } from './types';
+export type { DevProblem, DevReload } from './types';

@@ -8,10 +8,9 @@
  *     `node --check` is asked (only then, and only in development).
  */
 import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EndpointLoadError, esbuildLocation, formatLocation, isParseFailure } from '../load';
-import type { RouteFile } from '../discover';
+import { displayPath, type RouteFile } from '../discover';
 import type { DevProblem } from './types';
 
 // `at fn (/app/x.ts:2:7)` or `at /app/x.ts:2:7`; `node:internal/…` frames do not match.
@@ -27,13 +26,15 @@ export function problemOfLoadError(
   const message = error instanceof Error ? error.message : String(error);
   const files = [file.displayPath];
   const location = locate(cause, candidates);
-  if (location && !files.includes(location.file)) files.push(location.file);
+  if (location && !files.includes(location.displayPath)) files.push(location.displayPath);
   const code = isParseFailure(cause) || location?.syntax ? 'syntax-error' : 'load-error';
   return { code, message, files, ...(location && { location: location.text }) };
 }
 
 interface Location {
-  file: string;
+  /** The file the error is in, as messages name it. */
+  displayPath: string;
+  /** `file:line:column`. */
   text: string;
   syntax: boolean;
 }
@@ -73,6 +74,6 @@ function checkSyntax(file: string): Location | undefined {
 
 function at(fileOrUrl: string, line: number, column: number, syntax: boolean): Location {
   const absolute = fileOrUrl.startsWith('file:') ? fileURLToPath(fileOrUrl.split(/[?#]/)[0]!) : fileOrUrl;
-  const file = path.relative(process.cwd(), absolute).split(path.sep).join('/');
-  return { file, text: formatLocation(file, line, column), syntax };
+  const shown = displayPath(absolute);
+  return { displayPath: shown, text: formatLocation(shown, line, column), syntax };
 }

@@ -22,15 +22,12 @@ const MISNAMED = ['**/{route,index}.{ts,js,mts,mjs,cts,cjs}'];
 // Dot folders are left out by fast-glob's `dot: false`; `_private` covers `__tests__` too.
 const IGNORE = ['**/node_modules/**', '**/_*/**'];
 
-/** The absolute tree root: an absolute path, a path relative to `cwd`, or a file URL (object or string). */
-export function resolveRoot(dir: string | URL = 'app', cwd: string = process.cwd()): string {
-  if (dir instanceof URL || dir.startsWith('file:')) return fileURLToPath(dir);
-  return path.resolve(cwd, dir);
-}
-
-/** Every route file under `dir` (default `app`), sorted by path, with exports read for endpoints and middleware. */
-export function discoverTree(dir?: string | URL): DiscoveredTree {
-  const root = resolveRoot(dir);
+/**
+ * Every route file under `dir` (default `app`: an absolute path, a path relative to the working folder, or a file
+ * URL, object or string), sorted by path, with exports read for endpoints and middleware.
+ */
+export function discoverTree(dir: string | URL = 'app'): DiscoveredTree {
+  const root = dir instanceof URL || dir.startsWith('file:') ? fileURLToPath(dir) : path.resolve(dir);
   if (!isDirectory(root)) throw withoutStack(new Error(missingFolderMessage(dir, root)));
 
   const relativePaths = fg
@@ -63,7 +60,7 @@ export function discoverTree(dir?: string | URL): DiscoveredTree {
  * A relative `dir` is resolved from the working folder, which is wherever the app was started: the usual
  * cause of a missing folder, so the message says where it looked and how to anchor it to the app's file.
  */
-export function missingFolderMessage(dir: string | URL = 'app', root: string): string {
+function missingFolderMessage(dir: string | URL, root: string): string {
   const what = `express-file-endpoints: the endpoint folder ${root} does not exist (or is not a folder).`;
   if (dir instanceof URL || dir.startsWith('file:') || path.isAbsolute(dir)) return what;
   const rel = dir.replace(/^\.\//, '').replace(/\\/g, '/');
@@ -110,7 +107,10 @@ function isDirectory(dir: string): boolean {
   }
 }
 
-/** A file as messages name it: relative to the working directory, with `/`; `.` for the directory itself. */
-export function displayPath(file: string, cwd = process.cwd()): string {
-  return path.relative(cwd, file).split(path.sep).join('/') || '.';
+/**
+ * A file as messages name it: relative to the working directory (or to `from`), with `/`; `.` for the
+ * directory itself. Every path the library prints is made here.
+ */
+export function displayPath(file: string, from = process.cwd()): string {
+  return path.relative(from, file).split(path.sep).join('/') || '.';
 }

@@ -1,4 +1,7 @@
-/** discover: files on disk -> RouteFile[] (fast-glob, segment parsing, static export reading). */
+/**
+ * discover: files on disk -> RouteFile[] (fast-glob, segment parsing, static export reading), and the reading of
+ * a module's source without running it that goes with it: which files hold code, and their syntax tree.
+ */
 export type {
   Segment,
   ExportInfo,
@@ -8,6 +11,9 @@ export type {
   MisnamedFile,
   ParsedFolder,
 } from './types';
-export { discoverTree, displayPath, resolveRoot } from './discover-tree';
+export { discoverTree, displayPath } from './discover-tree';
 export { formatPattern, parseFolder } from './parse-segment';
+export { CODE_EXTENSIONS, isCodeFile, isTypeScriptFile, readSource } from './source-files';
 export { readExports } from './read-exports';
+export { exportsOfSyntaxTree, readExportsExactly } from './syntax-exports';
+export { parseSyntaxTree, positionOf, walk, type Position, type SyntaxNode } from './syntax-tree';

@@ -15,11 +15,16 @@ export interface ExportInfo {
   /** Export names, `default` included. */
   names: string[];
   /**
-   * `names` may be incomplete until the module is imported: `export * from '…'`, a CommonJS re-export or
-   * `module.exports = <something not readable statically>`, or a file the lexers could not read.
+   * `names` may be incomplete until the module is imported: `export * from '…'`, a CommonJS re-export,
+   * `module.exports = <something not readable statically>` (for the lexers, anything but a function), or a file
+   * the lexers could not read.
    */
   namesIncomplete: boolean;
-  /** Exports that are certainly not functions (`export const GET = 42`), when that can be told. */
+  /**
+   * Exports that are certainly not functions (`export const GET = 42`), when that can be told: from the syntax
+   * tree, every literal export; from the lexers, none, unless a handler export looked like a literal and the
+   * module was read from its syntax tree for it.
+   */
   nonFunctions: string[];
   /** Why the lexers could not read the file (not necessarily a syntax error: load time decides). */
   parseError?: string;

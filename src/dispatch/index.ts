@@ -21,8 +21,8 @@ export {
   PLAIN_TEXT,
   type Answer,
 } from './answers';
-export { LOADING } from './route';
-export type { CompiledRoute, ExpressStyleRoute, MountedRoute } from './route';
+export { compileRoute, endpointRouter, LOADING } from './route';
+export type { CompiledRoute, ExpressStyleRoute, MountedRoute, RouteParts } from './route';
 export { EndpointCall, type HostRequest } from './endpoint-call';
 export { Failure, runRoute, isResponse, type Outcome } from './run-route';
 export { handledRejection, NextCalledTwiceError } from './run-chain';

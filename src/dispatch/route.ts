@@ -1,5 +1,9 @@
-/** A route ready to serve: what the router's values are. */
-import type { ErrorReporter, WebMiddleware } from '../types';
+/** A route ready to serve: what the router's values are, and how one is put together. */
+import type { DiscoveredTree, RouteFile } from '../discover';
+import { createRouter, type Router } from '../router';
+import type { ErrorReporter, MountOptions, WebMiddleware } from '../types';
+import { expressPath } from './express-path';
+import { HTTP_METHODS } from './http-methods';
 import type { MethodTable } from './method-table';
 
 /** What `req.route` is set to while an endpoint answers, for loggers and tracing that read it. */
@@ -37,3 +41,49 @@ export const LOADING: unique symbol = Symbol('express-file-endpoints.loading');
 
 /** What the route table of a mount leads to: a route ready to serve, or one still loading. */
 export type MountedRoute = CompiledRoute | typeof LOADING;
+
+/** What a route is made of beside its file and its method table. */
+export interface RouteParts {
+  middleware: WebMiddleware[];
+  middlewareNames: string[];
+  bodyLimit: number | false;
+  onError: ErrorReporter;
+}
+
+/**
+ * The one place a route is put together: for a mount's loaded modules, and for the stand-ins that
+ * answer for broken code (development mode's error page, a module that failed to load).
+ */
+export function compileRoute(file: RouteFile, table: MethodTable, parts: RouteParts): CompiledRoute {
+  return {
+    pattern: file.pattern,
+    displayPath: file.displayPath,
+    table,
+    ...parts,
+    expressRoute: expressRouteOf(file, table),
+  };
+}
+
+/** `req.route` for this endpoint, in the shape Express gives its own routes. */
+function expressRouteOf(file: RouteFile, table: MethodTable): ExpressStyleRoute {
+  const methods: Record<string, boolean> = {};
+  if (table.fallback) methods._all = true;
+  for (const method of HTTP_METHODS) if (table.byMethod[method]) methods[method.toLowerCase()] = true;
+  return Object.freeze({
+    path: expressPath(file.segments),
+    stack: Object.freeze([]),
+    methods: Object.freeze(methods),
+  });
+}
+
+/** The route table of a tree's endpoints, each leading to `valueFor(file)`, matched as the mount's options say. */
+export function endpointRouter<T>(
+  tree: DiscoveredTree,
+  options: Pick<MountOptions, 'caseSensitive' | 'strict'>,
+  valueFor: (file: RouteFile) => T,
+): Router<T> {
+  const entries = tree.files
+    .filter((file) => file.kind === 'endpoint')
+    .map((file) => ({ segments: file.segments, value: valueFor(file) }));
+  return createRouter(entries, { caseSensitive: options.caseSensitive, strict: options.strict });
+}

@@ -6,3 +6,4 @@ export { loadedExportInfo } from './export-info';
 // For `check`: what the loader would do with a file, without loading it.
 export { isStrictlyCommonJsFile } from './module-format';
 export { canFindTsx } from './tsx-loader';
+export { isRelative, resolveImport } from './resolve-import';

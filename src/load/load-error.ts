@@ -23,6 +23,7 @@ export class EndpointLoadError extends Error {
   declare readonly messageForCheck: string;
 
   constructor(
+    /** The module as messages name it: relative to the working directory, with `/`; not its absolute path. */
     readonly file: string,
     cause: unknown,
     hint?: string,

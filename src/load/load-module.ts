@@ -17,18 +17,15 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { compileFunction } from 'node:vm';
+import { isTypeScriptFile } from '../discover';
 import { EndpointLoadError, commonJsHint, typeScriptHint } from './load-error';
 import { isCommonJsFile, isStrictlyCommonJsFile } from './module-format';
 import { importAsEsModule, registerTsxFrom } from './tsx-loader';
 
-export { EndpointLoadError } from './load-error';
-
-const TYPESCRIPT = /\.[cm]?tsx?$/;
-
 export type ModuleExports = Record<string, unknown>;
 
-export async function loadModule(file: string, displayPath = file): Promise<ModuleExports> {
-  if (TYPESCRIPT.test(file)) return loadTypeScript(file, displayPath);
+export async function loadModule(file: string, displayPath: string): Promise<ModuleExports> {
+  if (isTypeScriptFile(file)) return loadTypeScript(file, displayPath);
   if (isStrictlyCommonJsFile(file)) assertCommonJsSyntax(file, displayPath);
   try {
     return moduleExports(await importFile(file));

@@ -7,7 +7,7 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 /** What the nearest package.json declares; `undefined` when it has no `"type"` (or there is none). */
-export type DeclaredType = 'module' | 'commonjs' | undefined;
+type DeclaredType = 'module' | 'commonjs' | undefined;
 
 const scopeCache = new Map<string, { type: DeclaredType }>();
 
@@ -29,7 +29,7 @@ export function isStrictlyCommonJsFile(file: string): boolean {
 }
 
 /** The `"type"` of the package.json nearest to the file. */
-export function declaredType(file: string): DeclaredType {
+function declaredType(file: string): DeclaredType {
   return packageScope(path.dirname(file)).type;
 }
 

@@ -44,11 +44,6 @@ export async function registerTsxFrom(dir: string): Promise<boolean> {
   return true;
 }
 
-/** True once tsx has been registered by this library. */
-export function isTsxRegistered(): boolean {
-  return registration !== undefined;
-}
-
 /** True when tsx can be found from `dir`, as `registerTsxFrom` looks for it (for `check`). */
 export function canFindTsx(dir: string): boolean {
   return findTsx(dir) !== undefined;

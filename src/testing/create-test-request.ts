@@ -2,8 +2,9 @@
  * createTestRequest: builds a standard `Request` for unit-testing endpoint handlers and
  * `(req, next)` middleware without a server: a leading `/` added, resolved against
  * http://localhost, GET by default, the body dropped for GET and HEAD, and `application/json` for a
- * string body starting with `{` when no Content-Type is given (the README lists each rule).
+ * string body starting with `{` when no Content-Type is given (docs/testing.md lists each rule).
  */
+import { markTestRequest } from '../contract';
 import { methodHasBody } from '../dispatch';
 
 /**
@@ -54,5 +55,6 @@ export function createTestRequest(path: string, opts: TestRequestOptions = {}): 
     // such as a Node `Readable` at runtime) and accepts it for every other body, so always set it.
     init.duplex = 'half';
   }
-  return new Request(url, init);
+  // Marked, so that a mount checks the response contracts of its answer as in development (issue 24).
+  return markTestRequest(new Request(url, init));
 }

@@ -8,6 +8,7 @@ import { formatPattern, type DiscoveredTree, type RouteFile, type Segment } from
 import { EndpointValidationError } from './endpoint-validation-error';
 import { misspeltMethod } from './method-names';
 import type { Problem } from './types';
+import { listWords } from '../words';
 
 const METHODS = new Set<string>(HTTP_METHODS);
 const HANDLERS = new Set<string>(HANDLER_EXPORTS);
@@ -309,6 +310,5 @@ function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string
 
 /** `a`, `a and b`, `a, b and c`, for files (by display path) or plain words. */
 function listOf(items: readonly (RouteFile | string)[]): string {
-  const words = items.map((item) => (typeof item === 'string' ? item : item.displayPath));
-  return words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
+  return listWords(items.map((item) => (typeof item === 'string' ? item : item.displayPath)));
 }

@@ -4,7 +4,7 @@
  * dropped from require.cache and collected. ES modules cannot be removed from Node's module map,
  * so every reload of a module leaves its record (and its compiled source) behind: the growth is
  * linear in reloads times module size, a few kB per reload of a small endpoint. Both figures are
- * printed; the bounds asserted are generous multiples of what was measured (see the README).
+ * printed; the bounds asserted are generous multiples of what was measured (see docs/development-mode.md).
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -26,7 +26,7 @@ function heapAfterGc(): number {
 }
 
 const bounds: Record<PackageType, number> = {
-  // measured: see the README's "Development mode"; the bounds leave room for noise between runs
+  // measured: see docs/development-mode.md, "Memory"; the bounds leave room for noise between runs
   commonjs: 8 * 1024 * 1024,
   module: 12 * 1024 * 1024,
 };

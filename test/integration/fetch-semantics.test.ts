@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import express from 'express';
 import { mountEndpoints, type EndpointErrorInfo } from '../../src';
 import { createTestRequest } from '../../src/testing';
-import { expressPath } from '../../src/bridge';
+import { expressPath } from '../../src/dispatch/express-path';
 import type { Segment } from '../../src/discover';
 import { state } from '../fixtures/app/_lib/store';
 import { httpRequest, listen, waitFor } from '../support/net';

@@ -1,6 +1,6 @@
 /**
  * `next()` resolves to a Response whose headers a middleware may change, whatever the handler
- * returned (issue 22): the README's `timing` middleware in front of `Response.redirect()`, a thrown
+ * returned (issue 22): docs/middleware.md's `timing` middleware in front of `Response.redirect()`, a thrown
  * redirect, a `fetch()` result, and a folder `middleware.ts` in front of a redirect, on every host
  * and through `.fetch`. `Response.error()` is an error naming the file, never `TypeError: immutable`.
  */
@@ -13,7 +13,7 @@ import http from 'node:http';
 
 const DIR = path.join(__dirname, '../fixtures/immutable-app/app');
 
-/** The README's timing middleware: sets a header on what next() returns. */
+/** docs/middleware.md's timing middleware: sets a header on what next() returns. */
 const timing: WebMiddleware = async (_request, next) => {
   const started = performance.now();
   const response = await next();

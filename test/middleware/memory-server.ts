@@ -10,7 +10,7 @@
  * at all shows ~33 MiB of it. The second is what the process holds, which is what a body
  * kept in memory would raise (by ~100 MiB).
  * GET /file sends BIG_FILE with res.sendFile through a middleware that copies the Response
- * and adds a header (`new Response(r.body, r)`, the copy the README recommends).
+ * and adds a header (`new Response(r.body, r)`, the copy docs/middleware.md recommends).
  * NO_BRIDGE=1 runs the same app without the middlewares, for comparison.
  */
 import http from 'node:http';

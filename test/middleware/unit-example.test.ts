@@ -1,5 +1,5 @@
 /**
- * The README's example: unit-testing a `(req, next)` middleware with `createTestRequest` and a
+ * docs/testing.md's example: unit-testing a `(req, next)` middleware with `createTestRequest` and a
  * stub `next` — no server, no app (spec: "Middleware call shape").
  */
 import { expect } from 'chai';

@@ -4,7 +4,7 @@
  * into src/ — and type-check a TypeScript consumer under `moduleResolution: node16` in both
  * module modes. Run with `npm run test:package` (after publint and attw).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { expect } from 'chai';
@@ -192,6 +192,7 @@ describe('the packed tarball', function () {
       'dist/cli.js',
       'testing/package.json',
       'README.md',
+      'docs/README.md',
       'SECURITY.md',
       'CHANGELOG.md',
       'LICENSE',
@@ -207,16 +208,23 @@ describe('the packed tarball', function () {
       expect(leaked).to.deep.equal([]);
     });
 
-    it('ships only dist/ besides the package metadata', () => {
+    it('ships only dist/ besides the package metadata and the documentation', () => {
       const other = paths().filter((path) => !path.startsWith('dist/'));
-      expect(other.sort()).to.deep.equal([
-        'CHANGELOG.md',
-        'LICENSE',
-        'README.md',
-        'SECURITY.md',
-        'package.json',
-        'testing/package.json',
-      ]);
+      // The README links to every page of docs/: each one ships with it.
+      const docs = readdirSync(join(ROOT, 'docs'))
+        .filter((name) => name.endsWith('.md'))
+        .map((name) => `docs/${name}`);
+      expect(other.sort()).to.deep.equal(
+        [
+          'CHANGELOG.md',
+          'LICENSE',
+          'README.md',
+          'SECURITY.md',
+          'package.json',
+          'testing/package.json',
+          ...docs,
+        ].sort(),
+      );
     });
 
     it('leaves out the unused ESM copy of the CLI', () => {

@@ -4,6 +4,7 @@
  * packed tarball in place of the registry's express-file-endpoints), its endpoint, server and test files, and its
  * commands. Each server is started from another folder, so `dir` must not depend on the working folder, and
  * must answer 200 from /api/hello. The only step not in the README is Express itself: the app already has it.
+ * And `init` prints, in the README's example app, exactly what the README shows.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -149,4 +150,22 @@ describe('the README, followed in a new app', function () {
       });
     });
   }
+
+  it('`npx express-file-endpoints init` prints what the README shows, in a CommonJS app whose server.js creates the app', async () => {
+    // The README's case: a CommonJS JavaScript app after step 1, its server.js creating an Express app.
+    const dir = join(scratch, 'readme-init-app');
+    await mkdir(dir, { recursive: true });
+    const dependencies = { express: '^5.0.0', [PACKAGE_NAME]: '*' };
+    await writeFile(
+      join(dir, 'package.json'),
+      JSON.stringify({ name: 'my-app', private: true, dependencies }),
+    );
+    await writeFile(
+      join(dir, 'server.js'),
+      "const express = require('express');\nconst app = express();\nmodule.exports = app;\n",
+    );
+    const bin = join(APPS[0]!.dir, 'node_modules/.bin/express-file-endpoints');
+    const { stdout } = await exec(bin, ['init'], dir);
+    expect(stdout).to.equal(snippet('init-output').code);
+  });
 });

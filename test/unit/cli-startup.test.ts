@@ -2,7 +2,7 @@
  * `express-file-endpoints check` finds what would fail at startup without running endpoint code (syntax errors,
  * missing imports, ES syntax in CommonJS, TypeScript with no loader), `check --load` imports every module in a
  * child, `routes` shows a file that does not parse as an error, and `init` writes a starter for each kind of
- * app without overwriting anything. The CLI runs from src/cli.ts through tsx, as in cli.test.ts.
+ * app without overwriting anything. The CLI runs from src/cli/main.ts through tsx, as in cli.test.ts.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,7 +11,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect } from 'chai';
 
-const CLI = path.resolve(__dirname, '../../src/cli.ts');
+const CLI = path.resolve(__dirname, '../../src/cli/main.ts');
 const TSX = pathToFileURL(require.resolve('tsx')).href;
 const NODE_MODULES = path.resolve(__dirname, '../../node_modules');
 const STRIPS_TYPES = typeof (process.features as { typescript?: unknown }).typescript === 'string';

@@ -1,5 +1,5 @@
 /**
- * The `express-file-endpoints` bin, run as a child process from src/cli.ts through tsx: exit codes, output of
+ * The `express-file-endpoints` bin, run as a child process from src/cli/main.ts through tsx: exit codes, output of
  * `check` and `routes` for valid and invalid trees, usage errors, and that endpoint code is never run.
  */
 import { spawnSync } from 'node:child_process';
@@ -9,7 +9,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect } from 'chai';
 
-const CLI = path.resolve(__dirname, '../../src/cli.ts');
+const CLI = path.resolve(__dirname, '../../src/cli/main.ts');
 // Absolute, so the child resolves tsx even though its cwd is a temporary folder.
 const TSX = pathToFileURL(require.resolve('tsx')).href;
 

@@ -1,13 +1,13 @@
 /**
- * Discovery: root resolution, which files count (and every skip rule), folder-name parsing, the RouteFile
+ * Discovery: the tree root (default, relative, absolute, file URL), which files count (and every skip rule), folder-name parsing, the RouteFile
  * fields, deterministic order, and the 1,000-file timing of discovery + export reading + validation.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect } from 'chai';
-import { discoverTree, parseFolder, resolveRoot } from '../../src/discover';
+import { discoverTree, parseFolder } from '../../src/discover';
 import { validateTree } from '../../src/validate';
 
 const trees: string[] = [];
@@ -34,28 +34,42 @@ afterEach(() => {
   for (const dir of trees.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-describe('resolveRoot', () => {
-  const cwd = path.resolve('/srv/project');
+describe('the tree root', () => {
+  /** Runs `fn` with `dir` as the working folder. */
+  function inFolder<T>(dir: string, fn: () => T): T {
+    const cwd = process.cwd();
+    process.chdir(dir);
+    try {
+      return fn();
+    } finally {
+      process.chdir(cwd);
+    }
+  }
 
   it('defaults to app in the current directory', () => {
-    expect(resolveRoot()).to.equal(path.resolve(process.cwd(), 'app'));
-    expect(resolveRoot(undefined, cwd)).to.equal(path.join(cwd, 'app'));
+    const dir = makeTree({ 'app/endpoint.ts': GET });
+    expect(inFolder(dir, () => discoverTree().root)).to.equal(path.join(realpathSync(dir), 'app'));
   });
 
-  it('resolves a relative path against cwd', () => {
-    expect(resolveRoot('src/app', cwd)).to.equal(path.join(cwd, 'src', 'app'));
-    expect(resolveRoot('../other', cwd)).to.equal(path.resolve(cwd, '..', 'other'));
+  it('resolves a relative path against the working folder', () => {
+    const dir = makeTree({ 'src/app/endpoint.ts': GET, 'other/endpoint.ts': GET });
+    const real = realpathSync(dir);
+    expect(inFolder(dir, () => discoverTree('src/app').root)).to.equal(path.join(real, 'src', 'app'));
+    expect(inFolder(path.join(dir, 'src'), () => discoverTree('../other').root)).to.equal(
+      path.join(real, 'other'),
+    );
   });
 
   it('keeps an absolute path', () => {
-    const absolute = path.resolve('/opt/app');
-    expect(resolveRoot(absolute, cwd)).to.equal(absolute);
+    const dir = makeTree({ 'endpoint.ts': GET });
+    expect(discoverTree(dir).root).to.equal(dir);
   });
 
   it('accepts a file URL object and a file: string', () => {
-    const absolute = path.resolve('/opt/my app');
-    expect(resolveRoot(pathToFileURL(absolute), cwd)).to.equal(absolute);
-    expect(resolveRoot(pathToFileURL(absolute).href, cwd)).to.equal(absolute);
+    const dir = makeTree({ 'my app/endpoint.ts': GET });
+    const absolute = path.join(dir, 'my app');
+    expect(discoverTree(pathToFileURL(absolute)).root).to.equal(absolute);
+    expect(discoverTree(pathToFileURL(absolute).href).root).to.equal(absolute);
   });
 });
 

@@ -20,7 +20,7 @@ describe('loadModule: the exports object of every module shape', () => {
   async function load(ext: string, source: string) {
     const file = path.join(dir, `endpoint-${count++}${ext}`);
     writeFileSync(file, source);
-    const exports = await loadModule(file);
+    const exports = await loadModule(file, path.basename(file));
     return Object.fromEntries(Object.entries(exports).map(([name, value]) => [name, typeof value]));
   }
 
@@ -160,7 +160,7 @@ describe('loadModule: load errors', () => {
   it('CommonJS that merely mentions import/export still loads', async () => {
     const file = path.join(dir, 'mentions.js');
     writeFileSync(file, "// export GET below; import() stays legal\nexports.GET = () => import('node:fs');");
-    expect(Object.keys(await loadModule(file))).to.deep.equal(['GET']);
+    expect(Object.keys(await loadModule(file, 'mentions.js'))).to.deep.equal(['GET']);
   });
 });
 

@@ -1,13 +1,15 @@
 /**
- * readExports: export names read statically from TypeScript, ESM and CommonJS sources, `export *`,
- * non-function literals (and the many look-alikes that must not be flagged), code the lexer cannot read (names
- * unknown, never an error), and the batched reader discovery uses giving the same answers.
+ * Export reading, both ways: at startup by the lexers (readExports), and from the syntax tree
+ * (readExportsExactly, what `check` reads). Export names from TypeScript, ESM and CommonJS sources, `export *`;
+ * an object assigned to `module.exports`, which the lexers leave open and the syntax tree reads; non-function
+ * literals (and the many look-alikes that must not be flagged), which startup reads exactly when a handler
+ * looks like one; code the lexer cannot read (names unknown, never an error).
  */
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { readExports } from '../../src/discover';
+import { readExports, readExportsExactly } from '../../src/discover';
 
 let dir: string;
 
@@ -91,24 +93,12 @@ describe('readExports', () => {
       ['get', 'Post'],
     ],
     [
-      'CommonJS module.exports = { … }',
-      'endpoint.js',
-      'function GET() {}\nmodule.exports = { GET, POST: function () {} };',
-      ['GET', 'POST'],
-    ],
-    [
       'CommonJS exports.X = …',
       'endpoint.js',
       'exports.POST = async (req) => new Response();\nexports.PUT = function () {};',
       ['POST', 'PUT'],
     ],
     ['CommonJS module.exports.X = …', 'endpoint.cjs', 'module.exports.GET = () => {};', ['GET']],
-    [
-      'CommonJS module.exports = { … } with arrows and methods',
-      'endpoint.js',
-      "module.exports = {\n  GET: (req) => new Response('a, b'),\n  async POST(req) { return f(req, { x: [1, 2] }); },\n  get PUT() { return h; },\n  'DELETE': x => x,\n  PATCH,\n};",
-      ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'],
-    ],
     [
       'CommonJS module.exports = function: default',
       'endpoint.cjs',
@@ -120,18 +110,6 @@ describe('readExports', () => {
       'endpoint.js',
       'module.exports = async (req) => new Response();',
       ['default'],
-    ],
-    [
-      '.cts with export =',
-      'endpoint.cts',
-      'function GET(): Response { return new Response(); }\nexport = { GET };',
-      ['GET'],
-    ],
-    [
-      '.cts with export = and types',
-      'endpoint.cts',
-      'interface Ctx { id: string }\nexport = {\n  GET: (req: Request, ctx: Ctx): Response => new Response(ctx.id),\n};',
-      ['GET'],
     ],
     [
       '.cts with exports.X and types',
@@ -171,10 +149,76 @@ describe('readExports', () => {
   ];
   for (const [what, name, source, expected] of names) {
     it(`reads ${what}`, () => {
-      const info = readExports(fileOf(name, source));
+      const file = fileOf(name, source);
+      const info = readExports(file);
       expect(info.parseError).to.equal(undefined);
       expect(info.names).to.deep.equal(expected);
       expect(info.namesIncomplete).to.equal(false);
+      // The syntax tree agrees, where it parses (decorators are not among the syntax `check` parses).
+      const exact = readExportsExactly(file);
+      if (exact || !source.startsWith('@'))
+        expect(exact).to.deep.include({ names: expected, namesIncomplete: false });
+    });
+  }
+
+  // The CommonJS lexer reads an object up to its first member that is not `name` or `name: value`: at startup
+  // its names stay open until the import, and the syntax tree reads them all.
+  const objects: [string, string, string, string[]][] = [
+    [
+      'CommonJS module.exports = { … }',
+      'endpoint.js',
+      'function GET() {}\nmodule.exports = { GET, POST: function () {} };',
+      ['GET', 'POST'],
+    ],
+    [
+      'CommonJS module.exports = { … } with arrows and methods',
+      'endpoint.js',
+      "module.exports = {\n  GET: (req) => new Response('a, b'),\n  async POST(req) { return f(req, { x: [1, 2] }); },\n  get PUT() { return h; },\n  'DELETE': x => x,\n  PATCH,\n};",
+      ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'],
+    ],
+    ['CommonJS accessors', 'endpoint.js', 'module.exports = { get GET() { return h; } };', ['GET']],
+    [
+      '.cts with export =',
+      'endpoint.cts',
+      'function GET(): Response { return new Response(); }\nexport = { GET };',
+      ['GET'],
+    ],
+    [
+      '.cts with export = and types',
+      'endpoint.cts',
+      'interface Ctx { id: string }\nexport = {\n  GET: (req: Request, ctx: Ctx): Response => new Response(ctx.id),\n};',
+      ['GET'],
+    ],
+    [
+      'CommonJS object with a comment',
+      'endpoint.js',
+      'module.exports = {\n  // the handlers\n  GET: (req) => new Response(),\n};',
+      ['GET'],
+    ],
+    [
+      'CommonJS object with a generic cast',
+      'endpoint.cts',
+      'export = { GET: h as Map<string, Handler>, POST: h2 };',
+      ['GET', 'POST'],
+    ],
+    [
+      'TypeScript export = beside imports',
+      'endpoint.cts',
+      "import type { Ctx } from './ctx';\nimport fs = require('node:fs');\nexport = { GET: (req: Request, ctx: Ctx) => new Response() };",
+      ['GET'],
+    ],
+  ];
+  for (const [what, name, source, expected] of objects) {
+    it(`leaves the names of ${what} open at startup, and reads them all from the syntax tree`, () => {
+      const file = fileOf(name, source);
+      const info = readExports(file);
+      expect(info.namesIncomplete).to.equal(true);
+      expect(expected).to.include.members(info.names); // what it names is exported
+      expect(readExportsExactly(file)).to.deep.equal({
+        names: expected,
+        namesIncomplete: false,
+        nonFunctions: [],
+      });
     });
   }
 
@@ -197,25 +241,12 @@ describe('readExports', () => {
       'endpoint.js',
       "const m = 'GET';\nmodule.exports = { [m]: () => {}, POST() {} };",
     ],
-    [
-      'CommonJS object with a comment',
-      'endpoint.js',
-      'module.exports = {\n  // the handlers\n  GET: (req) => new Response(),\n};',
-    ],
-    [
-      'CommonJS object with a generic cast',
-      'endpoint.cts',
-      'export = { GET: h as Map<string, Handler>, POST: h2 };',
-    ],
-    [
-      'TypeScript export = beside imports',
-      'endpoint.cts',
-      "import type { Ctx } from './ctx';\nimport fs = require('node:fs');\nexport = { GET: (req: Request, ctx: Ctx) => new Response() };",
-    ],
   ];
   for (const [what, name, source] of incomplete) {
     it(`marks the names incomplete (namesIncomplete) for ${what}`, () => {
-      expect(readExports(fileOf(name, source)).namesIncomplete).to.equal(true);
+      const file = fileOf(name, source);
+      expect(readExports(file).namesIncomplete).to.equal(true);
+      expect(readExportsExactly(file)?.namesIncomplete).to.equal(true);
     });
   }
 
@@ -223,9 +254,11 @@ describe('readExports', () => {
     const info = readExports(
       fileOf('endpoint.ts', "export const config = {};\nexport * from './h';\nexport function GET() {}"),
     );
-    expect(info).to.deep.equal({ names: ['config', 'GET'], namesIncomplete: true, nonFunctions: ['config'] });
+    // config looks like a literal, but no handler does: nothing calls for the syntax tree.
+    expect(info).to.deep.equal({ names: ['config', 'GET'], namesIncomplete: true, nonFunctions: [] });
   });
 
+  // Startup reads a module from its syntax tree when a handler looks like a literal, so both readers flag these.
   describe('nonFunctions', () => {
     const literal: [string, string][] = [
       ['a number', 'export const GET = 42;'],
@@ -254,14 +287,30 @@ describe('readExports', () => {
       ['a default literal', 'export default 42;'],
       ['a default object literal', 'export default { GET() {} };'],
       ['the first of several declarations', 'export const GET = 1, POST = () => {};'],
+      ['a later declaration in a list', 'export const POST = () => {}, GET = 1;'],
+      ['a literal containing a regex', 'export const GET = { re: /}/ };'],
+      ['a template literal', 'export const GET = `x`;'],
+      ['an angle-bracket cast', 'export const GET = <Handler>(<unknown>42);'],
+      ['a non-null assertion', 'export const GET = null!;'],
+      ['a comment before the name', 'export const /* handler */ GET = 42;'],
+      // `[0] as any[]` indexed on the next line, or an array type: a number or an array, not a function.
+      ['a literal cast and indexed on the next line', 'export const GET = [0] as any[]\n[0];'],
     ];
     for (const [what, source] of literal) {
       it(`flags ${what}`, () => {
-        const info = readExports(fileOf('endpoint.ts', source));
+        const file = fileOf('endpoint.ts', source);
         const expected = source.startsWith('export default') ? 'default' : 'GET';
-        expect(info.nonFunctions).to.deep.equal([expected]);
+        expect(readExports(file).nonFunctions).to.deep.equal([expected]);
+        expect(readExportsExactly(file)?.nonFunctions).to.deep.equal([expected]);
       });
     }
+
+    it('leaves a literal startup does not see coming to the import; the syntax tree flags it', () => {
+      // A comment where the value starts: startup reads no further, and the import finds 42 is no function.
+      const file = fileOf('endpoint.ts', 'export const GET = /* soon */ 42;');
+      expect(readExports(file).nonFunctions).to.deep.equal([]);
+      expect(readExportsExactly(file)?.nonFunctions).to.deep.equal(['GET']);
+    });
 
     const notFlagged: [string, string][] = [
       ['a function declaration', 'export function GET() {}'],
@@ -276,20 +325,12 @@ describe('readExports', () => {
       ['a member of an array literal', 'export const GET = [() => {}][0];'],
       ['a member of an object literal', 'export const GET = { h() {} }.h;'],
       ['a string expression', "export const GET = 'a' + b;"],
-      ['a literal containing a regex', 'export const GET = { re: /}/ };'],
-      ['a template literal', 'export const GET = `x`;'],
       ['a class', 'export const GET = class {};'],
       ['an export list of a literal', 'const a = 42;\nexport { a as GET };'],
-      ['a later declaration in a list', 'export const POST = () => {}, GET = 1;'],
       ['a literal in a logical expression after a cast', 'export const GET = 0 as number || (() => {});'],
       ['a literal continued on the next line', 'export const GET = 0\n  || (() => {});'],
       ['a literal continued by a member on the next line', 'export const GET = { h() {} }\n.h;'],
-      ['a literal with a function-typed cast and a call', 'export const GET = [0] as any[]\n[0];'],
-      ['an angle-bracket cast', 'export const GET = <Handler>(<unknown>42);'],
-      ['a comment before the name', 'export const /* handler */ GET = 42;'],
-      ['a comment before the value', 'export const GET = /* soon */ 42;'],
       ['a function-typed annotation', 'export const GET: () => Response = () => new Response();'],
-      ['a non-null assertion', 'export const GET = null!;'],
       ['a generic call', 'export const GET = make<number>(42);'],
       [
         'a declaration without initializer (declare)',
@@ -298,9 +339,11 @@ describe('readExports', () => {
     ];
     for (const [what, source] of notFlagged) {
       it(`does not flag ${what}`, () => {
-        const info = readExports(fileOf('endpoint.ts', source));
-        expect(info.nonFunctions).to.not.include('GET');
-        if (!source.startsWith('export declare')) expect(info.names).to.include('GET');
+        const file = fileOf('endpoint.ts', source);
+        for (const info of [readExports(file), readExportsExactly(file)!]) {
+          expect(info.nonFunctions).to.not.include('GET');
+          if (!source.startsWith('export declare')) expect(info.names).to.include('GET');
+        }
       });
     }
 
@@ -308,6 +351,12 @@ describe('readExports', () => {
       const source =
         'export const config = { bodyLimit: 10 };\nexport const PUT = 1;\nexport function GET() {}';
       expect(readExports(fileOf('endpoint.ts', source)).nonFunctions).to.deep.equal(['config', 'PUT']);
+    });
+
+    it('flags CommonJS literals from the syntax tree; startup leaves them to the import', () => {
+      const file = fileOf('endpoint.js', 'exports.GET = 42;\nmodule.exports.POST = { a: 1 };');
+      expect(readExports(file).nonFunctions).to.deep.equal([]);
+      expect(readExportsExactly(file)?.nonFunctions).to.deep.equal(['GET', 'POST']);
     });
   });
 
@@ -342,7 +391,7 @@ describe('readExports', () => {
     const lexable: [string, string, string, string[]][] = [
       ['a missing initializer', 'endpoint.ts', 'export const x: = 1;', ['x']],
       ['types in a .js file', 'endpoint.js', 'export function GET(req: Request) {}', ['GET']],
-      ['a CommonJS syntax error', 'endpoint.cjs', 'module.exports = { GET: };', ['GET']],
+      ['a CommonJS syntax error', 'endpoint.cjs', 'exports.GET = ;', ['GET']],
     ];
     for (const [what, name, source, expected] of lexable) {
       it(`reads the names it can in ${what}`, () => {
@@ -356,11 +405,6 @@ describe('readExports', () => {
       expect(info.parseError).to.match(/ENOENT/);
       expect(info.namesIncomplete).to.equal(true);
     });
-  });
-
-  it('reads the given source instead of the file', () => {
-    const info = readExports(path.join(dir, 'not-on-disk.ts'), 'export const GET = (r: Request) => r;');
-    expect(info.names).to.deep.equal(['GET']);
   });
 
   it('never runs the code', () => {

@@ -66,9 +66,29 @@ describe('example app (supertest)', () => {
       await api.get(`/api/users/${res.body.id}`).expect(200, res.body);
     });
 
-    it('POST with missing fields: 400 JSON', async () => {
-      const res = await api.post('/api/users').set(auth).send({ name: 'No Email' }).expect(400);
-      expect(res.body).to.deep.equal({ error: '"email" must be a non-empty string' });
+    it('POST with invalid fields: 400 problem details listing every issue (the contract)', async () => {
+      const res = await api
+        .post('/api/users')
+        .set(auth)
+        .send({ name: '  ', email: 'not-an-email' })
+        .expect(400)
+        .expect('Content-Type', 'application/problem+json');
+      expect(res.body).to.deep.equal({
+        type: 'about:blank',
+        title: 'Bad Request',
+        status: 400,
+        detail: '2 issues with the request: body.name, body.email',
+        issues: [
+          { location: 'body', path: 'body.name', pointer: '/name', message: 'Enter a name' },
+          { location: 'body', path: 'body.email', pointer: '/email', message: 'Enter an email address' },
+        ],
+      });
+    });
+
+    it("POST trims the name before it is stored: the handler gets the schema's output", async () => {
+      const res = await api.post('/api/users').set(auth).send({ name: '  Mary  ', email: 'm@example.com' });
+      expect(res.status).to.equal(201);
+      expect(res.body.name).to.equal('Mary');
     });
 
     it('POST with malformed JSON: express.json() rejects it, the error handler answers 400 JSON', async () => {
@@ -127,7 +147,15 @@ describe('example app (supertest)', () => {
         .set(auth)
         .send({ name: 'New', email: 'new@example.com' })
         .expect(200, { id, name: 'New', email: 'new@example.com' });
-      await api.put(`/api/users/${id}`).set(auth).send({ name: 'Only name' }).expect(400);
+      const missing = await api.put(`/api/users/${id}`).set(auth).send({ name: 'Only name' }).expect(400);
+      expect(missing.body.issues).to.deep.equal([
+        {
+          location: 'body',
+          path: 'body.email',
+          pointer: '/email',
+          message: 'Enter an email address',
+        },
+      ]);
     });
 
     it('PATCH changes only the fields sent', async () => {

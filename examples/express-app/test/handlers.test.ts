@@ -6,13 +6,14 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
+// First: it builds the package when dist/ is missing, and the endpoints below import it by name.
+import { createTestRequest } from './support';
 import { resetUsers } from '../app/_lib/users';
 import * as users from '../app/api/users/endpoint';
 import * as user from '../app/api/users/[id]/endpoint';
 import * as contact from '../app/contact/endpoint';
 import * as events from '../app/events/endpoint';
 import * as proxy from '../app/proxy/[[...path]]/endpoint';
-import { createTestRequest } from './support';
 
 describe('example endpoints (unit, createTestRequest)', () => {
   beforeEach(() => resetUsers());
@@ -41,6 +42,16 @@ describe('example endpoints (unit, createTestRequest)', () => {
         const res = await users.POST(createTestRequest('/api/users', { method: 'POST', body }));
         expect(res.status, body).to.equal(400);
       }
+    });
+
+    it('POST: the 400 lists each issue with where it is (RFC 9457 problem details)', async () => {
+      const req = createTestRequest('/api/users', { method: 'POST', body: '{"name":"Alan"}' });
+      const res = await users.POST(req);
+      expect(res.headers.get('content-type')).to.equal('application/problem+json');
+      const problem = (await res.json()) as { issues: { path: string; message: string }[] };
+      expect(problem.issues).to.deep.equal([
+        { location: 'body', path: 'body.email', pointer: '/email', message: 'Enter an email address' },
+      ]);
     });
   });
 

@@ -2,7 +2,7 @@
  * What the corpus apps serve from disk, made once per run with fixed contents and fixed mtimes
  * (ETag, Last-Modified and serve-index listings depend on them), and the three ways each app is
  * fronted: not at all, by a passthrough bridged middleware, and by one that copies the
- * Response and adds a header — the copy the README recommends.
+ * Response and adds a header — the copy docs/middleware.md recommends.
  */
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,13 +1,22 @@
 /**
- * An in-memory user store, standing in for the app's database.
+ * An in-memory user store, standing in for the app's database, and the schemas of its users.
  * It lives in a `_lib` folder because folders starting with `_` are private: discovery skips
  * them, so this file never becomes a route.
  */
-export interface User {
-  id: string;
-  name: string;
-  email: string;
-}
+import { z } from 'zod';
+
+/** What a client sends to create a user (POST) or replace one (PUT). */
+export const NewUser = z.object({
+  name: z.string().trim().min(1, 'Enter a name'),
+  email: z.email('Enter an email address'),
+});
+
+/** What PATCH accepts: any of the fields. */
+export const UserChanges = NewUser.partial();
+
+/** A user, as the API answers with it. */
+export const User = NewUser.extend({ id: z.string() });
+export type User = z.infer<typeof User>;
 
 const SEED: User[] = [
   { id: '1', name: 'Ada Lovelace', email: 'ada@example.com' },
@@ -50,28 +59,4 @@ export function updateUser(id: string, fields: Partial<Omit<User, 'id'>>): User 
 
 export function deleteUser(id: string): boolean {
   return users.delete(id);
-}
-
-/**
- * Checks a JSON body for user fields. `partial` (PATCH) lets fields be left out.
- * Returns the fields, or an error message for a 400.
- */
-export function parseUserFields(
-  body: unknown,
-  { partial = false } = {},
-): { fields: Partial<Omit<User, 'id'>> } | { error: string } {
-  if (body === null || typeof body !== 'object' || Array.isArray(body))
-    return { error: 'Expected a JSON object' };
-  const { name, email } = body as Record<string, unknown>;
-  const fields: Partial<Omit<User, 'id'>> = {};
-  for (const [key, value] of [
-    ['name', name],
-    ['email', email],
-  ] as const) {
-    if (value === undefined && partial) continue;
-    if (typeof value !== 'string' || value.trim() === '')
-      return { error: `"${key}" must be a non-empty string` };
-    fields[key] = value.trim();
-  }
-  return { fields };
 }

@@ -1,7 +1,10 @@
 /**
  * /api/users/:id — the `[id]` folder is a dynamic segment; its value arrives in `params.id`.
+ * PUT and PATCH declare a contract, as POST in ../endpoint.ts does.
  */
-import { deleteUser, findUser, parseUserFields, updateUser, type User } from '../../../_lib/users';
+import { defineHandler } from 'express-file-endpoints';
+import { z } from 'zod';
+import { deleteUser, findUser, NewUser, updateUser, User, UserChanges } from '../../../_lib/users';
 
 type Context = { params: { id: string } };
 
@@ -11,24 +14,25 @@ export function GET(_request: Request, { params }: Context): Response {
   return user ? Response.json(user) : new Response(null, { status: 404 });
 }
 
+const Params = z.object({ id: z.string() });
+
 /** PUT replaces every field. */
-export async function PUT(request: Request, { params }: Context): Promise<Response> {
-  return update(request, params.id, false);
-}
+export const PUT = defineHandler(
+  { params: Params, body: NewUser, responses: { 200: User } },
+  (_request, { params, body }) => update(params.id, body),
+);
 
 /** PATCH changes only the fields sent. */
-export async function PATCH(request: Request, { params }: Context): Promise<Response> {
-  return update(request, params.id, true);
-}
+export const PATCH = defineHandler(
+  { params: Params, body: UserChanges, responses: { 200: User } },
+  (_request, { params, body }) => update(params.id, body),
+);
 
 export function DELETE(_request: Request, { params }: Context): Response {
   return new Response(null, { status: deleteUser(params.id) ? 204 : 404 });
 }
 
-async function update(request: Request, id: string, partial: boolean): Promise<Response> {
-  if (!findUser(id)) return new Response(null, { status: 404 });
-  const body: unknown = await request.json().catch(() => undefined);
-  const parsed = parseUserFields(body, { partial });
-  if ('error' in parsed) return Response.json({ error: parsed.error }, { status: 400 });
-  return Response.json(updateUser(id, parsed.fields as Partial<Omit<User, 'id'>>));
+function update(id: string, fields: Partial<Omit<User, 'id'>>): Response {
+  const user = updateUser(id, fields);
+  return user ? Response.json(user) : new Response(null, { status: 404 });
 }

@@ -1,0 +1,55 @@
+/**
+ * `express-file-endpoints check [dir] [--load]`: every problem of the tree at once, and exit 1 on any. The
+ * files are read, never run; `--load` also imports every module, in a child process (see src/check).
+ */
+import { loadInChild } from '../check';
+import type { DiscoveredTree } from '../discover';
+import { validateTree, type Problem } from '../validate';
+import { plural } from '../words';
+import { examineTree, printProblems } from './examine-tree';
+
+export async function check(
+  dir: string | undefined,
+  options: { load?: boolean },
+  cliPath: string,
+): Promise<number> {
+  const examined = examineTree(dir, 'check');
+  if (!examined) return 1;
+  const { tree, where, startup } = examined;
+  let { problems } = examined;
+  const endpoints = tree.files.filter((file) => file.kind === 'endpoint');
+  if (options.load) problems = [...problems, ...(await loadProblems(tree, problems, cliPath))];
+
+  for (const note of startup.notes) console.log(`note: ${note}`);
+  if (problems.length > 0) {
+    printProblems(problems, where);
+    return 1;
+  }
+  const loaded = options.load ? ', every module loaded' : '';
+  console.log(`✓ ${plural(endpoints.length, 'endpoint')}, 0 problems in ${where}${loaded}`);
+  return 0;
+}
+
+/**
+ * Imports every module that parsed, in a child process; each failure is a problem naming its file. When all
+ * load, the tree is validated again against the exports the modules really have (`export * from`…).
+ */
+async function loadProblems(
+  tree: DiscoveredTree,
+  known: readonly Problem[],
+  cliPath: string,
+): Promise<Problem[]> {
+  const reported = new Set(known.flatMap((problem) => problem.files));
+  const files = tree.files.filter((file) => file.kind !== 'page' && !reported.has(file.displayPath));
+  const results = await loadInChild(cliPath, files);
+  const failed: Problem[] = results
+    .filter((result) => result.error !== undefined)
+    .map((result) => ({ code: 'load-error', files: [result.displayPath], message: result.error as string }));
+  if (failed.length > 0 || known.length > 0) return failed;
+  const exportsOf = new Map(results.map((result) => [result.file, result.exports]));
+  const loaded = {
+    ...tree,
+    files: tree.files.map((f) => ({ ...f, exports: exportsOf.get(f.file) ?? f.exports })),
+  };
+  return validateTree(loaded);
+}

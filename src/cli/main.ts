@@ -1,0 +1,151 @@
+#!/usr/bin/env node
+/**
+ * The `express-file-endpoints` command, the package's bin. One entry per command in COMMANDS (its usage line,
+ * its options for node:util's parseArgs, and what it runs), so a new command is one more entry and one more file
+ * beside this one. `check` and `routes` read files statically and never run endpoint code (`check --load` runs
+ * it in a child process); `init` adds a starter endpoint to an app; `typegen` writes the typed-routes file.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { LOAD_WORKER_FLAG, runLoadWorker } from '../check';
+import { check } from './check';
+import { init } from './init';
+import { routes } from './routes';
+import { typegen } from './typegen';
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+type Values = Record<string, string | boolean | undefined>;
+
+interface Command {
+  /** `name args`, as the usage shows it. */
+  synopsis: string;
+  /** One entry per line of the usage. */
+  summary: readonly string[];
+  /** Its options besides --help; every command takes at most one folder argument. */
+  options: Options;
+  run(dir: string | undefined, values: Values): number | Promise<number>;
+}
+
+const COMMANDS: Record<string, Command> = {
+  check: {
+    synopsis: 'check [dir] [--load]',
+    summary: [
+      'validate the endpoint tree in dir (default: app) and find what would fail at startup',
+      '(syntax errors, missing imports, module format, TypeScript loader); --load also imports',
+      'every module in a child process. Exit code 1 on any problem',
+    ],
+    options: { load: { type: 'boolean' } },
+    run: (dir, values) => check(dir, { load: values.load === true }, process.argv[1] as string),
+  },
+  routes: {
+    synopsis: 'routes [dir]',
+    summary: ['list every endpoint: the methods it serves, its URL pattern and its file'],
+    options: {},
+    run: (dir) => routes(dir),
+  },
+  init: {
+    synopsis: 'init [dir]',
+    summary: [
+      'add dir (default: app) with one endpoint and one test to this app, and print the mount',
+      'line; never overwrites a file',
+    ],
+    options: {},
+    run: (dir) => init(dir),
+  },
+  typegen: {
+    synopsis: 'typegen [dir] [--out file]',
+    summary: [
+      'write the typed-routes declaration for the tree in dir (default file:',
+      'express-file-endpoints-env.d.ts beside dir)',
+    ],
+    options: { out: { type: 'string' } },
+    run: (dir, values) => typegen(dir, values.out as string | undefined),
+  },
+};
+
+const GLOBAL_OPTIONS: [string, string][] = [
+  ['-h, --help', 'show this help'],
+  ['-v, --version', 'print the version of express-file-endpoints'],
+];
+
+/** Two columns: the synopses, then the summaries, two spaces after the longest synopsis. */
+function usage(): string {
+  const rows: [string, readonly string[]][] = Object.values(COMMANDS).map((c) => [c.synopsis, c.summary]);
+  const width = Math.max(...[...rows, ...GLOBAL_OPTIONS].map(([left]) => left.length)) + 4;
+  const table = (entries: readonly (readonly [string, readonly string[] | string])[]) =>
+    entries
+      .flatMap(([left, right]) =>
+        (typeof right === 'string' ? [right] : right).map(
+          (line, i) => `${(i === 0 ? `  ${left}` : '').padEnd(width)}${line}`,
+        ),
+      )
+      .join('\n');
+  return `Usage: express-file-endpoints <command> [dir]
+
+Commands:
+${table(rows)}
+
+Options:
+${table(GLOBAL_OPTIONS)}`;
+}
+
+function version(): string {
+  // The nearest package.json above is this package's: dist/cli.js sits one folder below it, src/cli/main.ts two.
+  let dir = __dirname;
+  while (!existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  const manifest = path.join(dir, 'package.json');
+  return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
+}
+
+function usageError(args: readonly string[], why?: string): number {
+  const said =
+    args.length === 0 ? '' : `express-file-endpoints: ${why ?? `unexpected "${args.join(' ')}"`}\n\n`;
+  console.error(`${said}${usage()}`);
+  return 2;
+}
+
+async function main(args: string[]): Promise<number> {
+  if (args[0] === LOAD_WORKER_FLAG) {
+    runLoadWorker();
+    return 0;
+  }
+  const name = args[0]?.startsWith('-') ? undefined : args[0];
+  const command = name === undefined ? undefined : COMMANDS[name];
+  let parsed: { values: Values; positionals: string[] };
+  try {
+    parsed = parseArgs({
+      args: name === undefined ? args : args.slice(1),
+      options: {
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+        ...command?.options,
+      },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    return usageError(args, (error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help || name === 'help') {
+    console.log(usage());
+    return 0;
+  }
+  if (values.version) {
+    console.log(version());
+    return 0;
+  }
+  if (!command || positionals.length > 1) return usageError(args);
+  return command.run(positionals[0], values);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exitCode = 1;
+  },
+);

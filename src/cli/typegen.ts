@@ -1,0 +1,17 @@
+/** `express-file-endpoints typegen [dir] [--out file]`: writes the typed-routes declaration file once. */
+import path from 'node:path';
+import { displayPath } from '../discover';
+import { defaultTypesFile, routeDeclarations, writeIfChanged } from '../typed-routes';
+import { plural } from '../words';
+import { findTree } from './examine-tree';
+
+/** Returns the exit code; main.ts parses the arguments. */
+export function typegen(dir: string | undefined, out: string | undefined): number {
+  const tree = findTree(dir, 'typegen');
+  if (!tree) return 1;
+  const file = path.resolve(out ?? defaultTypesFile(tree.root));
+  const wrote = writeIfChanged(file, routeDeclarations(tree));
+  const count = tree.files.filter((f) => f.kind === 'endpoint').length;
+  console.log(`${wrote ? 'wrote' : 'unchanged'} ${displayPath(file)} (${plural(count, 'route')})`);
+  return 0;
+}

@@ -1,3 +1,0 @@
-/** commands: the `express-file-endpoints` commands (`check`, `routes`, `init`); src/cli.ts is the bin that picks one. */
-export { check, routes } from './tree-report';
-export { init } from './init';

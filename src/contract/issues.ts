@@ -1,0 +1,52 @@
+/**
+ * Standard Schema issues as the contract reports them: the location they belong to, a path for
+ * people (`body.items[0].name`) and an RFC 6901 JSON Pointer for programs (`/items/0/name`), and
+ * the validator's message. Nothing else of the validator's issue leaves this file: no input
+ * value, no schema internals (issue 24).
+ */
+import type { ContractIssue, ContractLocation } from '../types';
+import type { StandardSchemaV1 } from './standard-schema';
+
+/** A name that reads well after a dot: `body.email`; anything else goes in brackets: `headers["x-api-key"]`. */
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+
+export function toContractIssue(location: ContractLocation, issue: StandardSchemaV1.Issue): ContractIssue {
+  // The spec allows a path segment to be a key or an object holding one (Valibot uses the latter).
+  // `Array.from`, not `path.map`: an array subclass (ArkType's) may build its `map` result wrongly.
+  const keys = Array.from(issue.path ?? [], (segment) =>
+    typeof segment === 'object' && segment !== null ? segment.key : segment,
+  );
+  return {
+    location,
+    path: keys.reduce<string>((text, key) => text + pathSegment(key), location),
+    pointer: keys.map((key) => `/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`).join(''),
+    message: String(issue.message),
+  };
+}
+
+function pathSegment(key: PropertyKey): string {
+  if (typeof key === 'number') return `[${key}]`;
+  if (typeof key === 'symbol') return `[${String(key)}]`;
+  return IDENTIFIER.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
+}
+
+/** A whole-location issue that no schema raised: a body that cannot be read as its type says. */
+export function locationIssue(location: ContractLocation, message: string): ContractIssue {
+  return { location, path: location, pointer: '', message };
+}
+
+/**
+ * Validates `value` with `schema`, awaiting an async validator; pushes its issues, if any, onto
+ * `issues` and returns the schema's output (its transforms applied).
+ */
+export async function validateWith(
+  schema: StandardSchemaV1,
+  value: unknown,
+  location: ContractLocation,
+  issues: ContractIssue[],
+): Promise<unknown> {
+  const result = await schema['~standard'].validate(value);
+  if (result.issues === undefined) return result.value;
+  for (const issue of result.issues) issues.push(toContractIssue(location, issue));
+  return undefined;
+}

@@ -1,0 +1,102 @@
+/**
+ * What a contract is, and the types a handler with one gets (issue 24): the validated `params`,
+ * `query`, `headers` and `body` on its context are typed from each schema's output
+ * (`StandardSchemaV1.InferOutput`), so a transform's result is what the handler sees.
+ */
+import type { EndpointContext, InvalidInputHandler, Params } from '../types';
+import type { StandardSchemaV1 } from './standard-schema';
+
+/** The request parts a contract can check, in the order their issues are listed. */
+export const INPUT_LOCATIONS = ['params', 'query', 'headers', 'body'] as const;
+export type InputLocation = (typeof INPUT_LOCATIONS)[number];
+
+/**
+ * What an endpoint accepts and answers, each part a Standard Schema (Zod, Valibot, ArkType, …).
+ * Every part is optional; a part without a schema is not read nor checked.
+ */
+export interface EndpointContract {
+  /** The route's params (`[id]` folders), as strings: coercion is the schema's job. */
+  params?: StandardSchemaV1;
+  /** The query string as an object; a repeated key gives an array of its values. */
+  query?: StandardSchemaV1;
+  /** The request headers as an object with lower-case names. */
+  headers?: StandardSchemaV1;
+  /**
+   * The body, read by its Content-Type: JSON parsed, a form (urlencoded or multipart) as an object
+   * of its fields (files stay `File`s), `text/*` as a string; no body is `undefined`.
+   */
+  body?: StandardSchemaV1;
+  /**
+   * The bodies the handler answers with, by status: `{ 201: User }`. Checked in development and
+   * tests (see `checkResponses`), never in production by default.
+   */
+  responses?: { readonly [status: number]: StandardSchemaV1 };
+  /** Answers a request this contract rejects, instead of the mount's `onInvalid` or the default 400. */
+  onInvalid?: InvalidInputHandler;
+}
+
+type Output<S> = S extends StandardSchemaV1 ? StandardSchemaV1.InferOutput<S> : never;
+type Input<S> = S extends StandardSchemaV1 ? StandardSchemaV1.InferInput<S> : never;
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+
+/** The validated parts a contract declares, each typed from its schema's output. */
+type Validated<C extends EndpointContract> = {
+  params: C extends { params: StandardSchemaV1 } ? Output<C['params']> : Params;
+} & (C extends { query: StandardSchemaV1 } ? { query: Output<C['query']> } : unknown) &
+  (C extends { headers: StandardSchemaV1 } ? { headers: Output<C['headers']> } : unknown) &
+  (C extends { body: StandardSchemaV1 } ? { body: Output<C['body']> } : unknown);
+
+/**
+ * The second argument of a handler with a contract: the usual context (`route`, `mountPath`,
+ * `after`, `node`), with `params`, `query`, `headers` and `body` validated and typed. A part the
+ * contract does not declare is absent, except `params`, which stays the route's own.
+ */
+export type ContractContext<C extends EndpointContract> = Simplify<
+  Omit<EndpointContext, 'params'> & Validated<C>
+>;
+
+/** The handler `defineHandler` is given: it runs only for a request the contract accepts. */
+export type ContractHandlerFunction<C extends EndpointContract> = (
+  request: Request,
+  context: ContractContext<C>,
+) => Response | Promise<Response>;
+
+/**
+ * Where a handler keeps its contract: a key shared by every copy of the library in a process
+ * (`Symbol.for`), so an endpoint file that imports the ES module build is still understood by an
+ * app that required the CommonJS one.
+ */
+export const CONTRACT: unique symbol = Symbol.for('express-file-endpoints.contract');
+
+/** What a handler made by `defineHandler` carries under `CONTRACT`. */
+export interface ContractRecord<C extends EndpointContract = EndpointContract> {
+  readonly contract: C;
+  readonly handler: ContractHandlerFunction<C>;
+}
+
+/**
+ * What `defineHandler` returns: a plain endpoint handler, exported as `GET`, `POST`, … and called
+ * by every host, by `.fetch`, or directly in a unit test (`context` may then be left out or be
+ * just `{ params }`). It validates, then runs the handler or answers the invalid request.
+ */
+export interface ContractHandler<C extends EndpointContract = EndpointContract> {
+  (request: Request, context?: EndpointContext): Promise<Response>;
+  readonly [CONTRACT]: ContractRecord<C>;
+}
+
+/** The contract of a handler made by `defineHandler` (for generated types: typed routes, clients). */
+export type ContractOf<H> = H extends { readonly [CONTRACT]: ContractRecord<infer C> } ? C : never;
+
+/**
+ * The types a client of an endpoint deals with: what it sends for each part the contract declares
+ * (each schema's input), and what it gets back for each status the contract lists (its output).
+ */
+export type ContractTypes<C extends EndpointContract> = Simplify<
+  {
+    [K in InputLocation as C extends { [P in K]: StandardSchemaV1 } ? K : never]: Input<C[K]>;
+  } & {
+    responses: C extends { responses: infer R }
+      ? { [S in keyof R as S extends number | `${number}` ? S : never]: Output<R[S]> }
+      : unknown;
+  }
+>;

@@ -1,0 +1,51 @@
+/**
+ * The context a handler with a contract gets: the validated parts as own fields, and everything
+ * else of the context the library made (or a unit test passed) read through, on use, from it.
+ * The original context is left as it is: middleware that holds it sees the raw params.
+ */
+import type { EndpointContext, NodeContext, Params } from '../types';
+import type { InputLocation } from './types';
+
+export class ValidatedContext {
+  params: unknown;
+  // Declared, not initialised: a part the contract does not declare is not even a key.
+  declare query?: unknown;
+  declare headers?: unknown;
+  declare body?: unknown;
+  readonly #base: EndpointContext | undefined;
+
+  constructor(base: EndpointContext | undefined, values: Partial<Record<InputLocation, unknown>>) {
+    this.#base = base;
+    this.params = 'params' in values ? values.params : rawParams(base);
+    if ('query' in values) this.query = values.query;
+    if ('headers' in values) this.headers = values.headers;
+    if ('body' in values) this.body = values.body;
+  }
+
+  get node(): NodeContext | undefined {
+    return this.#base?.node;
+  }
+
+  get route(): string | undefined {
+    return this.#base?.route;
+  }
+
+  get mountPath(): string | undefined {
+    return this.#base?.mountPath;
+  }
+
+  get after(): EndpointContext['after'] {
+    return this.#base?.after;
+  }
+}
+
+/** The route's params as the router (or a test) gave them; none for a direct call without a context. */
+export function rawParams(base: EndpointContext | undefined): Params {
+  return base?.params ?? Object.create(null);
+}
+
+// Every field of the library's context must be read through above: a field added to
+// EndpointContext and forgotten here fails to compile.
+type Forgotten = Exclude<keyof EndpointContext, keyof ValidatedContext>;
+const everyFieldReadThrough: [Forgotten] extends [never] ? true : Forgotten = true;
+void everyFieldReadThrough;
