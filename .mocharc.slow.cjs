@@ -19,6 +19,8 @@ module.exports = {
     'test/hardening/body-limits.test.ts', // waits out the server's 2 s drain timeout
     'test/hardening/faults.test.ts', // a second of backpressure from a client too slow to read
     'test/dev/dev-memory.test.ts', // 200 reloads per package type, heap measured after gc
+    'test/observe/opentelemetry.test.ts', // the OpenTelemetry SDK in a child process per host
+    'examples/express-app/test/tracing.test.ts', // the example app with TRACING=1, in child processes
     'test/middleware/memory.test.ts', // 100 MiB through a child process's server, its memory measured
     'examples/express-app/test/browser.test.ts', // Chromium, through playwright-core
   ],

@@ -39,3 +39,4 @@ export type {
 export { url } from './typed-routes';
 export type { RouteRegistry, RoutePattern, RouteParams, RouteContext } from './typed-routes';
 export type { TestRequestOptions } from './testing';
+export type { MiddlewareTraceContext, RequestTraceContext } from './observe';

@@ -5,11 +5,16 @@
  *   npm start                      # from the repository root: builds the library, then runs this
  *   npm run dev                    # the same in development mode: edit an endpoint, the next request runs it
  *   PORT=8080 API_TOKEN=s3cret node examples/express-app/server.js
+ *   TRACING=1 npm start            # prints an OpenTelemetry span per line: GET /api/users/:id …
  *
  * Environment: PORT (default 3000), API_TOKEN (bearer token for writes, default "dev-token"),
- * UPSTREAM_URL (where /proxy/* forwards; default this server's /legacy routes).
+ * UPSTREAM_URL (where /proxy/* forwards; default this server's /legacy routes), TRACING (1: trace
+ * with OpenTelemetry, spans printed to the console; see tracing.js).
  */
 'use strict';
+
+// First of all: OpenTelemetry's instrumentations patch node:http and Express as they are required.
+const tracing = process.env.TRACING && require.main === module && require('./tracing').startTracing();
 
 const http = require('node:http');
 const path = require('node:path');
@@ -158,6 +163,7 @@ async function main() {
   process.env.UPSTREAM_URL ??= `http://127.0.0.1:${port}/legacy`;
 
   console.log(`express-file-endpoints example listening on http://localhost:${port}`);
+  if (tracing) console.log('Tracing with OpenTelemetry: a line per finished span.');
   printRoutes(app.locals.endpoints.routes);
   console.log('Press Ctrl-C to stop.');
 
