@@ -13,6 +13,8 @@ export type {
   ContractOf,
   ContractTypes,
   StandardSchemaV1,
+  StandardJSONSchemaV1,
+  OperationDescription,
 } from './contract';
 export { EndpointValidationError } from './validate';
 export { EndpointLoadError } from './load';
