@@ -40,3 +40,11 @@ export type {
 export { url } from './typed-routes';
 export type { RouteRegistry, RoutePattern, RouteParams, RouteContext } from './typed-routes';
 export type { TestRequestOptions } from './testing';
+export type {
+  OpenAPIDocument,
+  OpenAPIInfo,
+  OpenAPIOptions,
+  OpenAPIServer,
+  OpenAPIVersion,
+  ServeOpenAPIOptions,
+} from './openapi';

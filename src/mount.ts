@@ -27,6 +27,7 @@ import {
 } from './dispatch';
 import { mountChecksResponses, withContractSettings } from './contract';
 import { loadedExportInfo, loadModule, type ModuleExports } from './load';
+import { generateOpenAPI, type OpenAPIDocument, type OpenAPIOptions } from './openapi';
 import type { Router } from './router';
 import type { MountOptions, WebMiddleware } from './types';
 import { assertValidTree } from './validate';
@@ -41,6 +42,11 @@ export interface EndpointsMiddleware extends NodeMiddleware {
   fetch(request: Request): Promise<Response>;
   /** Stops development mode's watcher; resolves at once when not in development mode. */
   close(): Promise<void>;
+  /**
+   * The tree's OpenAPI 3.1 (or 3.2) document, once every module is loaded: every endpoint, and
+   * what its contract says (see docs/openapi.md).
+   */
+  openapi(options?: OpenAPIOptions): Promise<OpenAPIDocument>;
 }
 
 /** What `mountEndpoints(app)` needs of an Express or Connect app. */
@@ -83,10 +89,14 @@ function createEndpoints(options: MountOptions): EndpointsMiddleware {
   const routes = describeRoutes(tree);
   // The table is known before any module loads: a request no endpoint matches need not wait.
   let router: Router<MountedRoute> = loadingRouter(tree, options);
+  // The tree as last loaded, with its modules: what `.openapi()` describes.
+  let described: DiscoveredTree | LoadedTree = tree;
+  const keep: typeof compile = (...args) =>
+    compile(...args).then((result) => ((described = result.loaded), result));
   const devLoop = dev
-    ? startDevLoop(tree, { options, dev, routes, compile, swap: (next) => void (router = next) })
+    ? startDevLoop(tree, { options, dev, routes, compile: keep, swap: (next) => void (router = next) })
     : undefined;
-  const ready = devLoop?.ready ?? loadTree(tree, options, (next) => void (router = next), routes);
+  const ready = devLoop?.ready ?? loadTree(tree, options, (next) => void (router = next), routes, keep);
   // The error reaches whoever awaits `.ready`; it must not also crash the process as an unhandled
   // rejection when nobody awaits it (onError has been told).
   const loaded = ready.then(noop, noop);
@@ -100,6 +110,13 @@ function createEndpoints(options: MountOptions): EndpointsMiddleware {
       return handleFetch(router as Router<CompiledRoute>, request);
     },
     close: () => devLoop?.close() ?? Promise.resolve(),
+    openapi: async (openapiOptions: OpenAPIOptions = {}) => {
+      await loaded;
+      const { document, warnings } = generateOpenAPI(described, openapiOptions);
+      for (const warning of warnings)
+        (openapiOptions.onWarning ?? console.warn)(`express-file-endpoints: ${warning}`);
+      return document;
+    },
   });
 }
 
@@ -121,6 +138,7 @@ async function loadTree(
   options: MountOptions,
   swap: (router: Router<CompiledRoute>) => void,
   routes: RouteInfo[],
+  compileTree: typeof compile,
 ): Promise<void> {
   const onError = options.onError ?? logError;
   const failures: { file: RouteFile; error: unknown }[] = [];
@@ -134,7 +152,7 @@ async function loadTree(
   };
   let compiled: Awaited<ReturnType<typeof compile>>;
   try {
-    compiled = await compile(tree, options, load);
+    compiled = await compileTree(tree, options, load);
   } catch (error) {
     // The tree as loaded is invalid (`export * from` brought a conflict): no route can be trusted.
     swap(failingRouter(tree, options, error));
