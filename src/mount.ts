@@ -27,7 +27,7 @@ import {
 } from './dispatch';
 import { mountChecksResponses, withContractSettings } from './contract';
 import { loadedExportInfo, loadModule, type ModuleExports } from './load';
-import { generateOpenAPI, type OpenAPIDocument, type OpenAPIOptions } from './openapi';
+import { generateOpenAPI, serveOpenAPI, type OpenAPIDocument, type OpenAPIOptions } from './openapi';
 import type { Router } from './router';
 import type { MountOptions, WebMiddleware } from './types';
 import { assertValidTree } from './validate';
@@ -101,21 +101,37 @@ function createEndpoints(options: MountOptions): EndpointsMiddleware {
   // rejection when nobody awaits it (onError has been told).
   const loaded = ready.then(noop, noop);
 
-  const middleware = createNodeMiddleware({ router: () => router, loaded });
+  const document = (openapiOptions: OpenAPIOptions) => {
+    const { document, warnings } = generateOpenAPI(described, openapiOptions);
+    const warn =
+      openapiOptions.onWarning ?? ((warning) => console.warn(`express-file-endpoints: ${warning}`));
+    for (const warning of warnings) warn(warning);
+    return document;
+  };
+  let middleware = createNodeMiddleware({ router: () => router, loaded });
+  let fetch = async (request: Request) => {
+    await loaded;
+    return handleFetch(router as Router<CompiledRoute>, request);
+  };
+  if (options.openapi) {
+    // Only a mount with the option is wrapped: the others' requests pay nothing for it.
+    ({ middleware, fetch } = serveOpenAPI(
+      options.openapi,
+      { loaded, current: () => described, document },
+      {
+        middleware,
+        fetch,
+      },
+    ));
+  }
   return Object.assign(middleware, {
     ready,
     routes,
-    fetch: async (request: Request) => {
-      await loaded;
-      return handleFetch(router as Router<CompiledRoute>, request);
-    },
+    fetch,
     close: () => devLoop?.close() ?? Promise.resolve(),
     openapi: async (openapiOptions: OpenAPIOptions = {}) => {
       await loaded;
-      const { document, warnings } = generateOpenAPI(described, openapiOptions);
-      for (const warning of warnings)
-        (openapiOptions.onWarning ?? console.warn)(`express-file-endpoints: ${warning}`);
-      return document;
+      return document(openapiOptions);
     },
   });
 }

@@ -4,6 +4,7 @@
  */
 export { generateOpenAPI, type GeneratedDocument } from './document';
 export { toYaml } from './yaml';
+export { serveOpenAPI, type DescribedTree } from './serve';
 export type {
   OpenAPIDocument,
   OpenAPIInfo,

@@ -1,7 +1,13 @@
-/** The OpenAPI document's options and shape, as `.openapi()`, the served path and the CLI use them. */
+/** The OpenAPI document's shape; its options are part of the public vocabulary (src/types.ts). */
+import type { OpenAPIInfo, OpenAPIServer } from '../types';
 
-/** The OpenAPI versions the document can be written in. */
-export type OpenAPIVersion = '3.1' | '3.2';
+export type {
+  OpenAPIInfo,
+  OpenAPIOptions,
+  OpenAPIServer,
+  OpenAPIVersion,
+  ServeOpenAPIOptions,
+} from '../types';
 
 /** A JSON Schema object (JSON Schema 2020-12, the dialect of OpenAPI 3.1 and 3.2). */
 export type JsonSchema = { [keyword: string]: unknown };
@@ -14,41 +20,4 @@ export interface OpenAPIDocument {
   paths: { [path: string]: { [field: string]: unknown } };
   components?: { schemas?: { [name: string]: JsonSchema } };
   [extension: `x-${string}`]: unknown;
-}
-
-/** The Info Object (section 4.8.2): `title` and `version` are required by the spec. */
-export interface OpenAPIInfo {
-  title: string;
-  version: string;
-  summary?: string;
-  description?: string;
-  [field: string]: unknown;
-}
-
-/** The Server Object (section 4.8.5): a URL, absolute or relative to where the document is served. */
-export interface OpenAPIServer {
-  url: string;
-  description?: string;
-  [field: string]: unknown;
-}
-
-/** `middleware.openapi(options)`, the `openapi` mount option and the CLI's settings. */
-export interface OpenAPIOptions {
-  /** `3.1` (the default) or `3.2`. */
-  version?: OpenAPIVersion;
-  /** The document's `info`. Default: `{ title: 'API', version: '1.0.0' }`. */
-  info?: OpenAPIInfo;
-  /**
-   * The document's `servers`. Default: none from `.openapi()`, which means `/` (section 4.8.1); the
-   * path the tree is mounted at when the document is served by the mount.
-   */
-  servers?: OpenAPIServer[];
-  /** Told about each schema that cannot be described (the operation gets an open schema). Default `console.warn`. */
-  onWarning?: (message: string) => void;
-}
-
-/** The `openapi` mount option: serve the document at `path`, below where the tree is mounted. */
-export interface ServeOpenAPIOptions extends OpenAPIOptions {
-  /** Where the document is served, below the mount: `/openapi.json`. */
-  path: string;
 }

@@ -2,26 +2,15 @@
  * The OpenAPI document (issue 25) of a tree that uses every convention — `[id]`, `[[...slug]]`,
  * `[...path]`, a group, `ANY`, `default`, `QUERY`, SSE, Zod, Valibot and ArkType contracts, and
  * endpoints without one — checked by a real OpenAPI validator, for 3.1 and for 3.2.
- *
- * The validator is @seriousme/openapi-schema-validator: it validates against the official JSON
- * Schemas the OpenAPI Initiative publishes for each version (3.2 included), is maintained, and
- * has no network access or heavy dependencies.
+ * The validator, and why it is that one: test/support/openapi-validator.ts.
  */
-import { Validator } from '@seriousme/openapi-schema-validator';
 import { expect } from 'chai';
 import path from 'node:path';
 import { mountEndpoints } from '../../src';
 import type { OpenAPIDocument, OpenAPIVersion } from '../../src';
+import { validate } from '../support/openapi-validator';
 
 const DIR = path.join(__dirname, '../fixtures/openapi-app/app');
-
-export async function validate(document: OpenAPIDocument): Promise<void> {
-  const validator = new Validator();
-  const result = await validator.validate(
-    structuredClone(document) as unknown as Parameters<Validator['validate']>[0],
-  );
-  expect(result.valid, JSON.stringify(result.errors, null, 2)).to.equal(true);
-}
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the document is read field by field
 type Json = { [key: string]: any };
