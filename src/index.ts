@@ -39,6 +39,7 @@ export type {
 } from './types';
 export { url } from './typed-routes';
 export type { RouteRegistry, RoutePattern, RouteParams, RouteContext } from './typed-routes';
+export type { EndpointMethods, HandlerTypes } from './typed-routes';
 export type { TestRequestOptions } from './testing';
 export type {
   OpenAPIDocument,

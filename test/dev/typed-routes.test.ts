@@ -48,13 +48,17 @@ describe('url()', () => {
 });
 
 describe('typegen', () => {
-  it('declares every route pattern with its params', () => {
-    const text = routeDeclarations(discoverTree(fixture));
+  it('declares every route pattern with its params and its methods', () => {
+    const text = routeDeclarations(discoverTree(fixture), path.join(fixture, '../routes.d.ts'));
     expect(text).to.include("declare module 'express-file-endpoints' {");
-    expect(text).to.include("'/api/users': Record<string, never>;");
-    expect(text).to.include("'/api/users/[id]': { id: string };");
-    expect(text).to.include("'/docs/[[...path]]': { path?: string[] };");
-    expect(text).to.include("'/files/[...parts]': { parts: string[] };");
+    expect(text).to.include(
+      "'/api/users': { params: Record<string, never>; methods: EndpointMethods<typeof import('./app/api/users/endpoint.js')> };",
+    );
+    expect(text).to.include("'/api/users/[id]': { params: { id: string }; methods: EndpointMethods<");
+    expect(text).to.include("'/docs/[[...path]]': { params: { path?: string[] }; methods: EndpointMethods<");
+    expect(text).to.include(
+      "'/files/[...parts]': { params: { parts: string[] }; methods: EndpointMethods<typeof import('./app/(admin)/files/[...parts]/endpoint.js')> };",
+    );
   });
 
   it('wrote test/types/route-registry.d.ts (regenerate it when the fixture changes)', () => {
@@ -62,10 +66,10 @@ describe('typegen', () => {
     process.chdir(path.join(__dirname, '../..'));
     try {
       // The committed file augments this repository's source, where a user's augments the package.
-      const expected = routeDeclarations(discoverTree('test/fixtures/typed-routes/app')).replaceAll(
-        "'express-file-endpoints'",
-        "'../../src/index'",
-      );
+      const expected = routeDeclarations(
+        discoverTree('test/fixtures/typed-routes/app'),
+        path.resolve('test/types/route-registry.d.ts'),
+      ).replaceAll("'express-file-endpoints'", "'../../src/index'");
       expect(readFileSync(path.join(__dirname, '../types/route-registry.d.ts'), 'utf8')).to.equal(expected);
     } finally {
       process.chdir(cwd);
