@@ -6,7 +6,7 @@
  * what `fetch` itself rejects with (the network) rejects.
  */
 import { url } from '../typed-routes';
-import type { Client, ClientMethod, ClientRegistry } from './types';
+import type { BodyLike, Client, ClientMethod, ClientRegistry, HeadersLike } from './types';
 
 export interface ClientOptions {
   /**
@@ -17,13 +17,13 @@ export interface ClientOptions {
   /** What sends each request. Default: the global `fetch`. `middleware.fetch` calls the tree in-process. */
   fetch?: (request: Request) => Promise<Response>;
   /** Headers sent with every request (a call's own headers win). */
-  headers?: HeadersInit;
+  headers?: HeadersLike;
 }
 
 interface CallOptions {
   params?: Record<string, string | readonly string[] | undefined>;
   query?: Record<string, unknown>;
-  headers?: HeadersInit;
+  headers?: HeadersLike;
   body?: unknown;
   init?: RequestInit;
 }
@@ -77,7 +77,7 @@ function baseUrlOf(given: string | URL | undefined): URL {
 }
 
 /** A body `fetch` takes as it is; anything else (an object, an array, a number) as JSON. */
-function encodeBody(body: unknown, headers: Headers): BodyInit | undefined {
+function encodeBody(body: unknown, headers: Headers): BodyLike | undefined {
   if (body === undefined || body === null) return undefined;
   if (
     typeof body === 'string' ||
@@ -88,7 +88,7 @@ function encodeBody(body: unknown, headers: Headers): BodyInit | undefined {
     ArrayBuffer.isView(body) ||
     body instanceof ReadableStream
   ) {
-    return body as BodyInit;
+    return body as BodyLike;
   }
   if (!headers.has('content-type')) headers.set('content-type', 'application/json');
   return JSON.stringify(body);

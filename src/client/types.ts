@@ -19,6 +19,13 @@ export interface MethodTypes {
  */
 export type ClientRegistry<R> = { [P in keyof R]: { params: object; methods: object } };
 
+/**
+ * Headers and a body as `fetch` takes them. Spelled through `RequestInit`, which Node's types declare
+ * too, so the typings need no DOM lib (`HeadersInit` and `BodyInit` are the DOM's names).
+ */
+export type HeadersLike = NonNullable<RequestInit['headers']>;
+export type BodyLike = NonNullable<RequestInit['body']>;
+
 /** The methods the client has a function for. */
 export type ClientMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'QUERY' | 'OPTIONS';
 
@@ -46,8 +53,8 @@ export type CallOptions<R extends ClientRegistry<R>, P extends keyof R, M extend
   R[P]['params']
 > &
   (MethodOf<R, P, M> extends { query: infer Q } ? Part<'query', Q> : { query?: Record<string, QueryValue> }) &
-  (MethodOf<R, P, M> extends { headers: infer H } ? Part<'headers', H> : { headers?: HeadersInit }) &
-  (MethodOf<R, P, M> extends { body: infer B } ? { body: B } : { body?: BodyInit | object | null }) & {
+  (MethodOf<R, P, M> extends { headers: infer H } ? Part<'headers', H> : { headers?: HeadersLike }) &
+  (MethodOf<R, P, M> extends { body: infer B } ? { body: B } : { body?: BodyLike | object | null }) & {
     /** Anything else for `fetch`: `signal`, `credentials`, … */
     init?: Omit<RequestInit, 'method' | 'body' | 'headers'>;
   };
