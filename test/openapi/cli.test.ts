@@ -53,6 +53,18 @@ describe('express-file-endpoints openapi', () => {
     await validate(document);
   });
 
+  it('prints a document of the example app that the validator accepts, for 3.1 and 3.2', async () => {
+    // The example's endpoints import the package by name: the built dist/, as npm test builds it first.
+    const example = path.resolve(__dirname, '../../examples/express-app/app');
+    for (const version of ['3.1', '3.2']) {
+      const result = run(example, '--version', version);
+      expect(result.status, result.stderr).to.equal(0);
+      const document = JSON.parse(result.stdout) as OpenAPIDocument;
+      expect(document.paths['/api/users']?.post).to.have.property('requestBody');
+      await validate(document);
+    }
+  });
+
   it('writes 3.2 as YAML that reads back as the same document', async () => {
     const json = JSON.parse(run(FIXTURE, '--version', '3.2').stdout) as OpenAPIDocument;
     const result = run(FIXTURE, '--version', '3.2', '--format', 'yaml');
