@@ -60,7 +60,10 @@ export function createClient<R extends ClientRegistry<R>>(options: ClientOptions
     const body = encodeBody(callOptions.body, headers);
     const request = new Request(target, { ...callOptions.init, method, headers, body });
     const response = await send(request);
-    return { status: response.status, ok: response.ok, data: await readBody(method, response), response };
+    const data = await readBody(method, response).catch((error: unknown) => {
+      throw new TypeError(`${method} ${target.href}: ${(error as Error).message}`, { cause: error });
+    });
+    return { status: response.status, ok: response.ok, data, response };
   };
   return Object.fromEntries(
     METHODS.map((method) => [
@@ -100,7 +103,14 @@ async function readBody(method: ClientMethod, response: Response): Promise<unkno
   // application/json, application/problem+json, and any other +json type (RFC 6839, section 3.1).
   if (/^application\/(?:[\w.+-]*\+)?json\s*(?:;|$)/i.test(type)) {
     const text = await response.text();
-    return text === '' ? undefined : JSON.parse(text);
+    if (text === '') return undefined;
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw new Error(
+        `the answer's Content-Type is ${type}, but its body is not JSON: ${JSON.stringify(text.slice(0, 60))}`,
+      );
+    }
   }
   return response.text();
 }

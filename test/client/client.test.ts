@@ -79,6 +79,21 @@ describe('the typed client', () => {
     calls(() => createClient<Api>({ fetch: endpoints.fetch }));
   });
 
+  it('rejects with a clear error when an answer that says JSON is not, and when a param is missing', async () => {
+    const api = createClient<Api>({
+      fetch: async () => new Response('<html>', { headers: { 'content-type': 'application/json' } }),
+    });
+    let error: unknown;
+    await api.GET('/plain').catch((caught: unknown) => (error = caught));
+    expect(error).to.be.instanceOf(TypeError);
+    expect((error as Error).message).to.equal(
+      'GET http://localhost/plain: the answer\'s Content-Type is application/json, but its body is not JSON: "<html>"',
+    );
+    let missing: unknown;
+    await api.GET('/api/users/[id]', {} as never).catch((caught: unknown) => (missing = caught));
+    expect((missing as Error).message).to.equal('url(): /api/users/[id] needs params.id');
+  });
+
   it('test/client/registry.ts is what typegen writes for the tree (regenerate it when the fixture changes)', () => {
     const file = path.join(__dirname, 'registry.ts');
     const generated = routeDeclarations(discoverTree(DIR), file);
