@@ -4,12 +4,12 @@
  * are loaded, as `check --load` loads them: in a child process, which mounts the tree as an app would and
  * answers with the document; whatever the modules start or print stays there.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runInChild } from '../check';
 import { displayPath } from '../discover';
 import { mountEndpoints } from '../mount';
-import { toYaml, type OpenAPIDocument, type OpenAPIVersion } from '../openapi';
+import { toYaml, type OpenAPIDocument, type OpenAPIInfo, type OpenAPIVersion } from '../openapi';
 import { findTree } from './examine-tree';
 
 /** The argument that makes the CLI run as the child that builds the document (see main.ts). */
@@ -24,6 +24,7 @@ export interface OpenAPICommandOptions {
 interface WorkerRequest {
   dir: string;
   version: OpenAPIVersion;
+  info: OpenAPIInfo | undefined;
 }
 
 type WorkerAnswer = { document: OpenAPIDocument; warnings: string[] } | { error: string };
@@ -47,7 +48,7 @@ export async function openapi(
   const tree = findTree(dir, 'openapi');
   if (!tree) return 1;
 
-  const request: WorkerRequest = { dir: tree.root, version };
+  const request: WorkerRequest = { dir: tree.root, version, info: packageInfo(tree.root) };
   const answer = await runInChild<WorkerAnswer>(
     cliPath,
     OPENAPI_WORKER_FLAG,
@@ -72,10 +73,34 @@ export async function openapi(
   return 0;
 }
 
+/**
+ * The document's `info` from the app's package.json, the nearest above the tree: its name, version and
+ * description. Undefined (the library's default info) when there is none or it has no name.
+ */
+function packageInfo(root: string): OpenAPIInfo | undefined {
+  let dir = root;
+  while (!existsSync(path.join(dir, 'package.json'))) {
+    if (path.dirname(dir) === dir) return undefined;
+    dir = path.dirname(dir);
+  }
+  try {
+    const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    if (typeof manifest.name !== 'string' || manifest.name === '') return undefined;
+    const version = typeof manifest.version === 'string' ? manifest.version : '0.0.0';
+    const description = typeof manifest.description === 'string' ? { description: manifest.description } : {};
+    return { title: manifest.name, version, ...description };
+  } catch {
+    return undefined; // not JSON: the library's default info
+  }
+}
+
 /** The child's side: mount the tree, wait for its modules, answer with the document, and wait to be ended. */
 export function runOpenAPIWorker(): void {
   process.once('message', async (message) => {
-    const { dir, version } = message as WorkerRequest;
+    const { dir, version, info } = message as WorkerRequest;
     const warnings: string[] = [];
     const loadErrors: string[] = [];
     let answer: WorkerAnswer;
@@ -87,7 +112,11 @@ export function runOpenAPIWorker(): void {
         onError: (error) => loadErrors.push(error instanceof Error ? error.message : String(error)),
       });
       await endpoints.ready.catch(() => {});
-      const document = await endpoints.openapi({ version, onWarning: (warning) => warnings.push(warning) });
+      const document = await endpoints.openapi({
+        version,
+        ...(info ? { info } : {}),
+        onWarning: (warning) => warnings.push(warning),
+      });
       answer = loadErrors.length > 0 ? { error: loadErrors.join('\n') } : { document, warnings };
     } catch (error) {
       answer = { error: error instanceof Error ? error.message : String(error) };

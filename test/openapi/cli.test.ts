@@ -77,6 +77,7 @@ describe('express-file-endpoints openapi', () => {
 
   it('writes the document to --out, and keeps what the modules print out of it', async () => {
     writeTree({
+      'package.json': JSON.stringify({ name: 'users-api', version: '2.1.0', description: 'Users, and more' }),
       'app/endpoint.ts':
         'console.log("connecting…");\nexport function GET() { return new Response("ok"); }\n',
       'app/[id]/endpoint.ts': 'export function DELETE() { return new Response(null, { status: 204 }); }\n',
@@ -89,6 +90,12 @@ describe('express-file-endpoints openapi', () => {
     expect([result.status, result.stdout]).to.deep.equal([0, '']);
     expect(result.stderr).to.match(/^wrote docs[\\/]openapi\.json \(OpenAPI 3\.1\.1, 2 paths\)\n$/);
     const document = JSON.parse(readFileSync(path.join(cwd, 'docs/openapi.json'), 'utf8')) as OpenAPIDocument;
+    // The app's package.json names the API.
+    expect(document.info).to.deep.equal({
+      title: 'users-api',
+      version: '2.1.0',
+      description: 'Users, and more',
+    });
     expect(document.paths['/{id}']?.delete).to.deep.equal({
       parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
       responses: { default: { description: 'The endpoint’s response' } },
