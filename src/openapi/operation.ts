@@ -149,11 +149,8 @@ function objectParameters(
   components: SchemaComponents,
 ): Json[] {
   const properties = propertiesOf(schema, components);
-  const required = new Set(
-    Array.isArray(resolved(schema, components).required)
-      ? (resolved(schema, components).required as string[])
-      : [],
-  );
+  const { required: names } = resolved(schema, components);
+  const required = new Set(Array.isArray(names) ? (names as string[]) : []);
   return Object.entries(properties).map(([name, property]) => ({
     name,
     in: where,

@@ -25,6 +25,7 @@ describe('the openapi mount option', () => {
     // The tree is served as before, and the document is found where its servers say.
     await request(app).get('/v1/api/users/1').expect(200, { id: '1', name: 'Ada', email: 'ada@example.com' });
     await request(app).head('/v1/openapi.json').expect(200);
+    await request(app).get('/v1/openapi.json?download=1').expect(200);
     await request(app).get('/openapi.json').expect(404);
   });
 
