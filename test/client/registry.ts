@@ -18,6 +18,10 @@ export interface Api {
     params: { id: string };
     methods: EndpointMethods<typeof import('../fixtures/openapi-app/app/api/users/[id]/endpoint.js')>;
   };
+  '/contact': {
+    params: Record<string, never>;
+    methods: EndpointMethods<typeof import('../fixtures/openapi-app/app/contact/endpoint.js')>;
+  };
   '/docs/[[...slug]]': {
     params: { slug?: string[] };
     methods: EndpointMethods<typeof import('../fixtures/openapi-app/app/docs/[[...slug]]/endpoint.js')>;

@@ -3,7 +3,8 @@
  * for a tree (and the committed test/types/route-registry.d.ts is what typegen writes). The
  * `typegen` command, run as a child process, is in test/unit/cli.test.ts.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { routeDeclarations } from '../../src/typed-routes';
@@ -59,6 +60,34 @@ describe('typegen', () => {
     expect(text).to.include(
       "'/files/[...parts]': { params: { parts: string[] }; methods: EndpointMethods<typeof import('./app/(admin)/files/[...parts]/endpoint.js')> };",
     );
+  });
+
+  it('lists a JavaScript endpoint’s methods from its exports, untyped, and imports .mts as .mjs', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'ee-typegen-'));
+    try {
+      const files: Record<string, string> = {
+        'app/js/endpoint.js': 'export function GET() {}\nexport const DELETE = () => {};\n',
+        'app/any/endpoint.js': 'export function ANY() {}\n',
+        'app/esm/endpoint.mts': 'export function GET() { return new Response(); }\n',
+      };
+      for (const [file, text] of Object.entries(files)) {
+        mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+        writeFileSync(path.join(dir, file), text);
+      }
+      const text = routeDeclarations(
+        discoverTree(path.join(dir, 'app')),
+        path.join(dir, 'types/routes.d.ts'),
+      );
+      expect(text).to.include(
+        "'/js': { params: Record<string, never>; methods: { GET: unknown; DELETE: unknown } };",
+      );
+      expect(text).to.include(
+        "'/any': { params: Record<string, never>; methods: { GET: unknown; POST: unknown; PUT: unknown; PATCH: unknown; DELETE: unknown } };",
+      );
+      expect(text).to.include("methods: EndpointMethods<typeof import('../app/esm/endpoint.mjs')> };");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('wrote test/types/route-registry.d.ts (regenerate it when the fixture changes)', () => {

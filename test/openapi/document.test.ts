@@ -40,6 +40,7 @@ describe('OpenAPI document of a tree with every convention', () => {
         '/anything',
         '/api/users',
         '/api/users/{id}',
+        '/contact',
         '/docs',
         '/docs/{slug}',
         '/events',
@@ -128,9 +129,10 @@ describe('OpenAPI document of a tree with every convention', () => {
     });
   });
 
-  it('documents an endpoint without a contract with its methods', async () => {
+  it('documents an endpoint without a contract with its methods, leaving out the GET a page serves', async () => {
     const { paths } = await documentOf('3.1');
     expect(Object.keys(paths['/plain'])).to.deep.equal(['get', 'put']);
+    expect(Object.keys(paths['/contact'])).to.deep.equal(['post']);
   });
 
   it('QUERY is 3.2’s query operation, and an x-query extension in 3.1', async () => {
