@@ -51,7 +51,6 @@ export function generateOpenAPI(
         .map((p) => p.path),
     ),
   );
-  let problemsUsed = false;
 
   for (const file of endpoints) {
     const exports = modules?.get(file.file);
@@ -75,7 +74,6 @@ export function generateOpenAPI(
           },
           settings,
         );
-        problemsUsed ||= JSON.stringify(operation.responses).includes('ProblemDetails');
         item[fieldFor(method, version)] = operation;
       }
       if (Object.keys(item).length > 0) paths[variant.path] = item;
@@ -88,7 +86,6 @@ export function generateOpenAPI(
     ...(options.servers ? { servers: options.servers } : {}),
     paths,
   };
-  if (problemsUsed) components.schemas.ProblemDetails = PROBLEM_DETAILS;
   if (Object.keys(components.schemas).length > 0) document.components = { schemas: components.schemas };
   return { document, warnings: [...new Set(warnings)] };
 }
@@ -117,29 +114,3 @@ function fieldFor(method: string, version: OpenAPIVersion): string {
   if (method === 'QUERY' && version === '3.1') return 'x-query';
   return method.toLowerCase();
 }
-
-/** RFC 9457 problem details, with the `issues` member a contract's 400 lists (docs/contracts.md). */
-const PROBLEM_DETAILS = {
-  type: 'object',
-  description: 'RFC 9457 problem details',
-  properties: {
-    type: { type: 'string' },
-    title: { type: 'string' },
-    status: { type: 'integer' },
-    detail: { type: 'string' },
-    issues: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          location: { type: 'string', enum: ['params', 'query', 'headers', 'body'] },
-          path: { type: 'string' },
-          pointer: { type: 'string' },
-          message: { type: 'string' },
-        },
-        required: ['location', 'path', 'pointer', 'message'],
-      },
-    },
-  },
-  required: ['type', 'title', 'status'],
-};

@@ -32,8 +32,6 @@ type Json = { [key: string]: unknown };
 /** Header parameters named so are ignored by the spec (section 4.8.12.2): the Media Type and Security objects say them. */
 const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
 
-const PROBLEM_REF = { $ref: '#/components/schemas/ProblemDetails' };
-
 export function buildOperation(source: OperationSource, settings: OperationSettings): Json {
   const { contract } = source;
   const schema = (part: string, value: StandardSchemaV1 | undefined, direction: Direction): JsonSchema => {
@@ -99,8 +97,9 @@ export function buildOperation(source: OperationSource, settings: OperationSetti
     !contract.onInvalid
   ) {
     // What defineHandler answers an invalid request with (docs/contracts.md), unless the contract lists its own.
-    responses['400'] ??= problem('The request does not match the contract');
-    if (contract.body) responses['415'] ??= problem('The body cannot be read as its Content-Type says');
+    responses['400'] ??= problem('The request does not match the contract', settings.components);
+    if (contract.body)
+      responses['415'] ??= problem('The body cannot be read as its Content-Type says', settings.components);
   }
   if (Object.keys(responses).length === 0) responses.default = { description: 'The endpoint’s response' };
   operation.responses = responses;
@@ -126,8 +125,10 @@ function eventStream(data: JsonSchema, version: OpenAPIVersion): Json {
   return version === '3.2' ? { itemSchema } : { schema: { type: 'string' }, 'x-itemSchema': itemSchema };
 }
 
-function problem(description: string): Json {
-  return { description, content: { 'application/problem+json': { schema: PROBLEM_REF } } };
+/** A response with problem details: the schema is a component, written once and only when used. */
+function problem(description: string, components: SchemaComponents): Json {
+  const schema = components.share('ProblemDetails', PROBLEM_DETAILS);
+  return { description, content: { 'application/problem+json': { schema } } };
 }
 
 function pathParameter(param: PathParam, properties: Json): Json {
@@ -207,3 +208,29 @@ const PHRASES: { [status: string]: string } = {
 function phrase(status: string): string {
   return PHRASES[status] ?? `Status ${status}`;
 }
+
+/** RFC 9457 problem details, with the `issues` member a contract's 400 lists (docs/contracts.md). */
+const PROBLEM_DETAILS = {
+  type: 'object',
+  description: 'RFC 9457 problem details',
+  properties: {
+    type: { type: 'string' },
+    title: { type: 'string' },
+    status: { type: 'integer' },
+    detail: { type: 'string' },
+    issues: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          location: { type: 'string', enum: ['params', 'query', 'headers', 'body'] },
+          path: { type: 'string' },
+          pointer: { type: 'string' },
+          message: { type: 'string' },
+        },
+        required: ['location', 'path', 'pointer', 'message'],
+      },
+    },
+  },
+  required: ['type', 'title', 'status'],
+};
