@@ -165,8 +165,22 @@ describe('OpenAPI document of a tree with every convention', () => {
     const warnings: string[] = [];
     const { paths } = await documentOf('3.1', warnings);
     expect(paths['/legacy'].post.requestBody.content['application/json'].schema).to.deep.equal({});
-    expect(warnings).to.have.length(1);
-    expect(warnings[0]).to.include('legacy/endpoint.ts').and.include('valibot');
+    expect(paths['/legacy'].put.responses['200'].content['application/json'].schema).to.deep.equal({});
+    expect(warnings).to.have.length(2);
+    expect(warnings[0]).to.match(
+      /^test\/fixtures\/openapi-app\/app\/legacy\/endpoint\.ts: POST body is documented as an open schema: its validator \(valibot\) does not implement Standard JSON Schema/,
+    );
+    expect(warnings[1]).to.match(
+      /^test\/fixtures\/openapi-app\/app\/legacy\/endpoint\.ts: PUT responses\[200\] is documented as an open schema: zod cannot describe it as JSON Schema: /,
+    );
+  });
+
+  it('rejects a version it cannot write, with a clear message', async () => {
+    const endpoints = mountEndpoints({ dir: DIR });
+    let error: unknown;
+    await endpoints.openapi({ version: '3.0' as never }).catch((caught: unknown) => (error = caught));
+    expect(error).to.be.instanceOf(TypeError);
+    expect((error as Error).message).to.equal('OpenAPI version must be "3.1" or "3.2", not "3.0"');
   });
 
   it('takes info and servers from options', async () => {
