@@ -6,7 +6,7 @@
  * what `fetch` itself rejects with (the network) rejects.
  */
 import { url } from '../typed-routes';
-import type { BodyLike, Client, ClientMethod, ClientRegistry, HeadersLike } from './types';
+import type { BodyLike, Client, ClientMethod, ClientRegistry, HeadersLike, UntypedRegistry } from './types';
 
 export interface ClientOptions {
   /**
@@ -42,7 +42,9 @@ const METHODS: readonly ClientMethod[] = [
 /** Statuses whose answers have no content (RFC 9110, sections 15.3.5, 15.3.6 and 15.4.5). */
 const NO_CONTENT = new Set([204, 205, 304]);
 
-export function createClient<R extends ClientRegistry<R>>(options: ClientOptions = {}): Client<R> {
+export function createClient<R extends ClientRegistry<R> = UntypedRegistry>(
+  options: ClientOptions = {},
+): Client<R> {
   const base = baseUrlOf(options.baseUrl);
   const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
   const call = async (method: ClientMethod, pattern: string, callOptions: CallOptions = {}) => {

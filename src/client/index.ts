@@ -17,4 +17,5 @@ export type {
   CallOptions,
   PatternsFor,
   StatusCode,
+  UntypedRegistry,
 } from './types';

@@ -29,6 +29,14 @@ export type BodyLike = NonNullable<RequestInit['body']>;
 /** The methods the client has a function for. */
 export type ClientMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'QUERY' | 'OPTIONS';
 
+/** `createClient()` without a registry: any pattern, any method, nothing known of inputs or answers. */
+export type UntypedRegistry = {
+  [pattern: string]: {
+    params: { [name: string]: string | readonly string[] };
+    methods: Record<ClientMethod, unknown>;
+  };
+};
+
 /** The route patterns of `R` that serve `M`. */
 export type PatternsFor<R extends ClientRegistry<R>, M extends ClientMethod> = {
   [P in keyof R]: M extends keyof R[P]['methods'] ? P : never;

@@ -58,3 +58,15 @@ export async function calls(): Promise<void> {
   await api.GET('/docs/[[...slug]]');
   await api.GET('/files/[...path]', { params: { path: ['a', 'b'] } });
 }
+
+// Without a registry: any pattern and method, params as strings, nothing known of the answer.
+export async function untyped(): Promise<void> {
+  const loose = createClient({ baseUrl: 'http://localhost:3000' });
+  const answer = await loose.POST('/anything/[id]', { params: { id: '1' }, body: { any: 'thing' } });
+  const data: unknown = answer.data;
+  void data;
+  // @ts-expect-error -- nothing is known of the answer's body
+  void answer.data.id;
+  // @ts-expect-error -- params are strings or arrays of strings
+  await loose.GET('/users/[id]', { params: { id: 1 } });
+}
