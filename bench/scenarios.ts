@@ -46,6 +46,7 @@ export const THROUGHPUT: ThroughputScenario[] = [
       'express5-floor',
       'express5-response',
       'express5-native',
+      'express5-native+bridged',
       'ee-express5',
       'ee-express5+request',
       'hono-express5',
@@ -66,7 +67,7 @@ export const THROUGHPUT: ThroughputScenario[] = [
     ],
     baseline: 'express5-native',
     notes:
-      'The handler is `GET()`: it declares no parameters, so express-file-endpoints builds no Request for it (the peers build theirs lazily too). The `+request` rows run the same handler declared as `GET(_request)`, for which it builds one.',
+      'The handler is `GET()`: it declares no parameters, so express-file-endpoints builds no Request for it (the peers build theirs lazily too). The `+request` rows run the same handler declared as `GET(_request)`, for which it builds one. `+bridged` puts a Web middleware that only calls `next()` in front of the native route, through `bridgeMiddleware`.',
   },
   {
     id: 'b',

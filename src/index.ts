@@ -3,7 +3,7 @@ export { mountEndpoints } from './mount';
 export { DEFAULT_BODY_LIMIT, BodyLimitError, type NodeMiddleware } from './bridge';
 export { bridgeMiddleware, type BridgeOptions } from './bridge-middleware';
 export type { EndpointsMiddleware, AppLike } from './mount';
-export type { RouteInfo, ContractSummary } from './describe-routes';
+export type { RouteInfo } from './describe-routes';
 export type { HttpMethod, HandlerExportName } from './dispatch';
 export { defineHandler, ResponseContractError } from './contract';
 export type {
@@ -28,6 +28,7 @@ export type {
   WebMiddleware,
   MountOptions,
   ContractIssue,
+  ContractSummary,
   ContractLocation,
   InvalidInputHandler,
   EndpointErrorInfo,

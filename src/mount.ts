@@ -7,13 +7,7 @@
 import { createNodeMiddleware, DEFAULT_BODY_LIMIT, type NodeMiddleware } from './bridge';
 import { discoverTree, displayPath, type DiscoveredTree, type RouteFile } from './discover';
 import { failingModule, failingRouter, resolveDevOptions, startDevLoop } from './dev';
-import {
-  describeRoutes,
-  middlewareFilesFor,
-  patternsWithPage,
-  type LoadedTree,
-  type RouteInfo,
-} from './describe-routes';
+import { describeRoutes, middlewareFilesFor, patternsWithPage, type RouteInfo } from './describe-routes';
 import {
   buildMethodTable,
   compileRoute,
@@ -27,7 +21,13 @@ import {
 } from './dispatch';
 import { mountChecksResponses, withContractSettings } from './contract';
 import { loadedExportInfo, loadModule, type ModuleExports } from './load';
-import { generateOpenAPI, serveOpenAPI, type OpenAPIDocument, type OpenAPIOptions } from './openapi';
+import {
+  generateOpenAPI,
+  serveOpenAPI,
+  type LoadedModules,
+  type OpenAPIDocument,
+  type OpenAPIOptions,
+} from './openapi';
 import type { Router } from './router';
 import type { MountOptions, WebMiddleware } from './types';
 import { assertValidTree } from './validate';
@@ -90,9 +90,11 @@ function createEndpoints(options: MountOptions): EndpointsMiddleware {
   // The table is known before any module loads: a request no endpoint matches need not wait.
   let router: Router<MountedRoute> = loadingRouter(tree, options);
   // The tree as last loaded, with its modules: what `.openapi()` describes.
-  let described: DiscoveredTree | LoadedTree = tree;
+  let described: { tree: DiscoveredTree; modules?: LoadedModules } = { tree };
   const keep: typeof compile = (...args) =>
-    compile(...args).then((result) => ((described = result.loaded), result));
+    compile(...args).then(
+      (result) => ((described = { tree: result.loaded, modules: result.modules }), result),
+    );
   const devLoop = dev
     ? startDevLoop(tree, { options, dev, routes, compile: keep, swap: (next) => void (router = next) })
     : undefined;
@@ -102,7 +104,7 @@ function createEndpoints(options: MountOptions): EndpointsMiddleware {
   const loaded = ready.then(noop, noop);
 
   const document = (openapiOptions: OpenAPIOptions) => {
-    const { document, warnings } = generateOpenAPI(described, openapiOptions);
+    const { document, warnings } = generateOpenAPI(described.tree, described.modules, openapiOptions);
     const warn =
       openapiOptions.onWarning ?? ((warning) => console.warn(`express-file-endpoints: ${warning}`));
     for (const warning of warnings) warn(warning);
@@ -198,20 +200,19 @@ async function compile(
   tree: DiscoveredTree,
   options: MountOptions,
   load: (file: RouteFile) => Promise<ModuleExports>,
-): Promise<{ router: Router<CompiledRoute>; loaded: LoadedTree }> {
+): Promise<{ router: Router<CompiledRoute>; loaded: DiscoveredTree; modules: LoadedModules }> {
   const modules = new Map<RouteFile, ModuleExports>();
   await Promise.all(
     tree.files.filter((f) => f.kind !== 'page').map(async (file) => modules.set(file, await load(file))),
   );
-  // Validate again against what the modules really export (`export * from`, computed exports).
+  // Validate again against what the modules really export (`export * from`, computed exports, contracts).
   // The exports go along, for `.routes` to show which handlers have a contract.
-  const loaded: LoadedTree = {
+  const loaded: DiscoveredTree = {
     ...tree,
     files: tree.files.map((file) => {
       const mod = modules.get(file);
       return mod ? { ...file, exports: loadedExportInfo(mod) } : file;
     }),
-    modules: new Map([...modules].map(([file, mod]) => [file.file, mod])),
   };
   assertValidTree(loaded);
 
@@ -245,7 +246,9 @@ async function compile(
       onError,
     });
   };
-  return { router: endpointRouter(tree, options, routeFor), loaded };
+  // The modules by file, for `.openapi()`: it reads the contracts themselves.
+  const byFile = new Map([...modules].map(([file, mod]) => [file.file, mod]));
+  return { router: endpointRouter(tree, options, routeFor), loaded, modules: byFile };
 }
 
 function bodyLimitOf(mod: ModuleExports, options: MountOptions): number | false {

@@ -5,7 +5,6 @@
  * and path params alone.
  */
 import { contractOf, type EndpointContract } from '../contract';
-import type { LoadedTree } from '../describe-routes';
 import { patternsWithPage } from '../describe-routes';
 import type { DiscoveredTree } from '../discover';
 import { HTTP_METHODS } from '../dispatch';
@@ -26,15 +25,18 @@ export interface GeneratedDocument {
   warnings: string[];
 }
 
+/** Each loaded module's exports, by file path: where the contracts are. */
+export type LoadedModules = ReadonlyMap<string, Readonly<Record<string, unknown>>>;
+
 export function generateOpenAPI(
-  tree: DiscoveredTree | LoadedTree,
+  tree: DiscoveredTree,
+  modules: LoadedModules | undefined,
   options: Omit<OpenAPIOptions, 'onWarning'> = {},
 ): GeneratedDocument {
   const version = options.version ?? '3.1';
   if (version !== '3.1' && version !== '3.2') {
     throw new TypeError(`OpenAPI version must be "3.1" or "3.2", not ${JSON.stringify(version)}`);
   }
-  const modules = 'modules' in tree ? tree.modules : undefined;
   const pages = patternsWithPage(tree);
   const components = new SchemaComponents();
   const warnings: string[] = [];
