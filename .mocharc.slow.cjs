@@ -12,6 +12,8 @@ module.exports = {
     'test/unit/cli.test.ts', // the CLI in a child process, once or twice per test
     'test/unit/cli-startup.test.ts', // the CLI in a child process; `check --load` spawns again
     'test/unit/messages.test.ts', // pins the CLI's output too, from child processes
+    'test/openapi/cli.test.ts', // the openapi command in a child process, which loads the modules in another
+    'test/openapi/openapi-typescript.test.ts', // a TypeScript program over the generated types: seconds
     'test/integration/module-systems.test.ts', // an app per package type, each in a child process
     'test/integration/typescript-loading.test.ts', // an app per TypeScript loader, in child processes
     'test/hardening/soak.test.ts', // 5 s of load from scripts/soak.mjs, in child processes

@@ -2,9 +2,14 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', testing: 'src/testing/index.ts', cli: 'src/cli/main.ts' },
+  entry: {
+    index: 'src/index.ts',
+    testing: 'src/testing/index.ts',
+    client: 'src/client/index.ts',
+    cli: 'src/cli/main.ts',
+  },
   format: ['esm', 'cjs'],
-  dts: { entry: { index: 'src/index.ts', testing: 'src/testing/index.ts' } },
+  dts: { entry: { index: 'src/index.ts', testing: 'src/testing/index.ts', client: 'src/client/index.ts' } },
   target: 'node22',
   platform: 'node',
   splitting: false,

@@ -13,6 +13,8 @@ export type {
   ContractOf,
   ContractTypes,
   StandardSchemaV1,
+  StandardJSONSchemaV1,
+  OperationDescription,
 } from './contract';
 export { EndpointValidationError } from './validate';
 export { EndpointLoadError } from './load';
@@ -38,5 +40,14 @@ export type {
 } from './types';
 export { url } from './typed-routes';
 export type { RouteRegistry, RoutePattern, RouteParams, RouteContext } from './typed-routes';
+export type { EndpointMethods, HandlerTypes } from './typed-routes';
 export type { TestRequestOptions } from './testing';
 export type { MiddlewareTraceContext, RequestTraceContext } from './observe';
+export type {
+  OpenAPIDocument,
+  OpenAPIInfo,
+  OpenAPIOptions,
+  OpenAPIServer,
+  OpenAPIVersion,
+  ServeOpenAPIOptions,
+} from './openapi';

@@ -21,6 +21,13 @@ import {
 } from './dispatch';
 import { mountChecksResponses, withContractSettings } from './contract';
 import { loadedExportInfo, loadModule, type ModuleExports } from './load';
+import {
+  generateOpenAPI,
+  serveOpenAPI,
+  type LoadedModules,
+  type OpenAPIDocument,
+  type OpenAPIOptions,
+} from './openapi';
 import type { Router } from './router';
 import type { MountOptions, WebMiddleware } from './types';
 import { assertValidTree } from './validate';
@@ -35,6 +42,11 @@ export interface EndpointsMiddleware extends NodeMiddleware {
   fetch(request: Request): Promise<Response>;
   /** Stops development mode's watcher; resolves at once when not in development mode. */
   close(): Promise<void>;
+  /**
+   * The tree's OpenAPI 3.1 (or 3.2) document, once every module is loaded: every endpoint, and
+   * what its contract says (see docs/openapi.md).
+   */
+  openapi(options?: OpenAPIOptions): Promise<OpenAPIDocument>;
 }
 
 /** What `mountEndpoints(app)` needs of an Express or Connect app. */
@@ -77,23 +89,52 @@ function createEndpoints(options: MountOptions): EndpointsMiddleware {
   const routes = describeRoutes(tree);
   // The table is known before any module loads: a request no endpoint matches need not wait.
   let router: Router<MountedRoute> = loadingRouter(tree, options);
+  // The tree as last loaded, with its modules: what `.openapi()` describes.
+  let described: { tree: DiscoveredTree; modules?: LoadedModules } = { tree };
+  const keep: typeof compile = (...args) =>
+    compile(...args).then(
+      (result) => ((described = { tree: result.loaded, modules: result.modules }), result),
+    );
   const devLoop = dev
-    ? startDevLoop(tree, { options, dev, routes, compile, swap: (next) => void (router = next) })
+    ? startDevLoop(tree, { options, dev, routes, compile: keep, swap: (next) => void (router = next) })
     : undefined;
-  const ready = devLoop?.ready ?? loadTree(tree, options, (next) => void (router = next), routes);
+  const ready = devLoop?.ready ?? loadTree(tree, options, (next) => void (router = next), routes, keep);
   // The error reaches whoever awaits `.ready`; it must not also crash the process as an unhandled
   // rejection when nobody awaits it (onError has been told).
   const loaded = ready.then(noop, noop);
 
-  const middleware = createNodeMiddleware({ router: () => router, loaded });
+  const document = (openapiOptions: OpenAPIOptions) => {
+    const { document, warnings } = generateOpenAPI(described.tree, described.modules, openapiOptions);
+    const warn =
+      openapiOptions.onWarning ?? ((warning) => console.warn(`express-file-endpoints: ${warning}`));
+    for (const warning of warnings) warn(warning);
+    return document;
+  };
+  let middleware = createNodeMiddleware({ router: () => router, loaded });
+  let fetch = async (request: Request) => {
+    await loaded;
+    return handleFetch(router as Router<CompiledRoute>, request);
+  };
+  if (options.openapi) {
+    // Only a mount with the option is wrapped: the others' requests pay nothing for it.
+    ({ middleware, fetch } = serveOpenAPI(
+      options.openapi,
+      { loaded, current: () => described, document },
+      {
+        middleware,
+        fetch,
+      },
+    ));
+  }
   return Object.assign(middleware, {
     ready,
     routes,
-    fetch: async (request: Request) => {
-      await loaded;
-      return handleFetch(router as Router<CompiledRoute>, request);
-    },
+    fetch,
     close: () => devLoop?.close() ?? Promise.resolve(),
+    openapi: async (openapiOptions: OpenAPIOptions = {}) => {
+      await loaded;
+      return document(openapiOptions);
+    },
   });
 }
 
@@ -115,6 +156,7 @@ async function loadTree(
   options: MountOptions,
   swap: (router: Router<CompiledRoute>) => void,
   routes: RouteInfo[],
+  compileTree: typeof compile,
 ): Promise<void> {
   const onError = options.onError ?? logError;
   const failures: { file: RouteFile; error: unknown }[] = [];
@@ -128,7 +170,7 @@ async function loadTree(
   };
   let compiled: Awaited<ReturnType<typeof compile>>;
   try {
-    compiled = await compile(tree, options, load);
+    compiled = await compileTree(tree, options, load);
   } catch (error) {
     // The tree as loaded is invalid (`export * from` brought a conflict): no route can be trusted.
     swap(failingRouter(tree, options, error));
@@ -158,7 +200,7 @@ async function compile(
   tree: DiscoveredTree,
   options: MountOptions,
   load: (file: RouteFile) => Promise<ModuleExports>,
-): Promise<{ router: Router<CompiledRoute>; loaded: DiscoveredTree }> {
+): Promise<{ router: Router<CompiledRoute>; loaded: DiscoveredTree; modules: LoadedModules }> {
   const modules = new Map<RouteFile, ModuleExports>();
   await Promise.all(
     tree.files.filter((f) => f.kind !== 'page').map(async (file) => modules.set(file, await load(file))),
@@ -204,7 +246,9 @@ async function compile(
       onError,
     });
   };
-  return { router: endpointRouter(tree, options, routeFor), loaded };
+  // The modules by file, for `.openapi()`: it reads the contracts themselves.
+  const byFile = new Map([...modules].map(([file, mod]) => [file.file, mod]));
+  return { router: endpointRouter(tree, options, routeFor), loaded, modules: byFile };
 }
 
 function bodyLimitOf(mod: ModuleExports, options: MountOptions): number | false {

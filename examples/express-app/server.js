@@ -48,9 +48,11 @@ async function createApp({ token = process.env.API_TOKEN || DEFAULT_TOKEN, logge
   // The new endpoints. Requests that no endpoint matches, and GET /contact (a page lives
   // there), fall through to the routes below.
   // `--dev` (npm run dev) or NODE_ENV=development: edited endpoints are reloaded with no restart.
+  // GET /openapi.json is the API's OpenAPI document, written from the tree and its contracts.
   app.locals.endpoints = await mountEndpoints(app, {
     dir: path.join(__dirname, 'app'),
     dev: process.argv.includes('--dev') || undefined,
+    openapi: { path: '/openapi.json', info: { title: 'Example app', version: '1.0.0' } },
   });
 
   app.use(legacyRoutes());

@@ -3,7 +3,8 @@
  * The `express-file-endpoints` command, the package's bin. One entry per command in COMMANDS (its usage line,
  * its options for node:util's parseArgs, and what it runs), so a new command is one more entry and one more file
  * beside this one. `check` and `routes` read files statically and never run endpoint code (`check --load` runs
- * it in a child process); `init` adds a starter endpoint to an app; `typegen` writes the typed-routes file.
+ * it in a child process); `init` adds a starter endpoint to an app; `typegen` writes the typed-routes file;
+ * `openapi` prints the OpenAPI document, from modules loaded in a child process too.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -11,6 +12,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { LOAD_WORKER_FLAG, runLoadWorker } from '../check';
 import { check } from './check';
 import { init } from './init';
+import { openapi, OPENAPI_WORKER_FLAG, runOpenAPIWorker } from './openapi';
 import { routes } from './routes';
 import { typegen } from './typegen';
 
@@ -65,6 +67,24 @@ const COMMANDS: Record<string, Command> = {
     options: { out: { type: 'string' } },
     run: (dir, values) => typegen(dir, values.out as string | undefined),
   },
+  openapi: {
+    synopsis: 'openapi [dir] [options]',
+    summary: [
+      "print the tree's OpenAPI document, its modules loaded in a child process for their",
+      'contracts. --format json|yaml (default json), --version 3.1|3.2 (default 3.1), --out file',
+    ],
+    options: { out: { type: 'string' }, format: { type: 'string' }, version: { type: 'string' } },
+    run: (dir, values) =>
+      openapi(
+        dir,
+        {
+          out: values.out as string | undefined,
+          format: values.format as string | undefined,
+          version: values.version as string | undefined,
+        },
+        process.argv[1] as string,
+      ),
+  },
 };
 
 const GLOBAL_OPTIONS: [string, string][] = [
@@ -113,6 +133,10 @@ async function main(args: string[]): Promise<number> {
     runLoadWorker();
     return 0;
   }
+  if (args[0] === OPENAPI_WORKER_FLAG) {
+    runOpenAPIWorker();
+    return 0;
+  }
   const name = args[0]?.startsWith('-') ? undefined : args[0];
   const command = name === undefined ? undefined : COMMANDS[name];
   let parsed: { values: Values; positionals: string[] };
@@ -135,7 +159,8 @@ async function main(args: string[]): Promise<number> {
     console.log(usage());
     return 0;
   }
-  if (values.version) {
+  // `openapi --version 3.2` takes a value: the version of the document, not of the package.
+  if (values.version === true) {
     console.log(version());
     return 0;
   }

@@ -10,7 +10,7 @@ export function typegen(dir: string | undefined, out: string | undefined): numbe
   const tree = findTree(dir, 'typegen');
   if (!tree) return 1;
   const file = path.resolve(out ?? defaultTypesFile(tree.root));
-  const wrote = writeIfChanged(file, routeDeclarations(tree));
+  const wrote = writeIfChanged(file, routeDeclarations(tree, file));
   const count = tree.files.filter((f) => f.kind === 'endpoint').length;
   console.log(`${wrote ? 'wrote' : 'unchanged'} ${displayPath(file)} (${plural(count, 'route')})`);
   return 0;

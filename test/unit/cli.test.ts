@@ -228,7 +228,7 @@ describe('express-file-endpoints typegen', () => {
     const first = run('typegen', fixture, '--out', file);
     expect(first.status, first.stderr).to.equal(0);
     expect(first.stdout).to.match(/\broutes\.d\.ts\b.*\b4 routes\b/);
-    expect(readFileSync(file, 'utf8')).to.include("'/api/users/[id]': { id: string };");
+    expect(readFileSync(file, 'utf8')).to.include("'/api/users/[id]': { params: { id: string }; methods: ");
     const written = statSync(file).mtimeMs;
     const second = run('typegen', fixture, '--out', file);
     expect(second.stdout).not.to.equal(first.stdout);

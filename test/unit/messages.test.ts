@@ -737,7 +737,9 @@ describe("messages: the CLI's output", function () {
   it('typegen: what it wrote, or that it left the file alone', () => {
     tree({ 'a/endpoint.ts': GET, 'b/[id]/endpoint.ts': GET });
     expect(run(['typegen', 'app', '--out', 'routes.d.ts']).stdout).to.equal('wrote routes.d.ts (2 routes)\n');
-    expect(readFileSync(path.join(root, 'routes.d.ts'), 'utf8')).to.include("'/b/[id]': { id: string };");
+    expect(readFileSync(path.join(root, 'routes.d.ts'), 'utf8')).to.include(
+      "'/b/[id]': { params: { id: string }; methods: ",
+    );
     expect(run(['typegen', 'app', '--out', 'routes.d.ts']).stdout).to.equal(
       'unchanged routes.d.ts (2 routes)\n',
     );

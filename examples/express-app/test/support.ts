@@ -45,7 +45,9 @@ export function silentLogger(): Logger & { errors: unknown[] } {
 }
 
 function ensureBuilt(): void {
-  const built = ['dist/index.js', 'dist/testing.js'].map((file) => mtimeOf(path.join(ROOT, file)));
+  const built = ['dist/index.js', 'dist/testing.js', 'dist/client.js'].map((file) =>
+    mtimeOf(path.join(ROOT, file)),
+  );
   if (built.every((time) => time > newestIn(path.join(ROOT, 'src')))) return;
   console.log(
     '  (building express-file-endpoints for the example tests: dist/ is missing or older than src/)',
