@@ -3,7 +3,7 @@
  * in src/, and every import goes down. The floors, from the bottom: the public vocabulary and the
  * words messages share; files on disk; the route table; handlers, their contracts and answers in Web terms; Node
  * I/O, validation, loading, typed routes and the route listing; development mode, `check`, the test
- * helpers and bridgeMiddleware; mounting; the entry points, the library's and the command line's.
+ * helpers, bridgeMiddleware and reading a build; mounting and writing a build; the entry points, the library's and the command line's.
  * A folder may import from itself and from any floor below its own, never from its own floor's
  * other folders or from above.
  */
@@ -13,8 +13,8 @@ const FLOORS = [
   ['src/router/'],
   ['src/dispatch/', 'src/contract/'],
   ['src/bridge/', 'src/validate/', 'src/load/', 'src/typed-routes/', 'src/describe-routes.ts'],
-  ['src/dev/', 'src/check/', 'src/testing/', 'src/bridge-middleware/'],
-  ['src/mount.ts'],
+  ['src/dev/', 'src/check/', 'src/testing/', 'src/bridge-middleware/', 'src/manifest/'],
+  ['src/mount.ts', 'src/build/'],
   ['src/index.ts', 'src/cli/'],
 ];
 

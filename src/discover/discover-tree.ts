@@ -27,19 +27,10 @@ const IGNORE = ['**/node_modules/**', '**/_*/**'];
  * URL, object or string), sorted by path, with exports read for endpoints and middleware.
  */
 export function discoverTree(dir: string | URL = 'app'): DiscoveredTree {
-  const root = dir instanceof URL || dir.startsWith('file:') ? fileURLToPath(dir) : path.resolve(dir);
+  const root = treeRoot(dir);
   if (!isDirectory(root)) throw withoutStack(new Error(missingFolderMessage(dir, root)));
 
-  const relativePaths = fg
-    .sync([...PATTERNS, ...MISNAMED], {
-      cwd: root,
-      onlyFiles: true,
-      dot: false,
-      ignore: IGNORE,
-      followSymbolicLinks: true,
-    })
-    // Plain code-unit order: the same on every machine, whatever the locale.
-    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const relativePaths = routeFilePaths(root);
 
   const cwd = process.cwd();
   const isMisnamed = (relative: string) =>
@@ -54,6 +45,30 @@ export function discoverTree(dir: string | URL = 'app'): DiscoveredTree {
     return { file, displayPath, pattern, exports: readExports(file) };
   });
   return { root, files, misnamed };
+}
+
+/** The absolute path of `dir`: a path (relative to the working folder) or a file URL. */
+export function treeRoot(dir: string | URL): string {
+  return dir instanceof URL || dir.startsWith('file:') ? fileURLToPath(dir) : path.resolve(dir);
+}
+
+/**
+ * The route files (and misnamed ones) under `root`, relative to it with `/`, sorted. Also what tells a build that
+ * files were added or removed after it was made.
+ */
+export function routeFilePaths(root: string): string[] {
+  return (
+    fg
+      .sync([...PATTERNS, ...MISNAMED], {
+        cwd: root,
+        onlyFiles: true,
+        dot: false,
+        ignore: IGNORE,
+        followSymbolicLinks: true,
+      })
+      // Plain code-unit order: the same on every machine, whatever the locale.
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+  );
 }
 
 /**
