@@ -25,6 +25,7 @@ export type {
   EndpointHandler,
   WebMiddleware,
   MountOptions,
+  EndpointsManifest,
   ContractIssue,
   ContractLocation,
   InvalidInputHandler,

@@ -4,4 +4,5 @@
  * older tree refused.
  */
 export { BUILD_KIND, BUILD_MARKER, treeHash, type BuildTable } from './build-table';
+export { openBuild, type OpenedBuild } from './open-build';
 export { libraryVersion } from './version';

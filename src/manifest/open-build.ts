@@ -1,0 +1,116 @@
+/**
+ * A mount from a build: the route table comes from the build, validated when it was made, so nothing is globbed,
+ * read or validated here; the modules come from one import of the manifest module (or from the manifest the app
+ * imported itself, which is what a bundler needs).
+ */
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { withoutStack } from '../debug';
+import { displayPath, treeRoot, type DiscoveredTree } from '../discover';
+import { moduleExports, type ModuleExports } from '../load';
+import type { MountOptions } from '../types';
+import { BUILD_KIND, BUILD_MARKER, treeHash, type BuildTable } from './build-table';
+import { libraryVersion } from './version';
+
+export interface OpenedBuild {
+  tree: DiscoveredTree;
+  /** Each route file's exports, by `RouteFile.file`; rejects when the manifest module cannot be imported. */
+  modules: Promise<ReadonlyMap<string, ModuleExports>>;
+}
+
+/** The manifest module's value: the table and, in the table's order, every route file's module. */
+type ManifestValue = BuildTable & { modules: readonly unknown[] };
+
+/** The build the options point to, or undefined when they point to an endpoint tree. Throws on an unusable one. */
+export function openBuild(options: MountOptions): OpenedBuild | undefined {
+  if (options.manifest !== undefined) {
+    const value = manifestValue(options.manifest);
+    const table = usableTable(value, 'the manifest option');
+    return { tree: treeOf(table), modules: Promise.resolve(modulesOf(table, value)) };
+  }
+  const root = treeRoot(options.dir ?? 'app');
+  const marker = path.join(root, BUILD_MARKER);
+  // One stat: the cost a mount of a plain tree pays for this.
+  if (!statSync(marker, { throwIfNoEntry: false })) return undefined;
+  const where = displayPath(root);
+  const table = usableTable(JSON.parse(readFileSync(marker, 'utf8')) as unknown, `the build in ${where}`);
+  const modules = (
+    import(/* webpackIgnore: true */ pathToFileURL(path.join(root, table.module)).href) as Promise<{
+      default?: unknown;
+    }>
+  ).then((namespace) => {
+    const value = manifestValue(namespace.default);
+    if (value.hash !== table.hash) {
+      throw withoutStack(
+        new Error(
+          `express-file-endpoints: ${where}/${table.module} is not the build ${marker} describes. ${AGAIN}`,
+        ),
+      );
+    }
+    return modulesOf(table, value);
+  });
+  return { tree: treeOf(table), modules };
+}
+
+const AGAIN = 'Run `npx express-file-endpoints build` again.';
+
+/** The manifest module's default export, or its namespace (`import * as manifest`). */
+function manifestValue(manifest: unknown): ManifestValue {
+  const value = manifest as Partial<ManifestValue> & { default?: unknown };
+  return (value?.kind === undefined && value?.default !== undefined ? value.default : value) as ManifestValue;
+}
+
+/**
+ * The table, once it is known to be from this version of the library and, outside production, from the tree as
+ * it is now: a tree changed after the build is refused rather than served stale.
+ */
+function usableTable(value: unknown, what: string): BuildTable {
+  const table = value as Partial<BuildTable> | null;
+  if (table?.kind !== BUILD_KIND || !Array.isArray(table.files)) {
+    throw withoutStack(
+      new Error(`express-file-endpoints: ${what} is not a build made by \`express-file-endpoints build\`.`),
+    );
+  }
+  const built = table as BuildTable;
+  if (built.version !== libraryVersion()) {
+    throw withoutStack(
+      new Error(
+        `express-file-endpoints: ${what} was made by express-file-endpoints ${built.version}; this is ${libraryVersion()}. ${AGAIN}`,
+      ),
+    );
+  }
+  // Hashing reads every compiled file of the tree: done in development and tests only, where the tree is at hand
+  // and changes; a production deployment usually has no tree to compare with.
+  if (process.env.NODE_ENV !== 'production' && isDirectory(built.source)) {
+    if (treeHash(built.source, built.inputs) !== built.hash) {
+      throw withoutStack(
+        new Error(
+          `express-file-endpoints: ${built.sourceDisplay} has changed since ${what} was made. ${AGAIN} ` +
+            `(This check runs when NODE_ENV is not production.)`,
+        ),
+      );
+    }
+  }
+  return built;
+}
+
+function treeOf(table: BuildTable): DiscoveredTree {
+  return {
+    root: table.source,
+    files: table.files.map((file) => ({ ...file, file: path.join(table.source, file.file) })),
+  };
+}
+
+function modulesOf(table: BuildTable, value: ManifestValue): ReadonlyMap<string, ModuleExports> {
+  return new Map(
+    table.files.map((file, i) => [
+      path.join(table.source, file.file),
+      moduleExports(value.modules[i] as ModuleExports),
+    ]),
+  );
+}
+
+function isDirectory(dir: string): boolean {
+  return statSync(dir, { throwIfNoEntry: false })?.isDirectory() === true;
+}
