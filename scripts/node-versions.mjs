@@ -8,8 +8,8 @@
  *   node scripts/node-versions.mjs list         prints the supported majors and their pinned versions
  *   node scripts/node-versions.mjs run 22 -- <command…>
  *                                               runs a command with Node 22 first on PATH
- *   node scripts/node-versions.mjs test 22     runs the test suites (`npm run test:suites`) on Node 22;
- *                                               this is `npm run test:node -- 22`
+ *   node scripts/node-versions.mjs test 22     runs the fast, slow and package suites on Node 22
+ *                                               (`npm run test:suites`); this is `npm run test:node -- 22`
  *
  * Each binary comes from the registry's `node-<platform>-<arch>` package (what the `node` package
  * installs), pinned to an exact version below; `npm pack` checks the tarball's integrity. They

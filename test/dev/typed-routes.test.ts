@@ -1,13 +1,10 @@
 /**
  * Typed routes at run time: `url()` builds what the router matches back, the declaration text
- * for a tree (and the committed test/types/route-registry.d.ts is what typegen writes), and the
- * `typegen` command.
+ * for a tree (and the committed test/types/route-registry.d.ts is what typegen writes). The
+ * `typegen` command, run as a child process, is in test/unit/cli.test.ts.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { expect } from 'chai';
 import { routeDeclarations } from '../../src/typed-routes';
 import { discoverTree } from '../../src/discover';
@@ -72,26 +69,6 @@ describe('typegen', () => {
       expect(readFileSync(path.join(__dirname, '../types/route-registry.d.ts'), 'utf8')).to.equal(expected);
     } finally {
       process.chdir(cwd);
-    }
-  });
-
-  it('`express-file-endpoints typegen [dir] --out file` writes the file, and leaves it alone when unchanged', () => {
-    const out = mkdtempSync(path.join(os.tmpdir(), 'ee-typegen-'));
-    try {
-      const cli = path.join(__dirname, '../../src/cli/main.ts');
-      const tsx = pathToFileURL(require.resolve('tsx')).href;
-      const file = path.join(out, 'routes.d.ts');
-      const run = () =>
-        spawnSync(process.execPath, ['--import', tsx, cli, 'typegen', fixture, '--out', file], {
-          encoding: 'utf8',
-        });
-      const first = run();
-      expect(first.status, first.stderr).to.equal(0);
-      expect(first.stdout).to.match(/^wrote .*routes\.d\.ts \(4 routes\)/);
-      expect(readFileSync(file, 'utf8')).to.include("'/api/users/[id]': { id: string };");
-      expect(run().stdout).to.match(/^unchanged/);
-    } finally {
-      rmSync(out, { recursive: true, force: true });
     }
   });
 });

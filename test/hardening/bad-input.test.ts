@@ -56,7 +56,7 @@ describe('hardening: bad input', function () {
       it(`malformed in a path a route takes (${target}): 400`, async () => {
         const reply = await rawExchange(app.port, get(target));
         expect(reply.status).to.equal(400);
-        expect(rawBody(reply)).to.equal('Bad Request: malformed percent-encoding in the URL path');
+        expect(rawBody(reply)).to.match(/malformed percent-encoding/);
       });
     }
 
@@ -279,29 +279,20 @@ describe('hardening: bad input', function () {
   });
 
   describe('handlers that return something else than a Response', () => {
+    // The export, what it returned, and the fix for that (the words: messages.test.ts).
     const cases = [
-      [
-        'bad-return/undefined',
-        'GET',
-        'export GET returned undefined instead of a Response; is a `return` missing? Return a Response, e.g. `return new Response(null, { status: 204 })`.',
-      ],
-      [
-        'bad-return/object',
-        'GET',
-        'export GET returned an object (Object) instead of a Response; return `Response.json(value)` to send it as JSON, or `new Response(body, { status })`.',
-      ],
-      [
-        'bad-return/promise-object',
-        'POST',
-        'export POST returned an object (Object) instead of a Response; return `Response.json(value)` to send it as JSON, or `new Response(body, { status })`.',
-      ],
+      ['bad-return/undefined', 'GET', /\bexport GET\b.*\bundefined\b.*\breturn\b.*\bmissing\b/],
+      ['bad-return/object', 'GET', /\bexport GET\b.*\bobject\b.*\bResponse\.json\(/],
+      ['bad-return/promise-object', 'POST', /\bexport POST\b.*\bobject\b.*\bResponse\.json\(/],
     ] as const;
     for (const [route, method, message] of cases) {
       it(`${route}: an error naming file and export reaches next(err); no details to the client`, async () => {
         app.appErrors.length = 0;
         const reply = await httpRequest(`${app.url}/${route}`, { method });
         expect([reply.status, reply.body.toString()]).to.deep.equal([500, 'app error']);
-        expect(app.appErrors).to.deep.equal([`${fixtureFile(route)}: ${message}`]);
+        expect(app.appErrors).to.have.length(1);
+        expect(app.appErrors[0]!.startsWith(`${fixtureFile(route)}: `)).to.equal(true);
+        expect(app.appErrors[0]).to.match(message);
       });
     }
 
@@ -314,10 +305,15 @@ describe('hardening: bad input', function () {
       try {
         const { port } = server.address() as { port: number };
         const reply = await httpRequest(`http://127.0.0.1:${port}/bad-return/undefined`);
-        expect([reply.status, reply.body.toString()]).to.deep.equal([500, 'Internal Server Error']);
-        expect(reported.map((e) => (e as Error).message)).to.deep.equal([
-          `${fixtureFile('bad-return/undefined')}: export GET returned undefined instead of a Response; is a \`return\` missing? Return a Response, e.g. \`return new Response(null, { status: 204 })\`.`,
-        ]);
+        expect(reply.status).to.equal(500);
+        expect(reply.body.toString())
+          .to.match(/server error/i)
+          .and.not.include('undefined');
+        expect(reported).to.have.length(1);
+        expect(
+          (reported[0] as Error).message.startsWith(`${fixtureFile('bad-return/undefined')}: `),
+        ).to.equal(true);
+        expect((reported[0] as Error).message).to.match(/\bexport GET\b.*\bundefined\b/);
       } finally {
         server.closeAllConnections();
         server.close();
@@ -328,7 +324,8 @@ describe('hardening: bad input', function () {
       const seen: Array<[unknown, EndpointErrorInfo]> = [];
       const endpoints = mountEndpoints({ dir: FIXTURE_DIR, onError: (e, info) => seen.push([e, info]) });
       const res = await endpoints.fetch(new Request('http://localhost/bad-return/object'));
-      expect([res.status, await res.text()]).to.deep.equal([500, 'Internal Server Error']);
+      expect(res.status).to.equal(500);
+      expect(await res.text()).to.match(/server error/i);
       expect(seen).to.have.length(1);
       const [error, info] = seen[0]!;
       expect(error).to.be.instanceOf(TypeError);

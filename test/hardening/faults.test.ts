@@ -190,6 +190,22 @@ describe('hardening: faults', function () {
       }
     });
 
+    it('mountEndpoints(app) not awaited: the failure is no unhandled rejection, and is told to onError once', async () => {
+      const unhandled: unknown[] = [];
+      const onUnhandled = (reason: unknown) => unhandled.push(reason);
+      process.on('unhandledRejection', onUnhandled);
+      try {
+        const app = Object.assign(() => {}, { use: () => app });
+        const reported: unknown[] = [];
+        void mountEndpoints(app, { dir: BROKEN_DIR, onError: (error) => reported.push(error) });
+        await delay(200);
+        expect(unhandled).to.deep.equal([]);
+        expect(reported.map((e) => (e as Error).message)).to.have.length(1);
+      } finally {
+        process.off('unhandledRejection', onUnhandled);
+      }
+    });
+
     it('a request no endpoint matches goes on to the app while the modules load', async () => {
       const endpoints = mountEndpoints({ dir: BROKEN_DIR, onError: () => {} });
       let passedOn = false;
@@ -266,9 +282,8 @@ describe('hardening: faults', function () {
         console.error = original;
       }
       expect(printed).to.have.length(1);
-      expect(String(printed[0]![0])).to.equal(
-        `express-file-endpoints: ${BROKEN_FILE} failed to load; /throws answers with this error:`,
-      );
+      expect(String(printed[0]![0])).to.include(BROKEN_FILE).and.include('/throws');
+      expect((printed[0]![1] as Error).message).to.include('boom at import');
     });
   });
 });

@@ -37,9 +37,8 @@ function get(port: number, target: string, headers: Record<string, string>) {
 }
 
 function expectMisuseReported(reports: Report[], culprit: string): void {
-  expect(reports.map((r) => (r.error as Error).message)).to.deep.equal([
-    'next() was called more than once by a middleware',
-  ]);
+  expect(reports).to.have.length(1);
+  expect((reports[0]!.error as Error).message).to.match(/next\(\).*more than once/);
   expect(reports[0]!.info.export).to.equal(culprit);
 }
 
@@ -89,7 +88,7 @@ describe('hardening: next() called twice', function () {
           it(`${how}: 500 Internal Server Error, told to onError, nothing unhandled`, async () => {
             const reply = await get(port, '/data', { 'x-misuse': how });
             expect(reply.text.startsWith(STATUS_LINE), reply.text.split('\r\n')[0]).to.equal(true);
-            expect(rawBody(reply)).to.equal('Internal Server Error');
+            expect(rawBody(reply)).to.match(/server error/i);
             expectMisuseReported(reports, 'misuse');
             expect(reports[0]!.info.passedToNext).to.equal(false);
           });
@@ -162,9 +161,7 @@ describe('hardening: next() called twice', function () {
             it(`${where}, ${how}: 500 Internal Server Error, told to onError once, nothing unhandled`, async () => {
               const reply = await get(server.port, '/folder', { [header]: how });
               expect(reply.text.startsWith(STATUS_LINE), reply.text.split('\r\n')[0]).to.equal(true);
-              expect(rawBody(reply)).to.equal(
-                host.name === 'node:http' ? 'Internal Server Error' : 'app error',
-              );
+              expect(rawBody(reply)).to.match(host.name === 'node:http' ? /server error/i : /^app error$/);
               expectMisuseReported(reports, culprit);
             });
           }

@@ -18,6 +18,7 @@ import { expect } from 'chai';
 import { bridgeMiddleware, mountEndpoints, type ErrorReporter } from '../../src';
 import { httpRequest, listen, type Listening } from '../support/net';
 import { startCheckingUpstream } from '../support/upstreams';
+import { deepJson, reencodesDeepJson } from '../support/deep-json';
 import { upstream } from '../fixtures/parsed-app/app/_lib/upstream';
 import { rawBody, rawExchange, unhandledRejectionTripwire } from './helpers';
 
@@ -242,45 +243,35 @@ for (const host of hosts) {
     });
 
     describe('a parsed body too deeply nested to re-encode', () => {
-      const deep = '['.repeat(20_000) + ']'.repeat(20_000);
       const request = (target: string) =>
         `POST ${target} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n` +
-        `Content-Length: ${deep.length}\r\nConnection: close\r\n\r\n${deep}`;
-      // Node 26's JSON.stringify handles any depth; before it, this one overflows the stack.
-      const reencodes = (() => {
-        try {
-          JSON.stringify(JSON.parse(deep));
-          return true;
-        } catch {
-          return false;
-        }
-      })();
+        `Content-Length: ${deepJson.length}\r\nConnection: close\r\n\r\n${deepJson}`;
 
       it('on a Node that can re-encode it, the handler gets it byte for byte', async function () {
-        if (!reencodes) this.skip();
+        if (!reencodesDeepJson) this.skip();
         const reply = await rawExchange(server.port, request('/describe'));
         expect(reply.text).to.match(/^HTTP\/1\.1 200 OK\r\n/);
         const seen = JSON.parse(rawBody(reply)) as { length: number; contentLength: string };
-        expect([seen.length, seen.contentLength]).to.deep.equal([deep.length, String(deep.length)]);
+        expect([seen.length, seen.contentLength]).to.deep.equal([deepJson.length, String(deepJson.length)]);
       });
 
       it('is answered 400 with a clear message, not a 500', async function () {
-        if (reencodes) this.skip();
+        if (reencodesDeepJson) this.skip();
         const reply = await rawExchange(server.port, request('/describe'));
         expect(reply.text).to.match(/^HTTP\/1\.1 400 Bad Request\r\n/);
-        expect(rawBody(reply)).to.equal('Bad Request: the request body is nested too deeply');
+        expect(rawBody(reply)).to.match(/nested too deeply/);
         // A client's body, not a fault of the app.
         expect(reported).to.deep.equal([]);
       });
 
       it('is answered 400 to a bridged middleware that reads it', async function () {
-        if (reencodes) this.skip();
+        if (reencodesDeepJson) this.skip();
         const reply = await rawExchange(
           server.port,
           request('/describe').replace('Host: x\r\n', 'Host: x\r\nX-Bridge-Reads-Parsed: 1\r\n'),
         );
         expect(reply.text).to.match(/^HTTP\/1\.1 400 Bad Request\r\n/);
-        expect(rawBody(reply)).to.equal('Bad Request: the request body is nested too deeply');
+        expect(rawBody(reply)).to.match(/nested too deeply/);
       });
     });
   });

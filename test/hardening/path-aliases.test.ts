@@ -196,7 +196,7 @@ for (const [name, host] of Object.entries(HOSTS)) {
         ]) {
           const reply = await send(server, 'GET', target);
           expect(reply.status, target).to.equal(400);
-          expect(reply.body, target).to.match(/^Bad Request: the URL path has a "\." or "\.\." segment/);
+          expect(reply.body, target).to.match(/"\.\." segment/);
         }
         expect(seen).to.deep.equal([]);
         // Without dot segments the guard sees the path the tree routes.
@@ -267,10 +267,9 @@ for (const [name, host] of Object.entries(HOSTS)) {
         server = await host.build([], [bridgeMiddleware(guard) as Handler], [['/private/*', traced]]);
         // Node's own parser refuses TRACK with a 400 before any app code runs.
         for (const method of ['TRACE']) {
-          expect(await send(server, method, '/private/x'), method).to.deep.equal({
-            status: 405,
-            body: 'Method Not Allowed',
-          });
+          const reply = await send(server, method, '/private/x');
+          expect(reply.status, method).to.equal(405);
+          expect(reply.body, method).to.match(/not allowed/i);
         }
         expect(await send(server, 'GET', '/private/x')).to.include({ status: 401 });
       });

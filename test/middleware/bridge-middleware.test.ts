@@ -363,7 +363,7 @@ for (const host of hosts) {
         ]);
         const reply = await request(`${url}/json`);
         expect(reply.status).to.equal(500);
-        expect(reply.body).to.equal('Internal Server Error');
+        expect(reply.body).to.match(/server error/i);
         expect(reply.body).not.to.contain('leaked');
         // The chain already ran; its error handler is not entered a second time: onError is told.
         expect(errorHandlerRuns).to.equal(0);
@@ -410,7 +410,7 @@ for (const host of hosts) {
         expect(routeRuns).to.equal(1);
         // A misused next() fails the request even when the middleware catches it (issue 30).
         expect(reply.status).to.equal(500);
-        expect(reply.body).to.equal('Internal Server Error');
+        expect(reply.body).to.match(/server error/i);
         expect(told).to.deep.equal([second]);
       });
     });
@@ -436,9 +436,10 @@ for (const host of hosts) {
       }
       expect(reply.status).to.equal(500);
       expect(printed).to.have.length(1);
-      expect(String(printed[0]![0])).to.equal(
-        'express-file-endpoints: bridgeMiddleware (export failsAfterNext) failed on GET (a Host header that makes no URL):',
-      );
+      // The line names the middleware and the method, and says there was no URL (its words: messages.test.ts).
+      expect(String(printed[0]![0]))
+        .to.include('failsAfterNext')
+        .and.match(/\bGET\b.*\bno URL\b/);
       expect((printed[0]![1] as Error).message).to.equal('after next');
     });
 

@@ -32,6 +32,13 @@ function run(args: string[], { tsx = true } = {}) {
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
+/** What `check` printed: the problem lines, each cut after its code and location (the words are messages.test.ts's). */
+function problemLines(stderr: string): string[] {
+  const [head, ...lines] = stderr.trimEnd().split('\n');
+  expect(head).to.match(new RegExp(`\\b${lines.length} problems? in app:$`));
+  return lines.map((line) => /^ {2}[\w-]+: (?:[^\s:]+(?::\d+:\d+)?: (?:'[^']*' )?)?/.exec(line)![0]);
+}
+
 /** Each test gets a fresh working folder for the CLI. */
 function inScratchFolder(): void {
   beforeEach(() => {
@@ -49,9 +56,7 @@ describe('express-file-endpoints check: what would fail at startup', () => {
     writeTree({ ...COMMONJS, 'app/a/endpoint.js': 'exports.GET = () => {\n  const = 1;\n};\n' });
     const result = run(['check']);
     expect(result.status).to.equal(1);
-    expect(result.stderr).to.equal(
-      '✗ 1 problem in app:\n  syntax-error: app/a/endpoint.js:2:9: Unexpected token; this file will not load.\n',
-    );
+    expect(problemLines(result.stderr)).to.deep.equal(['  syntax-error: app/a/endpoint.js:2:9: ']);
   });
 
   it('a syntax error in TypeScript, and in a module the endpoint imports', () => {
@@ -59,7 +64,7 @@ describe('express-file-endpoints check: what would fail at startup', () => {
       'app/a/endpoint.ts': "import { db } from '../_lib/db';\nexport const GET = () => Response.json(db);\n",
       'app/_lib/db.ts': 'export const db: = {};\n',
     });
-    expect(run(['check']).stderr).to.include('  syntax-error: app/_lib/db.ts:1:18: Unexpected token');
+    expect(run(['check']).stderr).to.include('  syntax-error: app/_lib/db.ts:1:18: ');
   });
 
   it('relative imports that do not resolve: ./x and ../lib/y, with the position of each', () => {
@@ -70,12 +75,8 @@ describe('express-file-endpoints check: what would fail at startup', () => {
     });
     const result = run(['check']);
     expect(result.status).to.equal(1);
-    expect(result.stderr).to.include(
-      "  unresolved-import: app/b/endpoint.js:1:20: './db' does not resolve (no such file); this file will not load.",
-    );
-    expect(result.stderr).to.include(
-      "  unresolved-import: app/c/endpoint.mjs:1:19: '../lib/y' does not resolve (no such file); this file will not load.",
-    );
+    expect(result.stderr).to.include("  unresolved-import: app/b/endpoint.js:1:20: './db' ");
+    expect(result.stderr).to.include("  unresolved-import: app/c/endpoint.mjs:1:19: '../lib/y' ");
   });
 
   it('resolves as the loader will: require() adds .js, tsx adds .ts and maps .js to .ts, ES imports need the name', () => {
@@ -90,17 +91,19 @@ describe('express-file-endpoints check: what would fail at startup', () => {
         "import { x } from '../lib';\nexport const GET = () => new Response(String(x));\n",
     });
     const result = run(['check']);
-    expect(result.stderr).to.equal(
-      "✗ 1 problem in app:\n  unresolved-import: app/c/endpoint.mjs:1:19: '../lib' does not resolve (an ES module import needs the file's full name: '../lib.js'); this file will not load.\n",
-    );
+    expect(problemLines(result.stderr)).to.deep.equal([
+      "  unresolved-import: app/c/endpoint.mjs:1:19: '../lib' ",
+    ]);
+    // The fix names the file the import means.
+    expect(result.stderr).to.include("'../lib.js'");
   });
 
   it('ES syntax in a .js file of a "type": "commonjs" package', () => {
     writeTree({ ...COMMONJS, 'app/c/endpoint.js': "export function GET() { return new Response('x'); }\n" });
     const result = run(['check']);
     expect(result.status).to.equal(1);
-    expect(result.stderr).to.include(
-      '  module-syntax-in-commonjs: app/c/endpoint.js:1:1: `export` in a CommonJS file (its package.json says "type": "commonjs"), where Node allows only require() and exports. Write `exports.GET = async (req) => …` instead of `export`, and `require()` instead of `import`; or rename it to endpoint.mjs; or set "type": "module" in package.json.',
+    expect(result.stderr).to.match(
+      /^ {2}module-syntax-in-commonjs: app\/c\/endpoint\.js:1:1: .*\bexports\.GET\b.*\bendpoint\.mjs\b.*"type": "module"/m,
     );
   });
 
@@ -111,13 +114,14 @@ describe('express-file-endpoints check: what would fail at startup', () => {
     const result = run(['check'], { tsx: false });
     if (STRIPS_TYPES) {
       expect(result.status).to.equal(0);
-      expect(result.stdout).to.include(
-        `note: tsx is not installed where the TypeScript files can find it, so they will load through Node ${process.version}'s own type stripping`,
-      );
+      // A note, not a problem: it names tsx and the Node that will strip the types.
+      expect(result.stdout)
+        .to.match(/^note: .*\btsx\b/)
+        .and.include(process.version);
     } else {
       expect(result.status).to.equal(1);
-      expect(result.stderr).to.include(
-        `  no-typescript-loader: app/d/endpoint.ts: TypeScript, but nothing will load it: tsx is not installed where these files can find it, and Node ${process.version} cannot run TypeScript itself. Install it beside your app (\`npm install -D tsx\`), or compile the endpoints to JavaScript and point \`dir\` at the output.`,
+      expect(result.stderr).to.match(
+        /^ {2}no-typescript-loader: app\/d\/endpoint\.ts: .*npm install -D tsx/m,
       );
     }
   });
@@ -131,8 +135,8 @@ describe('express-file-endpoints check: what would fail at startup', () => {
     });
     const result = run(['check'], { tsx: false });
     expect(result.status).to.equal(1);
-    expect(result.stderr).to.include("needs-tsx: app/e/endpoint.ts:1:19: '../lib' has no file extension.");
-    expect(result.stderr).to.include('needs-tsx: app/e/endpoint.ts:2:1: an enum needs compiling.');
+    expect(result.stderr).to.include("needs-tsx: app/e/endpoint.ts:1:19: '../lib' ");
+    expect(result.stderr).to.match(/needs-tsx: app\/e\/endpoint\.ts:2:1: .*\benum\b/);
   });
 
   it('--load imports every module in a child and reports each failure with its file', function () {
@@ -146,17 +150,15 @@ describe('express-file-endpoints check: what would fail at startup', () => {
     expect(run(['check']).status).to.equal(0);
     const result = run(['check', '--load']);
     expect(result.status).to.equal(1);
-    expect(result.stderr).to.equal(
-      '✗ 1 problem in app:\n  load-error: Could not load app/boom/endpoint.js (line 1, column 7): database down\n',
-    );
+    expect(problemLines(result.stderr)).to.deep.equal(['  load-error: ']);
+    expect(result.stderr).to.match(/app\/boom\/endpoint\.js \(line 1, column 7\).*database down/);
     rmSync(path.join(cwd, 'app/boom'), { recursive: true });
     // Loaded, the real exports are validated: `get` is not GET.
-    expect(run(['check', '--load']).stderr).to.include('did you mean GET?');
+    expect(run(['check', '--load']).stderr).to.include('  lowercase-method: app/star/endpoint.js: ');
     writeFileSync(path.join(cwd, 'app/star/impl.js'), 'exports.GET = () => new Response();\n');
-    expect(run(['check', '--load'])).to.deep.include({
-      status: 0,
-      stdout: '✓ 2 endpoints, 0 problems in app, every module loaded\n',
-    });
+    const loaded = run(['check', '--load']);
+    expect(loaded.status).to.equal(0);
+    expect(loaded.stdout).to.match(/\b2 endpoints\b.*\bevery module loaded\b/);
   });
 });
 
@@ -172,10 +174,8 @@ describe('express-file-endpoints check --load: a SyntaxError thrown while a modu
     expect(run(['check']).status).to.equal(0);
     const result = run(['check', '--load']);
     expect(result.status).to.equal(1);
-    expect(result.stderr).to.match(
-      /load-error: Could not load app\/env\/endpoint\.js \(line 1, column \d+\): /,
-    );
-    expect(result.stderr).to.include('This is not a syntax error in the file: its top-level code threw it');
+    expect(result.stderr).to.match(/load-error: .*\bapp\/env\/endpoint\.js \(line 1, column \d+\): /);
+    expect(result.stderr).to.match(/\btop-level code threw it\b/);
     expect(result.stderr).not.to.include('express-file-endpoints check');
   });
 });
@@ -190,9 +190,16 @@ describe('express-file-endpoints routes: a file that does not parse', () => {
     });
     const result = run(['routes']);
     expect(result.status).to.equal(1);
-    expect(result.stdout).to.equal(
-      'METHODS           URL  FILE\n✗ syntax error    /a   app/a/endpoint.js\nGET HEAD OPTIONS  /b   app/b/endpoint.js\n',
-    );
+    const rows = result.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => line.split(/ {2,}/));
+    expect(rows[1]![0]).to.match(/^✗ .*\bsyntax error\b/);
+    expect(rows.map((row, i) => (i === 1 ? row.slice(1) : row))).to.deep.equal([
+      ['METHODS', 'URL', 'FILE'],
+      ['/a', 'app/a/endpoint.js'],
+      ['GET HEAD OPTIONS', '/b', 'app/b/endpoint.js'],
+    ]);
     expect(result.stderr).to.include('syntax-error: app/a/endpoint.js:2:9');
   });
 });
@@ -236,8 +243,10 @@ describe('express-file-endpoints init', () => {
       expect(result.status, result.stderr).to.equal(0);
       expect(readFileSync(path.join(cwd, endpoint), 'utf8')).to.include(needle);
       expect(existsSync(path.join(cwd, test))).to.equal(true);
-      expect(result.stdout).to.include(`  created  ${endpoint}`).and.include(`  created  ${test}`);
-      expect(result.stdout).to.include('Mount the endpoints in server.js');
+      expect(result.stdout)
+        .to.match(new RegExp(`\\bcreated\\b.*${endpoint}`))
+        .and.match(new RegExp(`\\bcreated\\b.*${test}`));
+      expect(result.stdout).to.match(/\bserver\.js:\n/);
       const esm = manifest.type === 'module';
       expect(result.stdout).to.include(
         esm ? "dir: new URL('./app', import.meta.url)" : 'dir: `${__dirname}/app`',
@@ -263,7 +272,7 @@ describe('express-file-endpoints init', () => {
 
   /** The lines `init` prints for the app file, as the user would paste them. */
   function printedMountLines(stdout: string): string {
-    const [, block] = /Mount the endpoints in [^\n]*:\n\n([\s\S]*?\n)\n(?=\S)/.exec(stdout) ?? [];
+    const [, block] = /\bserver\.js:\n\n([\s\S]*?\n)\n(?=\S)/.exec(stdout) ?? [];
     return (block ?? '').replace(/^ {4}/gm, '');
   }
 
@@ -300,15 +309,13 @@ describe('express-file-endpoints init', () => {
     writeTree({ 'package.json': '{}', 'app/api/hello/endpoint.js': '// mine\n' });
     const result = run(['init']);
     expect(result.status).to.equal(0);
-    expect(result.stdout).to.include('  kept     app/api/hello/endpoint.js (it exists)');
+    expect(result.stdout).to.match(/\bkept\b.*app\/api\/hello\/endpoint\.js/);
     expect(readFileSync(path.join(cwd, 'app/api/hello/endpoint.js'), 'utf8')).to.equal('// mine\n');
   });
 
   it('without a package.json: says to run it in the app folder, exit 1', () => {
     const result = run(['init']);
     expect(result.status).to.equal(1);
-    expect(result.stderr).to.equal(
-      `No package.json in ${cwd}: run \`npx express-file-endpoints init\` in your app's folder.\n`,
-    );
+    expect(result.stderr).to.include(cwd).and.include('package.json');
   });
 });

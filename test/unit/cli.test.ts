@@ -1,9 +1,9 @@
 /**
  * The `express-file-endpoints` bin, run as a child process from src/cli/main.ts through tsx: exit codes, output of
- * `check` and `routes` for valid and invalid trees, usage errors, and that endpoint code is never run.
+ * `check` and `routes` for valid and invalid trees, `typegen`, usage errors, and that endpoint code is never run.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -52,12 +52,13 @@ describe('express-file-endpoints check', () => {
       'app/contact/endpoint.js': 'exports.POST = () => {};',
     });
     const result = run('check');
-    expect(result).to.deep.equal({ status: 0, stdout: '✓ 3 endpoints, 0 problems in app\n', stderr: '' });
+    expect([result.status, result.stderr]).to.deep.equal([0, '']);
+    expect(result.stdout).to.match(/^[^\n]*\b3 endpoints\b[^\n]*\bin app\n$/);
   });
 
   it('checks the folder given', () => {
     writeTree({ 'src/routes/x/endpoint.ts': GET });
-    expect(run('check', 'src/routes').stdout).to.equal('✓ 1 endpoint, 0 problems in src/routes\n');
+    expect(run('check', 'src/routes').stdout).to.match(/^[^\n]*\b1 endpoint\b[^\n]*\bin src\/routes\n$/);
     expect(run('check', path.join(cwd, 'src', 'routes')).status).to.equal(0);
   });
 
@@ -73,22 +74,27 @@ describe('express-file-endpoints check', () => {
     expect(result.status).to.equal(1);
     expect(result.stdout).to.equal('');
     const lines = result.stderr.trimEnd().split('\n');
-    expect(lines[0]).to.equal('✗ 3 problems in app:');
-    expect(lines.slice(1).sort()).to.deep.equal([
-      '  duplicate-route: app/a/endpoint.js and app/a/endpoint.ts: 2 endpoint files serve the same URL /a; keep one of them.',
-      '  lowercase-method: app/b/endpoint.ts: the export "get" is not a handler name (they are upper case): did you mean GET?',
-      "  page-conflict: app/contact/page.tsx and app/contact/endpoint.ts: an endpoint beside a page may not serve GET (it exports GET); GET /contact belongs to the page, which your app's own route renders: remove GET from the endpoint (answer it in that route), move the endpoint to another folder, or remove the page file.",
-    ]);
+    expect(lines[0]).to.match(/\b3 problems\b.*\bin app\b/);
+    // One line each: its code, then the files it names, then the message.
+    const heads = [
+      '  duplicate-route: app/a/endpoint.js and app/a/endpoint.ts: ',
+      '  lowercase-method: app/b/endpoint.ts: ',
+      '  page-conflict: app/contact/page.tsx and app/contact/endpoint.ts: ',
+    ];
+    expect(
+      lines
+        .slice(1)
+        .sort()
+        .map((line, i) => line.slice(0, heads[i]?.length)),
+    ).to.deep.equal(heads);
   });
 
   it('reports a Next.js route.ts and a misspelt method, and exits 1', () => {
     writeTree({ 'app/a/route.ts': GET, 'app/b/endpoint.ts': `${GET}export function PSOT() {}` });
     const result = run('check');
     expect(result.status).to.equal(1);
-    expect(result.stderr)
-      .to.include('misnamed-endpoint: app/a/route.ts:')
-      .and.include('rename it endpoint.ts');
-    expect(result.stderr).to.include('misspelt-method: app/b/endpoint.ts:').and.include('did you mean POST?');
+    expect(result.stderr).to.match(/misnamed-endpoint: app\/a\/route\.ts: .*\bendpoint\.ts\b/);
+    expect(result.stderr).to.match(/misspelt-method: app\/b\/endpoint\.ts: .*\bPOST\b/);
   });
 
   it('never runs endpoint or middleware code', () => {
@@ -130,7 +136,10 @@ describe('express-file-endpoints routes', () => {
     });
     const result = run('routes');
     expect(result.status).to.equal(0);
-    expect(result.stdout.split('\n')).to.deep.equal([
+    const lines = result.stdout.split('\n');
+    // The footnote explains the `…`: its words are pinned in messages.test.ts.
+    expect(lines.splice(8, 1)[0]).to.match(/^… .*\(export \*\)/);
+    expect(lines).to.deep.equal([
       'METHODS                  URL                 FILE',
       'GET HEAD OPTIONS         /                   app/endpoint.ts',
       'GET HEAD ANY             /mixed              app/mixed/endpoint.ts',
@@ -139,7 +148,6 @@ describe('express-file-endpoints routes', () => {
       'POST OPTIONS             /users/new          app/users/new/endpoint.js',
       'GET HEAD DELETE OPTIONS  /users/[id]         app/users/[id]/endpoint.ts',
       '',
-      '… re-exports (export *) or an unreadable module.exports: more methods may be served.',
       '',
     ]);
   });
@@ -162,6 +170,21 @@ describe('express-file-endpoints routes', () => {
     expect(result.status).to.equal(1);
     expect(result.stdout).to.include('/a');
     expect(result.stderr).to.include('page-conflict');
+  });
+});
+
+describe('express-file-endpoints typegen', () => {
+  it('`typegen [dir] --out file` writes the file, and leaves it alone when unchanged', () => {
+    const fixture = path.join(__dirname, '../fixtures/typed-routes/app');
+    const file = path.join(cwd, 'routes.d.ts');
+    const first = run('typegen', fixture, '--out', file);
+    expect(first.status, first.stderr).to.equal(0);
+    expect(first.stdout).to.match(/\broutes\.d\.ts\b.*\b4 routes\b/);
+    expect(readFileSync(file, 'utf8')).to.include("'/api/users/[id]': { id: string };");
+    const written = statSync(file).mtimeMs;
+    const second = run('typegen', fixture, '--out', file);
+    expect(second.stdout).not.to.equal(first.stdout);
+    expect(statSync(file).mtimeMs).to.equal(written);
   });
 });
 

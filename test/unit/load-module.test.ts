@@ -76,10 +76,11 @@ describe('loadModule: load errors', () => {
 
   it('names the file, leaves out Node\'s "Require stack:" list, and points at `check`', async () => {
     const error = await loadError('missing.js', "require('./not-there');\nexports.GET = () => {};");
-    expect(error.message).to.equal(
-      "Could not load app/missing.js (line 1, column 1): Cannot find module './not-there'\n" +
-        'Run `npx express-file-endpoints check` for the line and column, and for every other file that will not load.',
-    );
+    expect(error.message)
+      .to.include('app/missing.js (line 1, column 1)')
+      .and.include("Cannot find module './not-there'")
+      .and.include('express-file-endpoints check')
+      .and.not.include('Require stack');
     expect(error.file).to.equal('app/missing.js');
   });
 
@@ -100,43 +101,33 @@ describe('loadModule: load errors', () => {
   // The tests run under tsx, which would compile these files; Node would not, and neither may we.
   it('`export` in a .js file of a "type": "commonjs" package: the line and the three fixes', async () => {
     const error = await loadError('esm-syntax.js', 'export function GET() {}');
-    expect(error.message).to.equal(
-      "Could not load app/esm-syntax.js (line 1): Unexpected token 'export'\n" +
-        'This file is CommonJS (its package.json says "type": "commonjs") but uses ES module syntax. Either ' +
-        'rename it to esm-syntax.mjs, or write `exports.GET = …` instead of `export`, or set "type": "module" ' +
-        'in package.json.',
-    );
+    expect(error.message).to.include('app/esm-syntax.js (line 1)');
+    expectTheThreeFixes(error.message, 'esm-syntax.mjs');
   });
 
   it('`import` in a .cjs file: the same fixes', async () => {
     const error = await loadError('imports.cjs', "import fs from 'node:fs';\nexports.GET = () => fs;");
-    expect(error.message).to.equal(
-      'Could not load app/imports.cjs (line 1): Cannot use import statement outside a module\n' +
-        'This file is CommonJS (a .cjs file) but uses ES module syntax. Either rename it to imports.mjs, or ' +
-        'write `exports.GET = …` instead of `export`, or set "type": "module" in package.json.',
-    );
+    expect(error.message).to.include('app/imports.cjs (line 1)');
+    expectTheThreeFixes(error.message, 'imports.mjs');
   });
 
   it('a module that throws while loading: its own error, where it was thrown, no hint', async () => {
     const error = await loadError('throws.js', "throw new Error('database down');");
-    expect(error.message).to.equal('Could not load app/throws.js (line 1, column 7): database down');
+    expect(error.message).to.include('app/throws.js (line 1, column 7)').and.include('database down');
+    expect(error.message).not.to.include('\n');
   });
 
   // A SyntaxError is not always one of the file: JSON.parse of a bad environment variable throws one too.
-  const THROWN =
-    'This is not a syntax error in the file: its top-level code threw it while the module ran (JSON.parse, ' +
-    'new RegExp() or new Function() of bad input, such as an environment variable). Fix that input, or ' +
-    'catch the error where it is thrown.';
+  // The hint that says so is the message's last line (its words: messages.test.ts).
+  const THROWN = /\n[^\n]*\btop-level code threw it\b[^\n]*$/;
 
   it('a SyntaxError thrown by top-level code (CommonJS): where it was thrown, and not "run check"', async () => {
     const error = await loadError(
       'json-env.js',
       "const config = JSON.parse(process.env.EE_NO_SUCH_VAR ?? '{bad');\nexports.GET = () => config;\n",
     );
-    expect(error.message).to.match(/^Could not load app\/json-env\.js \(line 1, column \d+\): /);
-    expect(error.message)
-      .to.include('JSON')
-      .and.match(new RegExp(`\n${escape(THROWN)}$`));
+    expect(error.message).to.match(/\bapp\/json-env\.js \(line 1, column \d+\): /);
+    expect(error.message).to.include('JSON').and.match(THROWN);
     expect(error.message).not.to.include('check');
   });
 
@@ -145,15 +136,13 @@ describe('loadModule: load errors', () => {
       'regexp.mjs',
       "export const re = new RegExp('[');\nexport const GET = () => re;\n",
     );
-    expect(error.message).to.match(
-      /^Could not load app\/regexp\.mjs \(line 1, column \d+\): .*Invalid regular expression/,
-    );
-    expect(error.message.endsWith(`\n${THROWN}`)).to.equal(true);
+    expect(error.message).to.match(/\bapp\/regexp\.mjs \(line 1, column \d+\): .*Invalid regular expression/);
+    expect(error.message).to.match(THROWN);
   });
 
   it('a file that does not parse: a syntax error, and `check` for the line and column', async () => {
     const error = await loadError('unparsable.mjs', 'export const GET = () => {\n  return f(1 ;\n};\n');
-    expect(error.message).to.include('Run `npx express-file-endpoints check` for the line and column');
+    expect(error.message).to.include('express-file-endpoints check');
     expect(error.message).not.to.include('top-level code threw');
   });
 
@@ -164,6 +153,7 @@ describe('loadModule: load errors', () => {
   });
 });
 
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** The fixes for ES module syntax in a CommonJS file: the .mjs name, `exports.GET =`, or "type": "module". */
+function expectTheThreeFixes(message: string, mjsName: string): void {
+  expect(message).to.include(mjsName).and.include('exports.GET').and.include('"type": "module"');
 }

@@ -1,16 +1,26 @@
 /**
- * The text of every message the library gives at startup and at build time, pinned: each names the file and
- * the fix, so a change to one is a change a reviewer sees. (Load errors: load-module.test.ts; CLI output:
- * cli.test.ts; the messages of `check`'s startup checks: check-startup.test.ts.)
+ * The exact text of every message users see, pinned here and only here: startup errors for a broken
+ * tree, load errors, a handler's wrong return value, the answers the library gives by itself (400,
+ * 404, 405, 413, 500), the default onError's log lines, and the CLI's output. Each names the file and
+ * the fix, so a change to one is a change a reviewer sees. Every other test asserts what a message
+ * is about (its status, the file it names, a key fact), so a change of wording touches this file
+ * alone. The CLI runs as a child process, from src/cli/main.ts through tsx: this file is in the slow suite.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { expect } from 'chai';
-import { mountEndpoints } from '../../src';
+import express from 'express';
+import { bridgeMiddleware, mountEndpoints, type EndpointsMiddleware, type WebMiddleware } from '../../src';
 import { discoverTree } from '../../src/discover';
 import { fixFor } from '../../src/dispatch/run-route';
+import { EndpointLoadError, loadModule } from '../../src/load';
 import { EndpointValidationError, validateTree } from '../../src/validate';
+import { httpRequest, listen, type Listening } from '../support/net';
+import { deepJson, reencodesDeepJson } from '../support/deep-json';
 
 const GET = 'export function GET() { return new Response(); }\n';
 let root: string;
@@ -48,6 +58,11 @@ const VALIDATION: [string, Record<string, string>, string][] = [
     'malformed-segment',
     { '[]/endpoint.ts': GET },
     'app/[]/endpoint.ts: the folder name "[]" is not a valid route segment: the parameter name is empty.',
+  ],
+  [
+    'malformed-segment (an optional catch-all written wrong)',
+    { '[[x]]/endpoint.ts': GET },
+    'app/[[x]]/endpoint.ts: the folder name "[[x]]" is not a valid route segment: an optional catch-all is written [[...name]].',
   ],
   [
     'duplicate-param',
@@ -187,35 +202,9 @@ describe('messages: startup', () => {
       .that.includes('did you mean POST?')
       .and.includes('app/b/route.ts: exports GET');
   });
-
-  it('mountEndpoints(app) throws an invalid tree synchronously, before the app can listen', () => {
-    const used: unknown[] = [];
-    const app = Object.assign(() => {}, { use: (mw: unknown) => used.push(mw) });
-    const dir = tree({ 'endpoint.ts': 'export function get() {}' });
-    expect(() => mountEndpoints(app, { dir })).to.throw(EndpointValidationError);
-    expect(used).to.have.length(0);
-  });
-
-  it('mountEndpoints(app) not awaited: a module that fails to load is no unhandled rejection', async () => {
-    const dir = tree({ 'endpoint.js': "throw new Error('boom');\nexports.GET = () => {};" });
-    const unhandled: unknown[] = [];
-    const onUnhandled = (reason: unknown) => unhandled.push(reason);
-    process.on('unhandledRejection', onUnhandled);
-    try {
-      const app = Object.assign(() => {}, { use: () => app });
-      const reported: unknown[] = [];
-      void mountEndpoints(app, { dir, onError: (error) => reported.push(error) });
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      expect(unhandled).to.deep.equal([]);
-      // It is told to onError instead, once.
-      expect(reported.map((e) => (e as Error).message)).to.have.length(1);
-    } finally {
-      process.off('unhandledRejection', onUnhandled);
-    }
-  });
 });
 
-describe('messages: a handler that returns no Response', () => {
+describe('messages: what a handler or a middleware returned instead of a Response', () => {
   inScratchFolder();
 
   it('undefined: a missing return?', () => {
@@ -239,6 +228,503 @@ describe('messages: a handler that returns no Response', () => {
     expect((await endpoints.fetch(new Request('http://localhost/'))).status).to.equal(500);
     expect(errors[0]?.message).to.equal(
       'app/endpoint.js: export GET returned an object (Object) instead of a Response; return `Response.json(value)` to send it as JSON, or `new Response(body, { status })`.',
+    );
+  });
+
+  /** The message of the one error told to onError for `GET /` through `.fetch`. */
+  async function reported(options: { endpoint: string; middleware?: WebMiddleware[] }): Promise<string> {
+    const dir = tree({ 'endpoint.js': options.endpoint });
+    const errors: Error[] = [];
+    const endpoints = mountEndpoints({
+      dir,
+      middleware: options.middleware,
+      onError: (error) => errors.push(error as Error),
+    });
+    expect((await endpoints.fetch(new Request('http://localhost/'))).status).to.equal(500);
+    expect(errors).to.have.length(1);
+    return errors[0]!.message;
+  }
+
+  it('Response.error(): a network error no HTTP response can carry', async () => {
+    expect(await reported({ endpoint: 'exports.GET = () => Response.error();' })).to.equal(
+      'app/endpoint.js: export GET returned Response.error(), a network error that no HTTP response can carry; throw an error instead, or return an error status, e.g. `new Response(null, { status: 502 })`.',
+    );
+  });
+
+  it('a middleware that returns no Response', async () => {
+    const message = await reported({
+      endpoint: 'exports.GET = () => new Response();',
+      middleware: [(() => undefined) as unknown as WebMiddleware],
+    });
+    expect(message).to.equal(
+      'middleware option #1: the middleware returned undefined instead of a Response; return `await next()` to pass the request on, or a Response of its own.',
+    );
+  });
+
+  it('a middleware that calls next() twice', async () => {
+    const message = await reported({
+      endpoint: 'exports.GET = () => new Response();',
+      middleware: [
+        async (_req, next) => {
+          await next();
+          return next();
+        },
+      ],
+    });
+    expect(message).to.equal('next() was called more than once by a middleware');
+  });
+
+  it('a bridged middleware that returns no Response', async () => {
+    const bridged = bridgeMiddleware((() => 'nope') as unknown as WebMiddleware);
+    let passed: unknown;
+    const server = await listen(
+      http.createServer((req, res) =>
+        bridged(req, res, (error?: unknown) => {
+          passed = error;
+          res.end();
+        }),
+      ),
+    );
+    try {
+      await httpRequest(`${server.url}/`);
+    } finally {
+      await server.close();
+    }
+    expect((passed as Error).message).to.equal('A bridged middleware returned string, not a Response');
+  });
+});
+
+describe('messages: a module that does not load', () => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'ee-messages-load-'));
+    writeFileSync(path.join(dir, 'package.json'), '{ "type": "commonjs" }');
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  async function loadError(name: string, source: string): Promise<string> {
+    writeFileSync(path.join(dir, name), source);
+    try {
+      await loadModule(path.join(dir, name), `app/${name}`);
+    } catch (error) {
+      expect(error).to.be.instanceOf(EndpointLoadError);
+      return (error as Error).message;
+    }
+    throw new Error(`${name} loaded`);
+  }
+
+  it('a missing module: file and line, and `check` for the rest', async () => {
+    expect(await loadError('missing.js', "require('./not-there');\nexports.GET = () => {};")).to.equal(
+      "Could not load app/missing.js (line 1, column 1): Cannot find module './not-there'\n" +
+        'Run `npx express-file-endpoints check` for the line and column, and for every other file that will not load.',
+    );
+  });
+
+  it('`export` in a .js file of a "type": "commonjs" package: the three fixes', async () => {
+    expect(await loadError('esm-syntax.js', 'export function GET() {}')).to.equal(
+      "Could not load app/esm-syntax.js (line 1): Unexpected token 'export'\n" +
+        'This file is CommonJS (its package.json says "type": "commonjs") but uses ES module syntax. Either ' +
+        'rename it to esm-syntax.mjs, or write `exports.GET = …` instead of `export`, or set "type": "module" ' +
+        'in package.json.',
+    );
+  });
+
+  it('`import` in a .cjs file: the same fixes', async () => {
+    expect(await loadError('imports.cjs', "import fs from 'node:fs';\nexports.GET = () => fs;")).to.equal(
+      'Could not load app/imports.cjs (line 1): Cannot use import statement outside a module\n' +
+        'This file is CommonJS (a .cjs file) but uses ES module syntax. Either rename it to imports.mjs, or ' +
+        'write `exports.GET = …` instead of `export`, or set "type": "module" in package.json.',
+    );
+  });
+
+  it('a module that throws while loading: its own error, where it was thrown', async () => {
+    expect(await loadError('throws.js', "throw new Error('database down');")).to.equal(
+      'Could not load app/throws.js (line 1, column 7): database down',
+    );
+  });
+
+  it('a SyntaxError its top-level code threw: not one of the file', async () => {
+    const message = await loadError(
+      'json-env.js',
+      "const config = JSON.parse(process.env.EE_NO_SUCH_VAR ?? '{bad');\nexports.GET = () => config;\n",
+    );
+    // Between the two: V8's own words for the JSON error, which change between Node versions.
+    expect(message).to.match(/^Could not load app\/json-env\.js \(line 1, column \d+\): /);
+    expect(message.endsWith(`\n${THROWN_HINT}`)).to.equal(true);
+  });
+});
+
+const THROWN_HINT =
+  'This is not a syntax error in the file: its top-level code threw it while the module ran (JSON.parse, ' +
+  'new RegExp() or new Function() of bad input, such as an environment variable). Fix that input, or ' +
+  'catch the error where it is thrown.';
+
+describe('messages: the answers the library gives by itself', () => {
+  const dir = path.join(__dirname, '../fixtures/app');
+  const quiet = () => {};
+  /** The tree as the whole node:http server; with a 4-byte body limit; behind express.json(). */
+  let bare: Listening;
+  let limited: Listening;
+  let parsed: Listening;
+  let endpoints: EndpointsMiddleware;
+
+  before(async () => {
+    endpoints = mountEndpoints({ dir, onError: quiet });
+    const small = mountEndpoints({ dir, onError: quiet, bodyLimit: 4 });
+    await Promise.all([endpoints.ready, small.ready]);
+    const app = express();
+    app.use(express.json());
+    app.use(endpoints);
+    [bare, limited, parsed] = await Promise.all([
+      listen(http.createServer(endpoints)),
+      listen(http.createServer(small)),
+      listen(http.createServer(app)),
+    ]);
+  });
+  after(() => Promise.all([bare, limited, parsed].map((server) => server?.close())));
+
+  /** Status and body of a request sent with its target as written (no URL normalising). */
+  function send(
+    server: Listening,
+    target: string,
+    init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+  ) {
+    return new Promise<[number, string]>((resolve, reject) => {
+      const req = http.request({ host: '127.0.0.1', port: server.port, path: target, agent: false, ...init });
+      req.on('error', reject);
+      req.on('response', (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve([res.statusCode!, text]));
+      });
+      req.end(init.body);
+    });
+  }
+
+  const cases: [string, string, { method?: string; headers?: Record<string, string> }, number, string][] = [
+    ['a path the tree does not serve (nothing after it)', '/nope', {}, 404, 'Not Found'],
+    [
+      'malformed percent-encoding',
+      '/files/%zz',
+      {},
+      400,
+      'Bad Request: malformed percent-encoding in the URL path',
+    ],
+    [
+      'a dot segment the client sent encoded',
+      '/files/%2e%2e',
+      {},
+      400,
+      'Bad Request: the URL path has a "." or ".." segment, a backslash, or a character that must be percent-encoded',
+    ],
+    [
+      'a Host header that makes no URL',
+      '/whoami',
+      { headers: { host: 'bad host/x' } },
+      400,
+      'Bad Request: invalid Host header or forwarded protocol',
+    ],
+    [
+      'a method the endpoint does not serve',
+      '/methods/get-only',
+      { method: 'DELETE' },
+      405,
+      'Method Not Allowed',
+    ],
+    ['a handler that throws', '/errors/throw', {}, 500, 'Internal Server Error'],
+  ];
+  for (const [what, target, init, status, text] of cases) {
+    it(`${status}: ${what}`, async () => {
+      expect(await send(bare, target, init)).to.deep.equal([status, text]);
+    });
+  }
+
+  it('413: a body over the limit', async () => {
+    const reply = await send(limited, '/echo?as=text', { method: 'POST', body: 'too long' });
+    expect(reply).to.deep.equal([413, 'Payload Too Large']);
+  });
+
+  it('400: a parsed body too deeply nested to encode again (skipped on Nodes that can)', async function () {
+    if (reencodesDeepJson) this.skip();
+    const reply = await send(parsed, '/echo?as=text', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: deepJson,
+    });
+    expect(reply).to.deep.equal([400, 'Bad Request: the request body is nested too deeply']);
+  });
+
+  it('the same texts through .fetch', async () => {
+    const answers = await Promise.all(
+      [
+        ['/nope', 'GET'],
+        ['/files/%zz', 'GET'],
+        ['/methods/get-only', 'DELETE'],
+        ['/errors/throw', 'GET'],
+      ].map(async ([target, method]) => {
+        const res = await endpoints.fetch(new Request(`http://localhost${target}`, { method }));
+        return [res.status, await res.text()];
+      }),
+    );
+    expect(answers).to.deep.equal([
+      [404, 'Not Found'],
+      [400, 'Bad Request: malformed percent-encoding in the URL path'],
+      [405, 'Method Not Allowed'],
+      [500, 'Internal Server Error'],
+    ]);
+  });
+});
+
+describe("messages: the default onError's log lines", () => {
+  inScratchFolder();
+  let printed: unknown[][];
+  const original = console.error;
+  beforeEach(() => {
+    printed = [];
+    console.error = (...args: unknown[]) => void printed.push(args);
+  });
+  afterEach(() => {
+    console.error = original;
+  });
+
+  it('a handler that failed: file, export, method and URL, then the error', async () => {
+    const dir = tree({ 'endpoint.js': "exports.GET = () => { throw new Error('boom'); };" });
+    await mountEndpoints({ dir }).fetch(new Request('http://localhost/?q=1'));
+    expect(printed.map(([line]) => line)).to.deep.equal([
+      'express-file-endpoints: app/endpoint.js (export GET) failed on GET http://localhost/?q=1:',
+    ]);
+    expect((printed[0]![1] as Error).message).to.equal('boom');
+  });
+
+  it('a module that failed to load: file and route, then the error', async () => {
+    const dir = tree({ 'a/endpoint.js': "throw new Error('boom');\nexports.GET = () => {};" });
+    await mountEndpoints({ dir }).ready.catch(() => {});
+    expect(printed.map(([line]) => line)).to.deep.equal([
+      'express-file-endpoints: app/a/endpoint.js failed to load; /a answers with this error:',
+    ]);
+  });
+
+  it('an onError that throws', async () => {
+    const dir = tree({ 'endpoint.js': "exports.GET = () => { throw new Error('boom'); };" });
+    const broken = new Error('the reporter broke');
+    const onError = () => {
+      throw broken;
+    };
+    await mountEndpoints({ dir, onError }).fetch(new Request('http://localhost/'));
+    expect(printed).to.deep.equal([['express-file-endpoints: onError threw', broken]]);
+  });
+
+  it('a bridged request whose Host header makes no URL', async () => {
+    const bridged = bridgeMiddleware(async function failsAfterNext(_req, next) {
+      await next();
+      throw new Error('after next');
+    });
+    const server = await listen(http.createServer((req, res) => bridged(req, res, () => res.end('app'))));
+    try {
+      await httpRequest(`${server.url}/`, { headers: { host: 'bad host/x' } });
+    } finally {
+      await server.close();
+    }
+    expect(printed.map(([line]) => line)).to.deep.equal([
+      'express-file-endpoints: bridgeMiddleware (export failsAfterNext) failed on GET (a Host header that makes no URL):',
+    ]);
+  });
+});
+
+describe("messages: the CLI's output", function () {
+  this.timeout(60_000);
+  inScratchFolder();
+
+  const CLI = path.resolve(__dirname, '../../src/cli/main.ts');
+  // Absolute, so the child resolves tsx even though its cwd is a temporary folder.
+  const TSX = pathToFileURL(require.resolve('tsx')).href;
+  const STRIPS_TYPES = typeof (process.features as { typescript?: unknown }).typescript === 'string';
+
+  /** The CLI in the scratch folder; `tsx: false` leaves tsx out of the tree's reach. */
+  function run(args: string[], { tsx = true } = {}) {
+    const env = { ...process.env, NODE_PATH: tsx ? path.resolve(__dirname, '../../node_modules') : '' };
+    const result = spawnSync(process.execPath, ['--import', TSX, CLI, ...args], {
+      cwd: root,
+      encoding: 'utf8',
+      env,
+    });
+    return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  }
+
+  /** Writes files relative to the scratch folder (not below app/). */
+  function files(entries: Record<string, string>): void {
+    for (const [file, text] of Object.entries(entries)) {
+      mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+      writeFileSync(path.join(root, file), text);
+    }
+  }
+
+  describe('check', () => {
+    it('a valid tree: one line', () => {
+      tree({ 'endpoint.ts': GET, 'a/endpoint.ts': GET, 'b/endpoint.js': 'exports.POST = () => {};' });
+      expect(run(['check'])).to.deep.equal({
+        status: 0,
+        stdout: '✓ 3 endpoints, 0 problems in app\n',
+        stderr: '',
+      });
+    });
+
+    it('problems: how many and where, then one line each, code first', () => {
+      files({
+        'package.json': '{ "type": "commonjs" }',
+        'app/a/endpoint.js': 'exports.GET = () => {\n  const = 1;\n};\n',
+        'app/b/endpoint.js': "const db = require('./db');\nexports.GET = () => new Response(db);\n",
+        'app/c/endpoint.mjs': "import { y } from '../lib';\nexport const GET = () => new Response(y);\n",
+        'app/d/endpoint.js': "export function GET() { return new Response('x'); }\n",
+        'app/e/endpoint.ts': 'export function get() {}\n',
+        'app/lib.js': 'exports.y = 1;\n',
+      });
+      expect(run(['check'])).to.deep.equal({
+        status: 1,
+        stdout: '',
+        stderr: [
+          '✗ 5 problems in app:',
+          '  lowercase-method: app/e/endpoint.ts: the export "get" is not a handler name (they are upper case): did you mean GET?',
+          '  syntax-error: app/a/endpoint.js:2:9: Unexpected token; this file will not load.',
+          "  unresolved-import: app/b/endpoint.js:1:20: './db' does not resolve (no such file); this file will not load.",
+          "  unresolved-import: app/c/endpoint.mjs:1:19: '../lib' does not resolve (an ES module import needs the file's full name: '../lib.js'); this file will not load.",
+          '  module-syntax-in-commonjs: app/d/endpoint.js:1:1: `export` in a CommonJS file (its package.json says "type": "commonjs"), where Node allows only require() and exports. Write `exports.GET = async (req) => …` instead of `export`, and `require()` instead of `import`; or rename it to endpoint.mjs; or set "type": "module" in package.json.',
+          '',
+        ].join('\n'),
+      });
+    });
+
+    it('TypeScript with no tsx: a note, and what type stripping cannot run', () => {
+      tree({
+        'd/endpoint.ts': 'export function GET(req: Request) { return new Response(req.url); }\n',
+        'lib.ts': 'export const x = 1;',
+        'e/endpoint.ts':
+          "import { x } from '../lib';\nenum E { A }\nexport const GET = () => new Response(String(E.A + x));\n",
+      });
+      const result = run(['check'], { tsx: false });
+      if (!STRIPS_TYPES) {
+        expect(result.stderr).to.include(
+          `  no-typescript-loader: app/d/endpoint.ts: TypeScript, but nothing will load it: tsx is not installed where these files can find it, and Node ${process.version} cannot run TypeScript itself. Install it beside your app (\`npm install -D tsx\`), or compile the endpoints to JavaScript and point \`dir\` at the output.`,
+        );
+        return;
+      }
+      expect(result).to.deep.equal({
+        status: 1,
+        stdout: `note: tsx is not installed where the TypeScript files can find it, so they will load through Node ${process.version}'s own type stripping, which runs type annotations only: no enums, namespaces or parameter properties, no imports without their extension (\`./lib\` for \`./lib.ts\`), and no \`import\`/\`export\` in a .ts file of a CommonJS package. \`npm install -D tsx\` lifts all three.\n`,
+        stderr: [
+          '✗ 2 problems in app:',
+          '  needs-tsx: app/e/endpoint.ts:2:1: an enum needs compiling. Node loads it with its own type stripping (tsx not found), which cannot run it; `npm install -D tsx`, or rewrite it.',
+          "  needs-tsx: app/e/endpoint.ts:1:19: '../lib' has no file extension. Node loads it with its own type stripping (tsx not found), which cannot run it; `npm install -D tsx`, or write the extension ('../lib.ts').",
+          '',
+        ].join('\n'),
+      });
+    });
+
+    it('a folder that is not there: where it looked, and how to name one', () => {
+      expect(run(['check', 'nowhere'])).to.deep.equal({
+        status: 1,
+        stdout: '',
+        stderr:
+          `express-file-endpoints: the endpoint folder ${path.join(root, 'nowhere')} does not exist (or is not a folder).\n` +
+          "Run the command in your app's folder, or give the endpoint folder: express-file-endpoints check path/to/app\n",
+      });
+    });
+
+    it('--load: a load error per module that fails, and "every module loaded" when none does', () => {
+      tree({
+        'ok/endpoint.js': "exports.GET = () => new Response('ok');\n",
+        'boom/endpoint.js': "throw new Error('database down');\nexports.GET = () => 1;\n",
+      });
+      expect(run(['check', '--load'])).to.deep.equal({
+        status: 1,
+        stdout: '',
+        stderr:
+          '✗ 1 problem in app:\n  load-error: Could not load app/boom/endpoint.js (line 1, column 7): database down\n',
+      });
+      rmSync(path.join(root, 'app/boom'), { recursive: true });
+      expect(run(['check', '--load'])).to.deep.equal({
+        status: 0,
+        stdout: '✓ 1 endpoint, 0 problems in app, every module loaded\n',
+        stderr: '',
+      });
+    });
+  });
+
+  it('routes: a file that does not parse, and a footnote for methods it may not show', () => {
+    tree({
+      'a/endpoint.js': 'exports.GET = () => {\n  const = 1;\n};\n',
+      'more/endpoint.ts': "export * from './impl';\nexport function PUT() {}",
+      'more/impl.ts': 'export function PATCH() {}',
+    });
+    const result = run(['routes']);
+    expect(result.stdout.split('\n')).to.deep.equal([
+      'METHODS         URL    FILE',
+      '✗ syntax error  /a     app/a/endpoint.js',
+      'PUT OPTIONS …   /more  app/more/endpoint.ts',
+      '',
+      '… re-exports (export *) or an unreadable module.exports: more methods may be served.',
+      '',
+    ]);
+  });
+
+  describe('init', () => {
+    it('what it made, what it kept, and the lines to paste', () => {
+      files({
+        'package.json': '{}',
+        'app/api/hello/endpoint.js': '// mine\n',
+        'server.js': 'const app = express();\n',
+      });
+      expect(run(['init'])).to.deep.equal({
+        status: 0,
+        stdout: [
+          'express-file-endpoints init: a CommonJS JavaScript app, tests with node:test.',
+          '  kept     app/api/hello/endpoint.js (it exists)',
+          '  created  test/hello.test.js',
+          '',
+          'Mount the endpoints in server.js:',
+          '',
+          "    const { mountEndpoints } = require('express-file-endpoints');",
+          '    // after your body parsers, before your own routes and 404 handler:',
+          '    app.use(mountEndpoints({ dir: `${__dirname}/app` }));',
+          '',
+          'Install:',
+          '',
+          '    npm install express-file-endpoints',
+          '',
+          'Then:',
+          '',
+          '    node --test test/hello.test.js',
+          '    npx express-file-endpoints check app',
+          '',
+        ].join('\n'),
+        stderr: '',
+      });
+    });
+
+    it('outside an app', () => {
+      expect(run(['init'])).to.deep.equal({
+        status: 1,
+        stdout: '',
+        stderr: `No package.json in ${root}: run \`npx express-file-endpoints init\` in your app's folder.\n`,
+      });
+    });
+  });
+
+  it('typegen: what it wrote, or that it left the file alone', () => {
+    tree({ 'a/endpoint.ts': GET, 'b/[id]/endpoint.ts': GET });
+    expect(run(['typegen', 'app', '--out', 'routes.d.ts']).stdout).to.equal('wrote routes.d.ts (2 routes)\n');
+    expect(readFileSync(path.join(root, 'routes.d.ts'), 'utf8')).to.include("'/b/[id]': { id: string };");
+    expect(run(['typegen', 'app', '--out', 'routes.d.ts']).stdout).to.equal(
+      'unchanged routes.d.ts (2 routes)\n',
+    );
+  });
+
+  it('a usage error: what was unexpected, then the usage', () => {
+    const result = run(['deploy']);
+    expect(result.status).to.equal(2);
+    expect(result.stderr).to.match(
+      /^express-file-endpoints: unexpected "deploy"\n\nUsage: express-file-endpoints <command> \[dir\]\n/,
     );
   });
 });

