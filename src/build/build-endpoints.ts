@@ -12,7 +12,14 @@ import type * as esbuild from 'esbuild';
 import { withoutStack } from '../debug';
 import { discoverTree, displayPath, type DiscoveredTree } from '../discover';
 import { isCommonJsFile } from '../load';
-import { BUILD_KIND, BUILD_MARKER, libraryVersion, treeHash, type BuildTable } from '../manifest';
+import {
+  BUILD_KIND,
+  BUILD_MARKER,
+  libraryVersion,
+  moduleFiles,
+  treeHash,
+  type BuildTable,
+} from '../manifest';
 import { assertValidTree } from '../validate';
 
 export interface BuildOutcome {
@@ -39,7 +46,7 @@ export async function buildEndpoints(dir: string | URL, out: string): Promise<Bu
   // The module format of the package the tree belongs to, as Node would give a `.js` file at its root.
   const format = isCommonJsFile(path.join(tree.root, 'endpoint.js')) ? 'cjs' : 'esm';
   const moduleName = format === 'esm' ? 'manifest.mjs' : 'manifest.cjs';
-  const modules = tree.files.filter((file) => file.kind !== 'page');
+  const modules = moduleFiles(tree.files);
   const table: BuildTable = {
     kind: BUILD_KIND,
     version: libraryVersion(),
@@ -48,7 +55,7 @@ export async function buildEndpoints(dir: string | URL, out: string): Promise<Bu
     sourceDisplay: displayPath(tree.root),
     hash: HASH_PLACEHOLDER,
     inputs: INPUTS_PLACEHOLDER as unknown as string[],
-    files: modules.map((file) => ({ ...file, file: relativeTo(tree.root, file.file) })),
+    files: tree.files.map((file) => ({ ...file, file: relativeTo(tree.root, file.file) })),
   };
 
   const result = await compile(tree, format, outDir, moduleName, manifestSource(table, modules, format));
@@ -56,6 +63,7 @@ export async function buildEndpoints(dir: string | URL, out: string): Promise<Bu
   const map = result.outputFiles.find((file) => file.path.endsWith('.map'));
   // Paths as esbuild gives them: relative to the tree root (absWorkingDir), with `/`.
   table.inputs = Object.keys(result.metafile.inputs)
+    // `<…>`: the generated manifest source itself.
     .filter((input) => !input.startsWith('<') && !/(?:^|\/)node_modules\//.test(input))
     .sort();
   table.hash = treeHash(tree.root, table.inputs);
@@ -64,14 +72,16 @@ export async function buildEndpoints(dir: string | URL, out: string): Promise<Bu
   const marker = path.join(outDir, BUILD_MARKER);
   // Until the new module is written, the folder is no build: a failure in between leaves none half made.
   rmSync(marker, { force: true });
-  for (const stale of ['manifest.mjs', 'manifest.cjs', 'manifest.mjs.map', 'manifest.cjs.map']) {
-    rmSync(path.join(outDir, stale), { force: true });
+  for (const name of ['manifest.mjs', 'manifest.cjs']) {
+    for (const stale of [name, `${name}.map`, declarationName(name)])
+      rmSync(path.join(outDir, stale), { force: true });
   }
   const text = output.text
     .replace(JSON.stringify(HASH_PLACEHOLDER), JSON.stringify(table.hash))
     .replace(JSON.stringify(INPUTS_PLACEHOLDER), JSON.stringify(table.inputs));
   writeFileSync(output.path, text);
   if (map) writeFileSync(map.path, map.contents);
+  writeFileSync(path.join(outDir, declarationName(moduleName)), declaration(format));
   writeFileSync(marker, `${JSON.stringify(table, null, 2)}\n`);
   return {
     module: output.path,
@@ -108,7 +118,7 @@ async function compile(
   const esbuild = await loadEsbuild();
   try {
     return await esbuild.build({
-      stdin: { contents: source, resolveDir: tree.root, sourcefile: 'express-file-endpoints-manifest.js' },
+      stdin: { contents: source, resolveDir: tree.root, sourcefile: '<express-file-endpoints manifest>' },
       absWorkingDir: tree.root,
       outfile: path.join(outDir, moduleName),
       bundle: true,
@@ -158,6 +168,18 @@ async function loadEsbuild(): Promise<typeof esbuild> {
       ),
     );
   }
+}
+
+/** `manifest.d.mts` beside `manifest.mjs`: TypeScript finds it when the app imports the manifest. */
+function declarationName(moduleName: string): string {
+  return moduleName.replace(/\.(m|c)js$/, '.d.$1ts');
+}
+
+function declaration(format: 'esm' | 'cjs'): string {
+  const type = "import('express-file-endpoints').EndpointsManifest";
+  return format === 'esm'
+    ? `declare const manifest: ${type};\nexport default manifest;\n`
+    : `declare const manifest: ${type};\nexport = manifest;\n`;
 }
 
 function relativeTo(root: string, file: string): string {

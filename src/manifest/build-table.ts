@@ -25,8 +25,16 @@ export interface BuildTable {
   hash: string;
   /** The local files the build compiled (route files and what they import), relative to `source`, with `/`. */
   inputs: string[];
-  /** The validated route files; `file` is relative to `source`, with `/`. */
+  /** The validated route files, pages too; `file` is relative to `source`, with `/`. */
   files: RouteFile[];
+}
+
+/**
+ * The route files that are modules (endpoints and middleware; a page is the app's to render), in the order the
+ * manifest module lists them.
+ */
+export function moduleFiles<File extends Pick<RouteFile, 'kind'>>(files: readonly File[]): File[] {
+  return files.filter((file) => file.kind !== 'page');
 }
 
 /** A hash of the tree's route file names and of the content of every local file the build compiled. */

@@ -10,7 +10,7 @@ import { withoutStack } from '../debug';
 import { displayPath, treeRoot, type DiscoveredTree } from '../discover';
 import { moduleExports, type ModuleExports } from '../load';
 import type { MountOptions } from '../types';
-import { BUILD_KIND, BUILD_MARKER, treeHash, type BuildTable } from './build-table';
+import { BUILD_KIND, BUILD_MARKER, moduleFiles, treeHash, type BuildTable } from './build-table';
 import { libraryVersion } from './version';
 
 export interface OpenedBuild {
@@ -104,7 +104,7 @@ function treeOf(table: BuildTable): DiscoveredTree {
 
 function modulesOf(table: BuildTable, value: ManifestValue): ReadonlyMap<string, ModuleExports> {
   return new Map(
-    table.files.map((file, i) => [
+    moduleFiles(table.files).map((file, i) => [
       path.join(table.source, file.file),
       moduleExports(value.modules[i] as ModuleExports),
     ]),
