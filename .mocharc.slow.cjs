@@ -21,6 +21,8 @@ module.exports = {
     'test/dev/dev-memory.test.ts', // 200 reloads per package type, heap measured after gc
     'test/middleware/memory.test.ts', // 100 MiB through a child process's server, its memory measured
     'examples/express-app/test/browser.test.ts', // Chromium, through playwright-core
+    'test/build/cli-build.test.ts', // the CLI in a child process; `check --load` spawns again
+    'test/integration/from-build.test.ts', // the shared integration suites again, in a child mocha
   ],
   timeout: 20000,
   reporter: 'dot',
