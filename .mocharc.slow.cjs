@@ -23,6 +23,7 @@ module.exports = {
     'examples/express-app/test/browser.test.ts', // Chromium, through playwright-core
     'test/build/cli-build.test.ts', // the CLI in a child process; `check --load` spawns again
     'test/integration/from-build.test.ts', // the shared integration suites again, in a child mocha
+    'examples/express-app/test/from-build.test.ts', // the example's tests again, in a child mocha
   ],
   timeout: 20000,
   reporter: 'dot',
