@@ -55,7 +55,8 @@ export async function buildEndpoints(dir: string | URL, out: string): Promise<Bu
     sourceDisplay: displayPath(tree.root),
     hash: HASH_PLACEHOLDER,
     inputs: INPUTS_PLACEHOLDER as unknown as string[],
-    files: tree.files.map((file) => ({ ...file, file: relativeTo(tree.root, file.file) })),
+    cwd: process.cwd(),
+    files: tree.files.map((file) => ({ file: relativeTo(tree.root, file.file), exports: file.exports })),
   };
 
   const result = await compile(tree, format, outDir, moduleName, manifestSource(table, modules, format));
@@ -82,7 +83,8 @@ export async function buildEndpoints(dir: string | URL, out: string): Promise<Bu
   writeFileSync(output.path, text);
   if (map) writeFileSync(map.path, map.contents);
   writeFileSync(path.join(outDir, declarationName(moduleName)), declaration(format));
-  writeFileSync(marker, `${JSON.stringify(table, null, 2)}\n`);
+  // Compact: a mount parses it on every start.
+  writeFileSync(marker, `${JSON.stringify(table)}\n`);
   return {
     module: output.path,
     marker,

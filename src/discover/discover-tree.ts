@@ -37,11 +37,11 @@ export function discoverTree(dir: string | URL = 'app'): DiscoveredTree {
     /^(?:route|index)\./.test(relative.slice(relative.lastIndexOf('/') + 1));
   const files = relativePaths
     .filter((r) => !isMisnamed(r))
-    .map((relative) => describeFile(root, relative, cwd));
+    .map((relative) => describeRouteFile(root, relative, cwd));
   // Pages belong to the host app; only endpoints and middleware have exports we need.
   for (const file of files) if (file.kind !== 'page') file.exports = readExports(file.file);
   const misnamed = relativePaths.filter(isMisnamed).map((relative): MisnamedFile => {
-    const { file, displayPath, pattern } = describeFile(root, relative, cwd);
+    const { file, displayPath, pattern } = describeRouteFile(root, relative, cwd);
     return { file, displayPath, pattern, exports: readExports(file) };
   });
   return { root, files, misnamed };
@@ -86,7 +86,11 @@ function missingFolderMessage(dir: string | URL, root: string): string {
   );
 }
 
-function describeFile(root: string, relative: string, cwd: string): RouteFile {
+/**
+ * A route file from its path relative to the tree's root (with `/`): what its name and folders mean. `cwd` is
+ * what its displayPath is relative to. Also how a build's table is read back (src/manifest).
+ */
+export function describeRouteFile(root: string, relative: string, cwd: string): RouteFile {
   const parts = relative.split('/');
   const baseName = parts.pop() as string;
   const file = path.join(root, ...parts, baseName);

@@ -6,7 +6,13 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { routeFilePaths, type RouteFile } from '../discover';
+import {
+  describeRouteFile,
+  routeFilePaths,
+  type DiscoveredTree,
+  type ExportInfo,
+  type RouteFile,
+} from '../discover';
 
 /** The file that makes a folder a build: `mountEndpoints({ dir })` looks for it before globbing. */
 export const BUILD_MARKER = 'express-file-endpoints-build.json';
@@ -21,12 +27,27 @@ export interface BuildTable {
   /** The tree the build was made from: its absolute path when built, and as messages named it. */
   source: string;
   sourceDisplay: string;
+  /** The working folder of the build, which messages name files relative to, as a mount of the tree would. */
+  cwd: string;
   /** See treeHash. */
   hash: string;
   /** The local files the build compiled (route files and what they import), relative to `source`, with `/`. */
   inputs: string[];
-  /** The validated route files, pages too; `file` is relative to `source`, with `/`. */
-  files: RouteFile[];
+  /**
+   * The validated route files, pages too, in the tree's order: each file's path relative to `source` (with `/`)
+   * and the exports validation saw. The rest of a RouteFile follows from the path (tableTree), which keeps
+   * the table small: it is parsed on every start.
+   */
+  files: { file: string; exports?: ExportInfo }[];
+}
+
+/** The table's route files, as discovering the tree gave them when the build was made. */
+export function tableTree(table: BuildTable): DiscoveredTree {
+  const files = table.files.map(({ file, exports }) => {
+    const routeFile = describeRouteFile(table.source, file, table.cwd);
+    return exports ? { ...routeFile, exports } : routeFile;
+  });
+  return { root: table.source, files };
 }
 
 /**

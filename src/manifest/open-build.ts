@@ -10,7 +10,7 @@ import { withoutStack } from '../debug';
 import { displayPath, treeRoot, type DiscoveredTree } from '../discover';
 import { moduleExports, type ModuleExports } from '../load';
 import type { MountOptions } from '../types';
-import { BUILD_KIND, BUILD_MARKER, moduleFiles, treeHash, type BuildTable } from './build-table';
+import { BUILD_KIND, BUILD_MARKER, moduleFiles, tableTree, treeHash, type BuildTable } from './build-table';
 import { libraryVersion } from './version';
 
 export interface OpenedBuild {
@@ -26,8 +26,8 @@ type ManifestValue = BuildTable & { modules: readonly unknown[] };
 export function openBuild(options: MountOptions): OpenedBuild | undefined {
   if (options.manifest !== undefined) {
     const value = manifestValue(options.manifest);
-    const table = usableTable(value, 'the manifest option');
-    return { tree: treeOf(table), modules: Promise.resolve(modulesOf(table, value)) };
+    const tree = tableTree(usableTable(value, 'the manifest option'));
+    return { tree, modules: Promise.resolve(modulesOf(tree, value)) };
   }
   const root = treeRoot(options.dir ?? 'app');
   const marker = path.join(root, BUILD_MARKER);
@@ -35,6 +35,7 @@ export function openBuild(options: MountOptions): OpenedBuild | undefined {
   if (!statSync(marker, { throwIfNoEntry: false })) return undefined;
   const where = displayPath(root);
   const table = usableTable(JSON.parse(readFileSync(marker, 'utf8')) as unknown, `the build in ${where}`);
+  const tree = tableTree(table);
   const modules = (
     import(/* webpackIgnore: true */ pathToFileURL(path.join(root, table.module)).href) as Promise<{
       default?: unknown;
@@ -48,9 +49,9 @@ export function openBuild(options: MountOptions): OpenedBuild | undefined {
         ),
       );
     }
-    return modulesOf(table, value);
+    return modulesOf(tree, value);
   });
-  return { tree: treeOf(table), modules };
+  return { tree, modules };
 }
 
 const AGAIN = 'Run `npx express-file-endpoints build` again.';
@@ -95,19 +96,9 @@ function usableTable(value: unknown, what: string): BuildTable {
   return built;
 }
 
-function treeOf(table: BuildTable): DiscoveredTree {
-  return {
-    root: table.source,
-    files: table.files.map((file) => ({ ...file, file: path.join(table.source, file.file) })),
-  };
-}
-
-function modulesOf(table: BuildTable, value: ManifestValue): ReadonlyMap<string, ModuleExports> {
+function modulesOf(tree: DiscoveredTree, value: ManifestValue): ReadonlyMap<string, ModuleExports> {
   return new Map(
-    moduleFiles(table.files).map((file, i) => [
-      path.join(table.source, file.file),
-      moduleExports(value.modules[i] as ModuleExports),
-    ]),
+    moduleFiles(tree.files).map((file, i) => [file.file, moduleExports(value.modules[i] as ModuleExports)]),
   );
 }
 
