@@ -90,16 +90,26 @@ function firstAnswerRows(run: SavedRun): TargetRow[] {
   const of = (variant: string) => rows.find((row) => row.variant === variant)?.total;
   const baseline = of(FIRST_ANSWER.baseline);
   const overBaseline = (variant: string, extra = false): TargetRow => {
-    const total = of(variant);
+    const row = rows.find((r) => r.variant === variant);
+    const base = rows.find((r) => r.variant === FIRST_ANSWER.baseline);
     const bar = FIRST_ANSWER_LIMITS.overBaselineMs;
-    const known = total !== undefined && baseline !== undefined;
+    if (!row || !base || baseline === undefined) {
+      return {
+        group,
+        target: `${variant}: ≤ ${bar} ms more than ${FIRST_ANSWER.baseline}`,
+        measured: 'not measured',
+        status: 'not measured',
+        extra,
+      };
+    }
+    // The runs are interleaved: run i of every row was measured in the same round, seconds apart. The median
+    // of the same-round differences holds steadier than a difference of medians on a busy machine.
+    const over = median(row.runs.map((ms, i) => ms - (base.runs[i] ?? Number.NaN)).filter(Number.isFinite));
     return {
       group,
       target: `${variant}: ≤ ${bar} ms more than ${FIRST_ANSWER.baseline}`,
-      measured: known
-        ? `${fmtMs(total)} ms (+${fmtMs(total - baseline)} ms over ${fmtMs(baseline)} ms)`
-        : 'not measured',
-      status: !known ? 'not measured' : total - baseline <= bar ? 'met' : 'missed',
+      measured: `+${fmtMs(over)} ms (same-round median; medians ${fmtMs(row.total)} vs ${fmtMs(baseline)} ms)`,
+      status: over <= bar ? 'met' : 'missed',
       extra,
     };
   };

@@ -120,7 +120,8 @@ function firstAnswerTable(run: SavedRun): string[] {
     'The wall clock from the driver starting a fresh `node` process to that process having the answer to its own ' +
       '`fetch()` of the last route: Node starting, Express and the library loading, the endpoints mounted, a ' +
       'server listening, one request. The tree is the 1,000 TypeScript endpoints of an ES module package; the ' +
-      'baseline serves the same URL from one native route. Runs are interleaved across the rows.',
+      'baseline serves the same URL from one native route. Runs are interleaved across the rows. The profile ' +
+      'behind a missed row is in [bench/README.md](README.md#why-the-targets-still-missed-are-missed).',
     '',
     '| start from | median | runs |',
     '|---|---:|---|',
