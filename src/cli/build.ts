@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { buildEndpoints } from '../build';
 import { displayPath, treeRoot } from '../discover';
+import { plural } from '../words';
 import { check } from './check';
 
 /** Beside the tree's folder: `app` builds into `dist/endpoints`. */
@@ -23,7 +24,7 @@ export async function build(
   const outcome = await buildEndpoints(dir ?? 'app', out ?? defaultOut(dir));
   const from = displayPath(path.dirname(outcome.module));
   console.log(
-    `✓ built ${displayPath(outcome.module)} (${outcome.format === 'esm' ? 'ES module' : 'CommonJS'}, ${outcome.inputs} files compiled); mount it with dir: '${from}'`,
+    `✓ built ${displayPath(outcome.module)} (${outcome.format === 'esm' ? 'ES module' : 'CommonJS'}, ${plural(outcome.inputs, 'file')} compiled); mount it with dir: '${from}'`,
   );
   return 0;
 }
