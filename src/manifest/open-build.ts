@@ -34,7 +34,7 @@ export function openBuild(options: MountOptions): OpenedBuild | undefined {
   // One stat: the cost a mount of a plain tree pays for this.
   if (!statSync(marker, { throwIfNoEntry: false })) return undefined;
   const where = displayPath(root);
-  const table = usableTable(JSON.parse(readFileSync(marker, 'utf8')) as unknown, `the build in ${where}`);
+  const table = usableTable(readMarker(marker), `the build in ${where}`);
   const tree = tableTree(table);
   const modules = (
     import(/* webpackIgnore: true */ pathToFileURL(path.join(root, table.module)).href) as Promise<{
@@ -55,6 +55,15 @@ export function openBuild(options: MountOptions): OpenedBuild | undefined {
 }
 
 const AGAIN = 'Run `npx express-file-endpoints build` again.';
+
+/** The marker's JSON; a marker that does not parse is no build, as usableTable says. */
+function readMarker(marker: string): unknown {
+  try {
+    return JSON.parse(readFileSync(marker, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
 
 /** The manifest module's default export, or its namespace (`import * as manifest`). */
 function manifestValue(manifest: unknown): ManifestValue {

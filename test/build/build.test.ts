@@ -204,6 +204,13 @@ describe('build: a tree compiled into a manifest module, and mounted from it', f
       );
     });
 
+    it('a marker file that is not one', () => {
+      writeFileSync(path.join(tree.out, BUILD_MARKER), '{ "kind": "express-file');
+      expect(() => mountEndpoints({ dir: tree.out })).to.throw(
+        /the build in .*dist\/endpoints is not a build made by `express-file-endpoints build`/,
+      );
+    });
+
     it('a manifest option that is not a manifest', () => {
       expect(() => mountEndpoints({ manifest: {} as EndpointsManifest })).to.throw(
         /the manifest option is not a build made by `express-file-endpoints build`/,
