@@ -30,11 +30,10 @@ export function openBuild(options: MountOptions): OpenedBuild | undefined {
     return { tree, modules: Promise.resolve(modulesOf(tree, value)) };
   }
   const root = treeRoot(options.dir ?? 'app');
-  const marker = path.join(root, BUILD_MARKER);
-  // One stat: the cost a mount of a plain tree pays for this.
-  if (!statSync(marker, { throwIfNoEntry: false })) return undefined;
+  const table = readBuildTable(root);
+  if (!table) return undefined;
   const where = displayPath(root);
-  const table = usableTable(readMarker(marker), `the build in ${where}`);
+  const marker = path.join(root, BUILD_MARKER);
   const tree = tableTree(table);
   const modules = (
     import(/* webpackIgnore: true */ pathToFileURL(path.join(root, table.module)).href) as Promise<{
@@ -52,6 +51,16 @@ export function openBuild(options: MountOptions): OpenedBuild | undefined {
     return modulesOf(tree, value);
   });
   return { tree, modules };
+}
+
+/**
+ * The table of the build in `root`, undefined when `root` holds none (one stat: the cost a mount of a plain tree
+ * pays for this). Throws on a build that cannot be used. Also what `typegen` reads a build with.
+ */
+export function readBuildTable(root: string): BuildTable | undefined {
+  const marker = path.join(root, BUILD_MARKER);
+  if (!statSync(marker, { throwIfNoEntry: false })) return undefined;
+  return usableTable(readMarker(marker), `the build in ${displayPath(root)}`);
 }
 
 const AGAIN = 'Run `npx express-file-endpoints build` again.';

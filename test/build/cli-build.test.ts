@@ -1,9 +1,18 @@
 /**
  * `express-file-endpoints build` as a command, in a child process: check --load's checks first (a problem stops
- * the build and writes nothing), then the build, whose manifest loads in plain Node, without tsx.
+ * the build and writes nothing), then the build, whose manifest loads in plain Node, without tsx; and typegen
+ * from a build.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -67,6 +76,18 @@ describe('express-file-endpoints build', function () {
     const result = run('build', 'routes', '--out', 'build/api');
     expect(result.status, result.stderr).to.equal(0);
     expect(existsSync(path.join(cwd, 'build/api/manifest.mjs'))).to.equal(true);
+  });
+
+  it('typegen reads a build as it reads the tree', () => {
+    writeTree({ 'app/api/users/[id]/endpoint.ts': GET, 'app/endpoint.ts': GET });
+    expect(run('build').status).to.equal(0);
+    expect(run('typegen', 'app', '--out', 'from-tree.d.ts').status).to.equal(0);
+    expect(run('typegen', 'dist/endpoints', '--out', 'from-build.d.ts').stdout).to.equal(
+      'wrote from-build.d.ts (2 routes)\n',
+    );
+    expect(readFileSync(path.join(cwd, 'from-build.d.ts'), 'utf8')).to.equal(
+      readFileSync(path.join(cwd, 'from-tree.d.ts'), 'utf8'),
+    );
   });
 
   it("stops at check's problems and writes nothing", () => {
