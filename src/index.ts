@@ -3,7 +3,7 @@ export { mountEndpoints } from './mount';
 export { DEFAULT_BODY_LIMIT, BodyLimitError, type NodeMiddleware } from './bridge';
 export { bridgeMiddleware, type BridgeOptions } from './bridge-middleware';
 export type { EndpointsMiddleware, AppLike } from './mount';
-export type { RouteInfo, ContractSummary } from './describe-routes';
+export type { RouteInfo } from './describe-routes';
 export type { HttpMethod, HandlerExportName } from './dispatch';
 export { defineHandler, ResponseContractError } from './contract';
 export type {
@@ -27,6 +27,7 @@ export type {
   MountOptions,
   EndpointsManifest,
   ContractIssue,
+  ContractSummary,
   ContractLocation,
   InvalidInputHandler,
   EndpointErrorInfo,

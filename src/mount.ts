@@ -7,13 +7,7 @@
 import { createNodeMiddleware, DEFAULT_BODY_LIMIT, type NodeMiddleware } from './bridge';
 import { discoverTree, displayPath, type DiscoveredTree, type RouteFile } from './discover';
 import { failingModule, failingRouter, resolveDevOptions, startDevLoop } from './dev';
-import {
-  describeRoutes,
-  middlewareFilesFor,
-  patternsWithPage,
-  type LoadedTree,
-  type RouteInfo,
-} from './describe-routes';
+import { describeRoutes, middlewareFilesFor, patternsWithPage, type RouteInfo } from './describe-routes';
 import {
   buildMethodTable,
   compileRoute,
@@ -172,20 +166,19 @@ async function compile(
   options: MountOptions,
   load: (file: RouteFile) => Promise<ModuleExports>,
   validated = false,
-): Promise<{ router: Router<CompiledRoute>; loaded: LoadedTree }> {
+): Promise<{ router: Router<CompiledRoute>; loaded: DiscoveredTree }> {
   const modules = new Map<RouteFile, ModuleExports>();
   await Promise.all(
     tree.files.filter((f) => f.kind !== 'page').map(async (file) => modules.set(file, await load(file))),
   );
-  // Validate again against what the modules really export (`export * from`, computed exports).
+  // Validate again against what the modules really export (`export * from`, computed exports, contracts).
   // The exports go along, for `.routes` to show which handlers have a contract.
-  const loaded: LoadedTree = {
+  const loaded: DiscoveredTree = {
     ...tree,
     files: tree.files.map((file) => {
       const mod = modules.get(file);
       return mod ? { ...file, exports: loadedExportInfo(mod) } : file;
     }),
-    modules: new Map([...modules].map(([file, mod]) => [file.file, mod])),
   };
   if (!validated) assertValidTree(loaded);
 

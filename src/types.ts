@@ -110,6 +110,14 @@ export type ErrorReporter = (error: unknown, info: EndpointErrorInfo) => void;
 /** Where a request value that a contract checks comes from; `response` is a handler's answer. */
 export type ContractLocation = 'params' | 'query' | 'headers' | 'body' | 'response';
 
+/** What a handler's contract checks (issue 24), as the route table shows it. */
+export interface ContractSummary {
+  /** The request parts it validates, in the order their issues are listed. */
+  validates: Exclude<ContractLocation, 'response'>[];
+  /** The statuses its `responses` give a schema for. */
+  responses: number[];
+}
+
 /** One thing a contract found wrong with a request (or, for `response`, with a handler's answer). */
 export interface ContractIssue {
   /** Which part of the request: the route's `params`, the `query`, the `headers` or the `body`. */

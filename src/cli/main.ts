@@ -49,10 +49,13 @@ const COMMANDS: Record<string, Command> = {
     run: (dir, values) => build(dir, values.out as string | undefined, process.argv[1] as string),
   },
   routes: {
-    synopsis: 'routes [dir]',
-    summary: ['list every endpoint: the methods it serves, its URL pattern and its file'],
-    options: {},
-    run: (dir) => routes(dir),
+    synopsis: 'routes [dir] [--load]',
+    summary: [
+      'list every endpoint: the methods it serves, its URL pattern and its file; --load also',
+      'imports every module in a child process and shows what each contract validates',
+    ],
+    options: { load: { type: 'boolean' } },
+    run: (dir, values) => routes(dir, { load: values.load === true }, process.argv[1] as string),
   },
   init: {
     synopsis: 'init [dir]',

@@ -169,6 +169,29 @@ describe('messages: validation problems', () => {
     });
   }
 
+  it('contracts, known once the modules are loaded: a body on GET, params on a route without any', () => {
+    const discovered = discoverTree(tree({ 'search/endpoint.ts': GET, 'static/endpoint.ts': GET }));
+    const loaded = {
+      ...discovered,
+      files: discovered.files.map((file) => ({
+        ...file,
+        exports: {
+          ...file.exports!,
+          contracts: {
+            GET: {
+              validates: [file.pattern === '/search' ? ('body' as const) : ('params' as const)],
+              responses: [],
+            },
+          },
+        },
+      })),
+    };
+    expect(validateTree(loaded).map((problem) => problem.message)).to.deep.equal([
+      'app/search/endpoint.ts: the contract of GET has a body schema, but a GET request has no body, so every request would be refused; validate the query instead, or move the handler to POST.',
+      'app/static/endpoint.ts: the contract of GET has a params schema, but /static has no params (no [name] folder), so it has nothing to check; remove it, or put the endpoint in a [param] folder.',
+    ]);
+  });
+
   it('EndpointValidationError: one line per problem, no stack trace, problems not repeated when printed', () => {
     const error = new EndpointValidationError([
       { code: 'x', message: 'app/a/endpoint.ts: one.', files: ['app/a/endpoint.ts'] },
