@@ -32,6 +32,8 @@ export interface BuildOutcome {
   endpoints: number;
   /** How many local files were compiled, route files included. */
   inputs: number;
+  /** esbuild's warnings (`import.meta` in a CommonJS build…), each naming its file and line. */
+  warnings: string[];
 }
 
 // Stand for the compiled files and the tree's hash until esbuild has said which files the build compiled. They
@@ -91,6 +93,7 @@ export async function buildEndpoints(dir: string | URL, out: string): Promise<Bu
     format,
     endpoints: tree.files.filter((file) => file.kind === 'endpoint').length,
     inputs: table.inputs.length,
+    warnings: result.warnings.map((message) => describeMessage(tree.root, message)),
   };
 }
 
@@ -147,16 +150,18 @@ async function compile(
   } catch (error) {
     const errors = (error as { errors?: esbuild.Message[] }).errors;
     if (!errors) throw error;
-    const lines = errors.map((message) => {
-      const where = message.location
-        ? `${displayPath(path.join(tree.root, message.location.file))}:${message.location.line}:${message.location.column + 1}: `
-        : '';
-      return `  ${where}${message.text}`;
-    });
+    const lines = errors.map((message) => `  ${describeMessage(tree.root, message)}`);
     throw withoutStack(
       new Error(`express-file-endpoints: esbuild could not compile the tree:\n${lines.join('\n')}`),
     );
   }
+}
+
+/** One of esbuild's messages, its file named as every message of the library names files. */
+function describeMessage(root: string, message: esbuild.Message): string {
+  const at = message.location;
+  const where = at ? `${displayPath(path.join(root, at.file))}:${at.line}:${at.column + 1}: ` : '';
+  return `${where}${message.text}`;
 }
 
 /** esbuild is needed at build time only: an optional peer dependency, loaded by this command alone. */

@@ -23,6 +23,7 @@ export async function build(
   if (checked !== 0) return checked;
   const outcome = await buildEndpoints(dir ?? 'app', out ?? defaultOut(dir));
   const from = displayPath(path.dirname(outcome.module));
+  for (const warning of outcome.warnings) console.log(`note: ${warning}`);
   console.log(
     `✓ built ${displayPath(outcome.module)} (${outcome.format === 'esm' ? 'ES module' : 'CommonJS'}, ${plural(outcome.inputs, 'file')} compiled); mount it with dir: '${from}'`,
   );

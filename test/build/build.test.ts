@@ -156,6 +156,14 @@ describe('build: a tree compiled into a manifest module, and mounted from it', f
     });
   }
 
+  it("passes esbuild's warnings on, each naming its file and line", async () => {
+    const tree = prepare('commonjs');
+    tree.write('where/endpoint.ts', 'export const GET = () => new Response(import.meta.url);\n');
+    const outcome = await buildEndpoints(tree.app, tree.out);
+    expect(outcome.warnings).to.have.length(1);
+    expect(outcome.warnings[0]).to.match(/app\/where\/endpoint\.ts:1:\d+: .*import\.meta.*cjs/);
+  });
+
   it('mounts without the tree: a deployment that ships only the build', async () => {
     const tree = prepare('module');
     await buildEndpoints(tree.app, tree.out);
