@@ -25,7 +25,7 @@ type ManifestValue = BuildTable & { modules: readonly unknown[] };
 /** The build the options point to, or undefined when they point to an endpoint tree. Throws on an unusable one. */
 export function openBuild(options: MountOptions): OpenedBuild | undefined {
   if (options.manifest !== undefined) {
-    const value = manifestValue(options.manifest);
+    const value = manifestValue(options.manifest, 'the manifest option');
     const tree = tableTree(usableTable(value, 'the manifest option'));
     return { tree, modules: Promise.resolve(modulesOf(tree, value)) };
   }
@@ -33,18 +33,18 @@ export function openBuild(options: MountOptions): OpenedBuild | undefined {
   const table = readBuildTable(root);
   if (!table) return undefined;
   const where = displayPath(root);
-  const marker = path.join(root, BUILD_MARKER);
   const tree = tableTree(table);
   const modules = (
     import(/* webpackIgnore: true */ pathToFileURL(path.join(root, table.module)).href) as Promise<{
       default?: unknown;
     }>
   ).then((namespace) => {
-    const value = manifestValue(namespace.default);
+    const value = manifestValue(namespace.default, `${where}/${table.module}`);
+    // A manifest module from another build (a folder copied together from two) would mismatch the table.
     if (value.hash !== table.hash) {
       throw withoutStack(
         new Error(
-          `express-file-endpoints: ${where}/${table.module} is not the build ${marker} describes. ${AGAIN}`,
+          `express-file-endpoints: ${where}/${table.module} is not the build ${where}/${BUILD_MARKER} describes. ${AGAIN}`,
         ),
       );
     }
@@ -74,10 +74,21 @@ function readMarker(marker: string): unknown {
   }
 }
 
-/** The manifest module's default export, or its namespace (`import * as manifest`). */
-function manifestValue(manifest: unknown): ManifestValue {
-  const value = manifest as Partial<ManifestValue> & { default?: unknown };
-  return (value?.kind === undefined && value?.default !== undefined ? value.default : value) as ManifestValue;
+/** The manifest module's default export, or its namespace (`import * as manifest`); `what` names it in errors. */
+function manifestValue(manifest: unknown, what: string): ManifestValue {
+  const outer = manifest as (Partial<ManifestValue> & { default?: unknown }) | null | undefined;
+  const value = (
+    outer?.kind === undefined && outer?.default !== undefined ? outer.default : outer
+  ) as Partial<ManifestValue> | null;
+  // The marker's JSON has a table but no modules: only the manifest module holds them.
+  if (!Array.isArray(value?.modules)) throw notABuild(what);
+  return value as ManifestValue;
+}
+
+function notABuild(what: string): Error {
+  return withoutStack(
+    new Error(`express-file-endpoints: ${what} is not a build made by \`express-file-endpoints build\`.`),
+  );
 }
 
 /**
@@ -86,11 +97,7 @@ function manifestValue(manifest: unknown): ManifestValue {
  */
 function usableTable(value: unknown, what: string): BuildTable {
   const table = value as Partial<BuildTable> | null;
-  if (table?.kind !== BUILD_KIND || !Array.isArray(table.files)) {
-    throw withoutStack(
-      new Error(`express-file-endpoints: ${what} is not a build made by \`express-file-endpoints build\`.`),
-    );
-  }
+  if (table?.kind !== BUILD_KIND || !Array.isArray(table.files)) throw notABuild(what);
   const built = table as BuildTable;
   if (built.version !== libraryVersion()) {
     throw withoutStack(

@@ -219,6 +219,27 @@ describe('build: a tree compiled into a manifest module, and mounted from it', f
       );
     });
 
+    it("a manifest module that is another build's", async () => {
+      const other = prepare('module');
+      other.write('api/extra/endpoint.ts', 'export const GET = () => new Response();\n');
+      await buildEndpoints(other.app, other.out);
+      writeFileSync(path.join(tree.out, 'manifest.mjs'), readFileSync(path.join(other.out, 'manifest.mjs')));
+      const endpoints = mountEndpoints({ dir: tree.out, ...quiet });
+      let error: unknown;
+      await endpoints.ready.catch((caught: unknown) => (error = caught));
+      expect(String(error)).to.match(
+        /dist\/endpoints\/manifest\.mjs is not the build .*dist\/endpoints\/express-file-endpoints-build\.json describes/,
+      );
+      expect((await endpoints.fetch(new Request('http://localhost/api/a'))).status).to.equal(500);
+    });
+
+    it('a manifest option that is the JSON table, not the module', () => {
+      const table = JSON.parse(readFileSync(path.join(tree.out, BUILD_MARKER), 'utf8')) as EndpointsManifest;
+      expect(() => mountEndpoints({ manifest: table })).to.throw(
+        /the manifest option is not a build made by/,
+      );
+    });
+
     it('a manifest option that is not a manifest', () => {
       expect(() => mountEndpoints({ manifest: {} as EndpointsManifest })).to.throw(
         /the manifest option is not a build made by `express-file-endpoints build`/,
