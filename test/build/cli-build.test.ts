@@ -78,6 +78,38 @@ describe('express-file-endpoints build', function () {
     expect(existsSync(path.join(cwd, 'build/api/manifest.mjs'))).to.equal(true);
   });
 
+  it("types the manifest: an app's TypeScript passes it to mountEndpoints", () => {
+    writeTree({
+      'package.json': JSON.stringify({ type: 'module' }),
+      'app/endpoint.ts': GET,
+      'server.ts': [
+        "import { mountEndpoints } from 'express-file-endpoints';",
+        "import manifest from './dist/endpoints/manifest.mjs';",
+        'export const endpoints = mountEndpoints({ manifest });',
+        'export const version: string = manifest.version;',
+        '',
+      ].join('\n'),
+      'tsconfig.json': JSON.stringify({
+        compilerOptions: {
+          module: 'nodenext',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: ['node'],
+          paths: { 'express-file-endpoints': [path.resolve(__dirname, '../../src/index.ts')] },
+        },
+        files: ['server.ts'],
+      }),
+    });
+    expect(run('build').status).to.equal(0);
+    const tsc = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', '.'], {
+      cwd,
+      encoding: 'utf8',
+    });
+    expect(tsc.stdout + tsc.stderr).to.equal('');
+    expect(tsc.status).to.equal(0);
+  });
+
   it('typegen reads a build as it reads the tree', () => {
     writeTree({ 'app/api/users/[id]/endpoint.ts': GET, 'app/endpoint.ts': GET });
     expect(run('build').status).to.equal(0);
