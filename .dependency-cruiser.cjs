@@ -4,7 +4,8 @@
  * words messages share; files on disk; the route table and the tracing channels (issue 27);
  * handlers, their contracts and answers in Web terms; Node
  * I/O, validation, loading, typed routes and the route listing; development mode, `check`, the test
- * helpers, bridgeMiddleware, the OpenAPI document and the typed client; mounting; the entry points, the library's and the command line's.
+ * helpers, bridgeMiddleware, the OpenAPI document, the typed client and reading a build; mounting and
+ * writing a build; the entry points, the library's and the command line's.
  * A folder may import from itself and from any floor below its own, never from its own floor's
  * other folders or from above.
  */
@@ -14,8 +15,16 @@ const FLOORS = [
   ['src/router/', 'src/observe/'],
   ['src/dispatch/', 'src/contract/'],
   ['src/bridge/', 'src/validate/', 'src/load/', 'src/typed-routes/', 'src/describe-routes.ts'],
-  ['src/dev/', 'src/check/', 'src/testing/', 'src/bridge-middleware/', 'src/openapi/', 'src/client/'],
-  ['src/mount.ts'],
+  [
+    'src/dev/',
+    'src/check/',
+    'src/testing/',
+    'src/bridge-middleware/',
+    'src/openapi/',
+    'src/client/',
+    'src/manifest/',
+  ],
+  ['src/mount.ts', 'src/build/'],
   ['src/index.ts', 'src/cli/'],
 ];
 

@@ -25,6 +25,9 @@ module.exports = {
     'examples/express-app/test/tracing.test.ts', // the example app with TRACING=1, in child processes
     'test/middleware/memory.test.ts', // 100 MiB through a child process's server, its memory measured
     'examples/express-app/test/browser.test.ts', // Chromium, through playwright-core
+    'test/build/cli-build.test.ts', // the CLI in a child process; `check --load` spawns again
+    'test/integration/from-build.test.ts', // the shared integration suites again, in a child mocha
+    'examples/express-app/test/from-build.test.ts', // the example's tests again, in a child mocha
   ],
   timeout: 20000,
   reporter: 'dot',

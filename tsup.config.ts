@@ -1,5 +1,8 @@
 // Dual ESM + CommonJS build with bundled .d.ts/.d.cts, so `import` and `require` users both get types.
+import { readFileSync } from 'node:fs';
 import { defineConfig } from 'tsup';
+
+const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
 
 export default defineConfig({
   entry: {
@@ -16,4 +19,6 @@ export default defineConfig({
   sourcemap: false,
   clean: true,
   shims: true,
+  // The version a build records and a mount from a build compares (src/manifest/version.ts).
+  define: { __LIBRARY_VERSION__: JSON.stringify(version) },
 });

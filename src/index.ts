@@ -27,6 +27,7 @@ export type {
   EndpointHandler,
   WebMiddleware,
   MountOptions,
+  EndpointsManifest,
   ContractIssue,
   ContractSummary,
   ContractLocation,

@@ -28,6 +28,7 @@ import {
   type OpenAPIDocument,
   type OpenAPIOptions,
 } from './openapi';
+import { openBuild, type OpenedBuild } from './manifest';
 import type { Router } from './router';
 import type { MountOptions, WebMiddleware } from './types';
 import { assertValidTree } from './validate';
@@ -80,10 +81,13 @@ export function mountEndpoints(
 }
 
 function createEndpoints(options: MountOptions): EndpointsMiddleware {
-  const tree = discoverTree(options.dir ?? 'app');
+  // A build (docs/build.md) holds a table validated when it was made: nothing to glob, read or validate.
+  const build = openBuild(options);
+  if (build && options.dev) throw devFromBuildError(build);
+  const tree = build?.tree ?? discoverTree(options.dir ?? 'app');
   // Development mode reports an invalid tree on an error page instead (src/dev).
-  const dev = resolveDevOptions(options.dev, tree.root);
-  if (!dev) assertValidTree(tree);
+  const dev = build ? undefined : resolveDevOptions(options.dev, tree.root);
+  if (!dev && !build) assertValidTree(tree);
 
   // Rows are updated in place once the modules are loaded, so a reference kept earlier stays current.
   const routes = describeRoutes(tree);
@@ -98,7 +102,8 @@ function createEndpoints(options: MountOptions): EndpointsMiddleware {
   const devLoop = dev
     ? startDevLoop(tree, { options, dev, routes, compile: keep, swap: (next) => void (router = next) })
     : undefined;
-  const ready = devLoop?.ready ?? loadTree(tree, options, (next) => void (router = next), routes, keep);
+  const ready =
+    devLoop?.ready ?? loadTree(tree, options, (next) => void (router = next), routes, keep, build);
   // The error reaches whoever awaits `.ready`; it must not also crash the process as an unhandled
   // rejection when nobody awaits it (onError has been told).
   const loaded = ready.then(noop, noop);
@@ -157,10 +162,13 @@ async function loadTree(
   swap: (router: Router<CompiledRoute>) => void,
   routes: RouteInfo[],
   compileTree: typeof compile,
+  build?: OpenedBuild,
 ): Promise<void> {
   const onError = options.onError ?? logError;
   const failures: { file: RouteFile; error: unknown }[] = [];
   const load = async (file: RouteFile): Promise<ModuleExports> => {
+    // A build's modules come from one import: if it fails, the whole tree fails, told once below.
+    if (build) return (await build.modules).get(file.file)!;
     try {
       return await loadModule(file.file, file.displayPath);
     } catch (error) {
@@ -170,7 +178,7 @@ async function loadTree(
   };
   let compiled: Awaited<ReturnType<typeof compile>>;
   try {
-    compiled = await compileTree(tree, options, load);
+    compiled = await compileTree(tree, options, load, build !== undefined);
   } catch (error) {
     // The tree as loaded is invalid (`export * from` brought a conflict): no route can be trusted.
     swap(failingRouter(tree, options, error));
@@ -200,6 +208,7 @@ async function compile(
   tree: DiscoveredTree,
   options: MountOptions,
   load: (file: RouteFile) => Promise<ModuleExports>,
+  validated = false,
 ): Promise<{ router: Router<CompiledRoute>; loaded: DiscoveredTree; modules: LoadedModules }> {
   const modules = new Map<RouteFile, ModuleExports>();
   await Promise.all(
@@ -214,7 +223,7 @@ async function compile(
       return mod ? { ...file, exports: loadedExportInfo(mod) } : file;
     }),
   };
-  assertValidTree(loaded);
+  if (!validated) assertValidTree(loaded);
 
   const pages = patternsWithPage(tree);
   const optionMiddleware = options.middleware ?? [];
@@ -256,6 +265,13 @@ function bodyLimitOf(mod: ModuleExports, options: MountOptions): number | false 
   const own = config?.bodyLimit;
   if (own === false || typeof own === 'number') return own;
   return options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+}
+
+function devFromBuildError(build: OpenedBuild): Error {
+  const source = displayPath(build.tree.root);
+  return new Error(
+    `express-file-endpoints: development mode reads the endpoint tree, not a build: mount dir: '${source}' with dev.`,
+  );
 }
 
 function isApp(value: unknown): value is AppLike {

@@ -133,10 +133,24 @@ export interface ContractIssue {
 /** Answers a request a contract rejects: `issues` lists every problem found. */
 export type InvalidInputHandler = (issues: ContractIssue[], request: Request) => Response | Promise<Response>;
 
+/** What the manifest module of a build exports by default (`express-file-endpoints build`). */
+export interface EndpointsManifest {
+  readonly kind: 'express-file-endpoints build';
+  /** The version of the library that made the build: another version refuses it. */
+  readonly version: string;
+  /** Every endpoint and middleware module, in the order of the build's route table. */
+  readonly modules: readonly unknown[];
+}
+
 /** Options of `mountEndpoints`. */
 export interface MountOptions {
   /** Folder holding the endpoint tree; relative to `process.cwd()`, absolute, or a file URL. Default `'app'`. */
   dir?: string | URL;
+  /**
+   * The manifest module of a build (`express-file-endpoints build`), imported by the app: what lets a bundler put
+   * the endpoints in the app's bundle. Takes the place of `dir` (a `dir` holding a build is found by itself).
+   */
+  manifest?: EndpointsManifest;
   /** Web middleware run, in order, around every endpoint of the tree. */
   middleware?: WebMiddleware[];
   /** Match URLs case-sensitively. Default: the app's `case sensitive routing` setting, else `false`. */

@@ -4,6 +4,7 @@
  *
  *   npm start                      # from the repository root: builds the library, then runs this
  *   npm run dev                    # the same in development mode: edit an endpoint, the next request runs it
+ *   npm run build:endpoints && node examples/express-app/server.js --build   # from the build: no tsx, no globbing
  *   PORT=8080 API_TOKEN=s3cret node examples/express-app/server.js
  *   TRACING=1 npm start            # prints an OpenTelemetry span per line: GET /api/users/:id …
  *
@@ -32,8 +33,13 @@ const DEFAULT_TOKEN = 'dev-token';
  * @param {object} [options]
  * @param {string} [options.token] bearer token for writes under /api (default: API_TOKEN or "dev-token")
  * @param {{ error(...args: unknown[]): void }} [options.logger] where server errors are logged
+ * @param {string} [options.dir] the endpoint tree, or a build of it (default: ./app; `--build`: ./dist/endpoints)
  */
-async function createApp({ token = process.env.API_TOKEN || DEFAULT_TOKEN, logger = console } = {}) {
+async function createApp({
+  token = process.env.API_TOKEN || DEFAULT_TOKEN,
+  logger = console,
+  dir = path.join(__dirname, process.argv.includes('--build') ? 'dist/endpoints' : 'app'),
+} = {}) {
   const app = express();
 
   // Writes under /api need a token. It runs before the body parsers, so a request without
@@ -49,8 +55,10 @@ async function createApp({ token = process.env.API_TOKEN || DEFAULT_TOKEN, logge
   // there), fall through to the routes below.
   // `--dev` (npm run dev) or NODE_ENV=development: edited endpoints are reloaded with no restart.
   // GET /openapi.json is the API's OpenAPI document, written from the tree and its contracts.
+  // `dir` may name a build (`npm run build:endpoints` writes ./dist/endpoints): the same app, mounted from
+  // compiled JavaScript, with no TypeScript loader and no globbing at startup.
   app.locals.endpoints = await mountEndpoints(app, {
-    dir: path.join(__dirname, 'app'),
+    dir,
     dev: process.argv.includes('--dev') || undefined,
     openapi: { path: '/openapi.json', info: { title: 'Example app', version: '1.0.0' } },
   });

@@ -10,6 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { LOAD_WORKER_FLAG, runLoadWorker } from '../check';
+import { build } from './build';
 import { check } from './check';
 import { init } from './init';
 import { openapi, OPENAPI_WORKER_FLAG, runOpenAPIWorker } from './openapi';
@@ -39,6 +40,15 @@ const COMMANDS: Record<string, Command> = {
     ],
     options: { load: { type: 'boolean' } },
     run: (dir, values) => check(dir, { load: values.load === true }, process.argv[1] as string),
+  },
+  build: {
+    synopsis: 'build [dir] [--out folder]',
+    summary: [
+      "run check --load's checks, then compile the tree with esbuild into one module holding the",
+      'route table (default folder: dist/endpoints beside dir), to mount without tsx or globbing',
+    ],
+    options: { out: { type: 'string' } },
+    run: (dir, values) => build(dir, values.out as string | undefined, process.argv[1] as string),
   },
   routes: {
     synopsis: 'routes [dir] [--load]',
