@@ -30,7 +30,6 @@ describe('documentation code blocks', () => {
       'test-cjs',
       'test-commands',
       'check',
-      'init-output',
     ])
       expect(names).to.include(name);
   });
