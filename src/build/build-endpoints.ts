@@ -10,7 +10,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type * as esbuild from 'esbuild';
 import { withoutStack } from '../debug';
-import { discoverTree, displayPath, type DiscoveredTree } from '../discover';
+import { discoverTree, displayPath, type DiscoveredTree, type ExportInfo } from '../discover';
 import { isCommonJsFile } from '../load';
 import {
   BUILD_KIND,
@@ -41,7 +41,15 @@ export interface BuildOutcome {
 const HASH_PLACEHOLDER = 'express-file-endpoints:tree-hash';
 const INPUTS_PLACEHOLDER = 'express-file-endpoints:inputs';
 
-export async function buildEndpoints(dir: string | URL, out: string): Promise<BuildOutcome> {
+/**
+ * `loaded`: the exports each file's module really has (what `check --load` found), kept in the table in place
+ * of what static reading gave.
+ */
+export async function buildEndpoints(
+  dir: string | URL,
+  out: string,
+  loaded?: ReadonlyMap<string, ExportInfo | undefined>,
+): Promise<BuildOutcome> {
   const tree = discoverTree(dir);
   assertValidTree(tree);
   const outDir = path.resolve(out);
@@ -58,7 +66,10 @@ export async function buildEndpoints(dir: string | URL, out: string): Promise<Bu
     hash: HASH_PLACEHOLDER,
     inputs: INPUTS_PLACEHOLDER as unknown as string[],
     cwd: process.cwd(),
-    files: tree.files.map((file) => ({ file: relativeTo(tree.root, file.file), exports: file.exports })),
+    files: tree.files.map((file) => ({
+      file: relativeTo(tree.root, file.file),
+      exports: loaded?.get(file.file) ?? file.exports,
+    })),
   };
 
   const result = await compile(tree, format, outDir, moduleName, manifestSource(table, modules, format));

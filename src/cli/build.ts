@@ -7,7 +7,7 @@ import path from 'node:path';
 import { buildEndpoints } from '../build';
 import { displayPath, treeRoot } from '../discover';
 import { plural } from '../words';
-import { check } from './check';
+import { checkTree } from './check';
 
 /** Beside the tree's folder: `app` builds into `dist/endpoints`. */
 export function defaultOut(dir: string | undefined): string {
@@ -19,9 +19,11 @@ export async function build(
   out: string | undefined,
   cliPath: string,
 ): Promise<number> {
-  const checked = await check(dir, { load: true }, cliPath);
-  if (checked !== 0) return checked;
-  const outcome = await buildEndpoints(dir ?? 'app', out ?? defaultOut(dir));
+  const checked = await checkTree(dir, { load: true }, cliPath);
+  if (checked.code !== 0) return checked.code;
+  // The table keeps the exports the modules really have, contracts included, for `routes` to list.
+  const loaded = new Map(checked.tree!.files.map((file) => [file.file, file.exports]));
+  const outcome = await buildEndpoints(dir ?? 'app', out ?? defaultOut(dir), loaded);
   const from = displayPath(path.dirname(outcome.module));
   for (const warning of outcome.warnings) console.log(`note: ${warning}`);
   console.log(

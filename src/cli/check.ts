@@ -6,28 +6,38 @@ import { loadInChild } from '../check';
 import type { DiscoveredTree } from '../discover';
 import { validateTree, type Problem } from '../validate';
 import { plural } from '../words';
-import { examineTree, printProblems } from './examine-tree';
+import { examineTree, findTree, printProblems } from './examine-tree';
 
 export async function check(
   dir: string | undefined,
   options: { load?: boolean },
   cliPath: string,
 ): Promise<number> {
-  const examined = examineTree(dir, 'check');
-  if (!examined) return 1;
-  const { tree, where, startup } = examined;
-  let { problems } = examined;
+  return (await checkTree(dir, options, cliPath)).code;
+}
+
+/** `check`, and the tree it checked: with `load`, with the exports its modules really have (for `build`). */
+export async function checkTree(
+  dir: string | undefined,
+  options: { load?: boolean },
+  cliPath: string,
+): Promise<{ code: number; tree?: DiscoveredTree }> {
+  const found = findTree(dir, 'check');
+  if (!found) return { code: 1 };
+  const examined = examineTree(found);
+  const { where, startup } = examined;
+  let { tree, problems } = examined;
   const endpoints = tree.files.filter((file) => file.kind === 'endpoint');
-  if (options.load) ({ problems } = await loadTree(tree, problems, cliPath));
+  if (options.load) ({ tree, problems } = await loadTree(tree, problems, cliPath));
 
   for (const note of startup.notes) console.log(`note: ${note}`);
   if (problems.length > 0) {
     printProblems(problems, where);
-    return 1;
+    return { code: 1 };
   }
   const loaded = options.load ? ', every module loaded' : '';
   console.log(`✓ ${plural(endpoints.length, 'endpoint')}, 0 problems in ${where}${loaded}`);
-  return 0;
+  return { code: 0, tree };
 }
 
 /**

@@ -4,7 +4,8 @@
  * and the problems printed the same way.
  */
 import { checkStartup, type StartupReport } from '../check';
-import { discoverTree, displayPath, readExportsExactly, type DiscoveredTree } from '../discover';
+import { discoverTree, displayPath, readExportsExactly, treeRoot, type DiscoveredTree } from '../discover';
+import { readBuildTable, tableTree } from '../manifest';
 import { validateTree, type Problem } from '../validate';
 import { plural } from '../words';
 
@@ -30,10 +31,23 @@ export function findTree(dir: string | undefined, command: string): DiscoveredTr
   }
 }
 
-/** Finds, validates and statically checks the tree; undefined (after saying why) when there is none. */
-export function examineTree(dir: string | undefined, command: 'check' | 'routes'): Examined | undefined {
+/**
+ * The tree in `dir`, or the table of a build when `dir` is a build folder (docs/build.md): what `typegen`,
+ * `openapi` and `routes` describe. `dir` is the folder to mount, for a command that loads the modules.
+ */
+export function findTreeOrBuild(
+  dir: string | undefined,
+  command: string,
+): { tree: DiscoveredTree; dir: string; built: boolean } | undefined {
+  const folder = treeRoot(dir ?? 'app');
+  const table = readBuildTable(folder);
+  if (table) return { tree: tableTree(table), dir: folder, built: true };
   const tree = findTree(dir, command);
-  if (!tree) return undefined;
+  return tree && { tree, dir: tree.root, built: false };
+}
+
+/** Validates and statically checks the tree. */
+export function examineTree(tree: DiscoveredTree): Examined {
   const where = displayPath(tree.root);
   const startup = checkStartup(tree);
   // Exports as the syntax tree gives them, exact where startup's lexers leave names open or cannot tell a

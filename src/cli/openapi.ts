@@ -10,7 +10,7 @@ import { runInChild } from '../check';
 import { displayPath } from '../discover';
 import { mountEndpoints } from '../mount';
 import { toYaml, type OpenAPIDocument, type OpenAPIInfo, type OpenAPIVersion } from '../openapi';
-import { findTree } from './examine-tree';
+import { findTreeOrBuild } from './examine-tree';
 
 /** The argument that makes the CLI run as the child that builds the document (see main.ts). */
 export const OPENAPI_WORKER_FLAG = '--openapi-worker';
@@ -45,10 +45,11 @@ export async function openapi(
     console.error(`express-file-endpoints openapi: --version must be 3.1 or 3.2, not "${version}"`);
     return 2;
   }
-  const tree = findTree(dir, 'openapi');
-  if (!tree) return 1;
+  // A build is mounted as it is: its modules are compiled, and no TypeScript loader is needed.
+  const found = findTreeOrBuild(dir, 'openapi');
+  if (!found) return 1;
 
-  const request: WorkerRequest = { dir: tree.root, version, info: packageInfo(tree.root) };
+  const request: WorkerRequest = { dir: found.dir, version, info: packageInfo(found.dir) };
   const answer = await runInChild<WorkerAnswer>(
     cliPath,
     OPENAPI_WORKER_FLAG,

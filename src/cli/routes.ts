@@ -1,19 +1,25 @@
 /**
  * `express-file-endpoints routes [dir] [--load]`: one row per endpoint (its methods, URL pattern and file),
  * read without running endpoint code; `--load` imports the modules in a child process, as `check --load`
- * does, and adds what each contract validates. Then the tree's problems, if any, and exit 1.
+ * does, and adds what each contract validates. Then the tree's problems, if any, and exit 1. A build folder
+ * lists its table, validated and loaded when it was built (docs/build.md).
  */
 import { describeRoutes, type RouteInfo } from '../describe-routes';
 import { loadTree } from './check';
-import { examineTree, printProblems } from './examine-tree';
+import { examineTree, findTreeOrBuild, printProblems } from './examine-tree';
 
 export async function routes(
   dir: string | undefined,
   options: { load?: boolean },
   cliPath: string,
 ): Promise<number> {
-  const examined = examineTree(dir, 'routes');
-  if (!examined) return 1;
+  const found = findTreeOrBuild(dir, 'routes');
+  if (!found) return 1;
+  if (found.built) {
+    printRoutes(describeRoutes(found.tree), new Set());
+    return 0;
+  }
+  const examined = examineTree(found.tree);
   const { where, startup } = examined;
   let { tree, problems } = examined;
   if (options.load) ({ tree, problems } = await loadTree(tree, problems, cliPath));

@@ -122,6 +122,30 @@ describe('express-file-endpoints build', function () {
     );
   });
 
+  it('routes and openapi read a build as they read the tree, its contracts included', () => {
+    writeTree({
+      'app/users/[id]/endpoint.ts':
+        `import { defineHandler } from ${JSON.stringify(path.resolve(__dirname, '../../src'))};\n` +
+        "const any = { '~standard': { version: 1, vendor: 'test', validate: (value: unknown) => ({ value }) } };\n" +
+        'export const PUT = defineHandler({ params: any, body: any }, () => new Response());\n' +
+        GET,
+      'app/endpoint.ts': GET,
+    });
+    expect(run('build').status).to.equal(0);
+    const listed = run('routes', 'dist/endpoints');
+    expect(listed.status, listed.stderr).to.equal(0);
+    expect(listed.stdout).to.equal(run('routes', 'app', '--load').stdout);
+    expect(listed.stdout).to.match(/\/users\/\[id\] +PUT params body +app\/users\/\[id\]\/endpoint\.ts/);
+    // The document of a build is the tree's, read from the compiled modules.
+    const fromBuild = run('openapi', 'dist/endpoints');
+    expect(fromBuild.status, fromBuild.stderr).to.equal(0);
+    expect(JSON.parse(fromBuild.stdout)).to.deep.equal(JSON.parse(run('openapi', 'app').stdout));
+    expect(Object.keys((JSON.parse(fromBuild.stdout) as { paths: object }).paths)).to.deep.equal([
+      '/',
+      '/users/{id}',
+    ]);
+  });
+
   it("stops at check's problems and writes nothing", () => {
     writeTree({ 'app/a/endpoint.ts': GET, 'app/a/endpoint.js': 'exports.GET = () => new Response();\n' });
     const result = run('build');
