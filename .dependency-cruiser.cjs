@@ -13,7 +13,7 @@ const FLOORS = [
   ['src/router/'],
   ['src/dispatch/', 'src/contract/'],
   ['src/bridge/', 'src/validate/', 'src/load/', 'src/typed-routes/', 'src/describe-routes.ts'],
-  ['src/dev/', 'src/check/', 'src/testing/', 'src/bridge-middleware/'],
+  ['src/dev/', 'src/check/', 'src/testing/', 'src/bridge-middleware/', 'src/websocket/'],
   ['src/mount.ts'],
   ['src/index.ts', 'src/cli/'],
 ];

@@ -38,3 +38,5 @@ export type {
 export { url } from './typed-routes';
 export type { RouteRegistry, RoutePattern, RouteParams, RouteContext } from './typed-routes';
 export type { TestRequestOptions } from './testing';
+export type { WebSocketHandler, WebSocketContext, EndpointWebSocket, WebSocketCloseDetails } from './types';
+export type { AttachOptions } from './websocket';

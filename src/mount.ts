@@ -24,12 +24,21 @@ import {
   type CompiledRoute,
   LOADING,
   type MountedRoute,
+  WEBSOCKET_EXPORT,
 } from './dispatch';
 import { mountChecksResponses, withContractSettings } from './contract';
 import { loadedExportInfo, loadModule, type ModuleExports } from './load';
 import type { Router } from './router';
 import type { MountOptions, WebMiddleware } from './types';
 import { assertValidTree } from './validate';
+import {
+  attachWebSockets,
+  loadWebSocketLibrary,
+  socketHandlerOf,
+  type AttachableServer,
+  type AttachOptions,
+  type SocketRegistry,
+} from './websocket';
 
 /** The Connect middleware `mountEndpoints` returns. */
 export interface EndpointsMiddleware extends NodeMiddleware {
@@ -39,8 +48,16 @@ export interface EndpointsMiddleware extends NodeMiddleware {
   readonly routes: RouteInfo[];
   /** The whole tree as a Web handler: 404 when nothing matches. */
   fetch(request: Request): Promise<Response>;
-  /** Stops development mode's watcher; resolves at once when not in development mode. */
+  /**
+   * Stops development mode's watcher, and closes the WebSockets of attached servers with 1001
+   * (going away); resolves at once when there is neither.
+   */
   close(): Promise<void>;
+  /**
+   * Serves the tree's WebSocket routes (endpoints that `export const websocket`) on `server`; every
+   * other upgrade request stays the app's. `server.close()` closes their sockets with 1001.
+   */
+  attach(server: AttachableServer, options?: AttachOptions): void;
 }
 
 /** What `mountEndpoints(app)` needs of an Express or Connect app. */
@@ -92,6 +109,12 @@ function createEndpoints(options: MountOptions): EndpointsMiddleware {
   const loaded = ready.then(noop, noop);
 
   const middleware = createNodeMiddleware({ router: () => router, loaded });
+  const socketServers: SocketRegistry[] = [];
+  const mayServeSockets = tree.files.some(
+    (file) =>
+      file.kind === 'endpoint' &&
+      (file.exports?.namesIncomplete !== false || file.exports.names.includes(WEBSOCKET_EXPORT)),
+  );
   return Object.assign(middleware, {
     ready,
     routes,
@@ -99,7 +122,16 @@ function createEndpoints(options: MountOptions): EndpointsMiddleware {
       await loaded;
       return handleFetch(router as Router<CompiledRoute>, request);
     },
-    close: () => devLoop?.close() ?? Promise.resolve(),
+    close: async () => {
+      await Promise.all([
+        devLoop?.close(),
+        ...socketServers.map((sockets) => sockets.closeAll(1001, 'Server shutting down')),
+      ]);
+    },
+    attach(server: AttachableServer, attachOptions?: AttachOptions) {
+      const socketMount = { router: () => router, loaded, mayServeSockets };
+      socketServers.push(attachWebSockets(server, socketMount, attachOptions));
+    },
   });
 }
 
@@ -180,6 +212,11 @@ async function compile(
     modules: new Map([...modules].map(([file, mod]) => [file.file, mod])),
   };
   assertValidTree(loaded);
+  // `ws` is loaded only for a tree that serves WebSockets, and its absence is told at startup.
+  const needsWs = [...modules].find(
+    ([file, mod]) => file.kind === 'endpoint' && socketHandlerOf(mod, file.displayPath),
+  );
+  if (needsWs) await loadWebSocketLibrary(needsWs[0].displayPath);
 
   const pages = patternsWithPage(tree);
   const optionMiddleware = options.middleware ?? [];
@@ -205,6 +242,7 @@ async function compile(
         }),
     }));
     return compileRoute(file, buildMethodTable(handlers, pages.has(file.pattern)), {
+      socket: socketHandlerOf(mod, file.displayPath),
       middleware: [...optionMiddleware, ...folders.map((f) => modules.get(f)!.default as WebMiddleware)],
       middlewareNames: [...optionNames, ...folders.map((f) => f.displayPath)],
       bodyLimit: bodyLimitOf(mod, options),

@@ -5,7 +5,13 @@
  */
 export { buildMethodTable, dispatch, methodsFor } from './method-table';
 export type { MethodTable, HandlerEntry, Dispatch } from './method-table';
-export { HTTP_METHODS, HANDLER_EXPORTS, methodHasBody, isForbiddenMethod } from './http-methods';
+export {
+  HTTP_METHODS,
+  HANDLER_EXPORTS,
+  WEBSOCKET_EXPORT,
+  methodHasBody,
+  isForbiddenMethod,
+} from './http-methods';
 export type { HttpMethod, HandlerExportName } from './http-methods';
 export {
   answerFor,
