@@ -5,7 +5,7 @@
  */
 import { contractOf, INPUT_LOCATIONS, type InputLocation } from './contract';
 import type { DiscoveredTree, RouteFile } from './discover';
-import { HANDLER_EXPORTS, methodsFor } from './dispatch';
+import { HANDLER_EXPORTS, methodsFor, WEBSOCKET_EXPORT } from './dispatch';
 
 /** One row of the route table. */
 export interface RouteInfo {
@@ -19,6 +19,8 @@ export interface RouteInfo {
   middleware: string[];
   /** Exports could not all be read statically (`export *`): more methods may be served. */
   incomplete: boolean;
+  /** The endpoint exports `websocket`: upgrade requests for its route open a WebSocket (issue 28). */
+  websocket: boolean;
   /**
    * The handlers made by `defineHandler`, by export (`POST`, `ANY`, …): what each validates and
    * the statuses its `responses` list. Present once the modules are loaded (`.routes` after
@@ -52,6 +54,7 @@ export function describeRoutes(tree: DiscoveredTree | LoadedTree): RouteInfo[] {
         file: file.displayPath,
         middleware: middlewareFilesFor(tree, file).map((f) => f.displayPath),
         incomplete: file.exports?.namesIncomplete ?? true,
+        websocket: file.exports?.names.includes(WEBSOCKET_EXPORT) ?? false,
       };
       const exports = modules?.get(file.file);
       if (exports) row.contracts = contractSummaries(exports);

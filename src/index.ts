@@ -36,7 +36,14 @@ export type {
   DevReload,
 } from './types';
 export { url } from './typed-routes';
-export type { RouteRegistry, RoutePattern, RouteParams, RouteContext } from './typed-routes';
+export type {
+  RouteRegistry,
+  RoutePattern,
+  RouteParams,
+  RouteContext,
+  WebSocketRouteRegistry,
+  WebSocketRoute,
+} from './typed-routes';
 export type { TestRequestOptions } from './testing';
 export type { WebSocketHandler, WebSocketContext, EndpointWebSocket, WebSocketCloseDetails } from './types';
 export type { AttachOptions } from './websocket';

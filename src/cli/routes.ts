@@ -19,7 +19,8 @@ export function routes(dir: string | undefined): number {
 function printRoutes(routes: readonly RouteInfo[], unparsable: ReadonlySet<string>): void {
   const rows = [...routes].sort(comparePatterns).map((route) => {
     if (unparsable.has(route.file)) return ['✗ syntax error', route.pattern, route.file];
-    return [`${route.methods.join(' ')}${route.incomplete ? ' …' : ''}`, route.pattern, route.file];
+    const methods = [...route.methods, ...(route.websocket ? ['WS'] : [])].join(' ');
+    return [`${methods}${route.incomplete ? ' …' : ''}`, route.pattern, route.file];
   });
   const table = [['METHODS', 'URL', 'FILE'], ...rows];
   const widths = [0, 1].map((column) => Math.max(...table.map((row) => row[column]!.length)));
@@ -28,6 +29,7 @@ function printRoutes(routes: readonly RouteInfo[], unparsable: ReadonlySet<strin
   if (routes.some((route) => route.incomplete && !unparsable.has(route.file))) {
     console.log('\n… re-exports (export *) or an unreadable module.exports: more methods may be served.');
   }
+  if (routes.some((route) => route.websocket)) console.log('\nWS: upgrade requests open a WebSocket.');
 }
 
 // Static segments before dynamic ones, the order the router tries them in.

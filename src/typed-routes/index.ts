@@ -5,4 +5,11 @@
  */
 export { url } from './url';
 export { defaultTypesFile, routeDeclarations, writeIfChanged } from './route-declarations';
-export type { RouteRegistry, RoutePattern, RouteParams, RouteContext } from './route-types';
+export type {
+  RouteRegistry,
+  RoutePattern,
+  RouteParams,
+  RouteContext,
+  WebSocketRouteRegistry,
+  WebSocketRoute,
+} from './route-types';
