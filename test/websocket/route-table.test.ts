@@ -48,7 +48,7 @@ describe('WebSocket routes in the route table', () => {
       'exports.websocket = 42;',
       'app/endpoint.js: the websocket export is not an object of hooks; write `export const',
     ],
-  ]) {
+  ] as const) {
     it(`a malformed websocket export fails loading with a clear message: ${source}`, async () => {
       const tree = scratchTree('commonjs', { 'endpoint.js': source });
       try {
