@@ -100,6 +100,7 @@ function homePage() {
     ['/proxy/health', 'GET /proxy/health — proxied to /legacy/health (ANY endpoint)'],
     ['/contact', 'GET /contact — legacy form page, POSTs to an endpoint'],
     ['/events', 'GET /events — server-sent events (streaming endpoint)'],
+    ['#counter', 'WebSocket /counter — the live counter below (WebSocket endpoint)'],
     ['/legacy/health', 'GET /legacy/health — an old Express route'],
   ];
   const items = links.map(([href, text]) => `<li><a href="${href}">${text}</a></li>`).join('\n    ');
@@ -111,6 +112,16 @@ function homePage() {
     ${items}
   </ul>
   <p>Writes under /api need <code>Authorization: Bearer &lt;API_TOKEN&gt;</code> (default <code>${DEFAULT_TOKEN}</code>).</p>
+  <h2 id="counter">Live counter</h2>
+  <p>Count: <output id="count">…</output> <button id="increment" type="button">+1</button></p>
+  <script>
+    // app/counter/endpoint.ts: every page open on it sees the same count.
+    const socket = new WebSocket(location.origin.replace(/^http/, 'ws') + '/counter');
+    socket.addEventListener('message', (event) => {
+      document.getElementById('count').textContent = JSON.parse(event.data).count;
+    });
+    document.getElementById('increment').addEventListener('click', () => socket.send('increment'));
+  </script>
 </body></html>`;
 }
 
@@ -149,6 +160,8 @@ function printRoutes(routes) {
 async function main() {
   const app = await createApp();
   const server = http.createServer(app);
+  // WebSocket endpoints (app/counter): upgrades for their routes go to the tree, others stay the app's.
+  app.locals.endpoints.attach(server);
   await new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(Number(process.env.PORT ?? 3000), resolve);
