@@ -16,6 +16,7 @@ describe('WebSocket routes in the route table', () => {
     const expected = {
       '/crash': true,
       '/echo': true,
+      '/flood': true,
       '/guarded': true,
       '/plain': false,
       '/refuse': true,
@@ -33,7 +34,7 @@ describe('WebSocket routes in the route table', () => {
   it('typegen lists them in WebSocketRouteRegistry, and writes none for a tree without', () => {
     const text = routeDeclarations(discoverTree(dir));
     expect(text).to.include(
-      "  interface WebSocketRouteRegistry {\n    '/crash': true;\n    '/echo': true;\n    '/guarded': true;\n    '/refuse': true;\n    '/rooms/[room]': true;\n  }\n",
+      "  interface WebSocketRouteRegistry {\n    '/crash': true;\n    '/echo': true;\n    '/flood': true;\n    '/guarded': true;\n    '/refuse': true;\n    '/rooms/[room]': true;\n  }\n",
     );
     const without = routeDeclarations(discoverTree(path.join(__dirname, '../fixtures/app')));
     expect(without).not.to.include('WebSocketRouteRegistry');

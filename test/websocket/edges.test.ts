@@ -1,0 +1,140 @@
+/**
+ * WebSocket endpoints at their edges (issue 28): backpressure, keep-alive, a tree under a mount
+ * path, upgrades before the modules have loaded, upgrades the tree must not take, and clients
+ * that misbehave during the handshake. What `attach` does is the same on every host; these run
+ * on node:http and, where a mount path matters, on Express 5.
+ */
+import net from 'node:net';
+import path from 'node:path';
+import http from 'node:http';
+import { once } from 'node:events';
+import { expect } from 'chai';
+import { mountEndpoints } from '../../src';
+import { hosts, type Host } from '../integration/hosts';
+import { delay, httpRequest, listen } from '../support/net';
+import { connect, refusal } from './sockets';
+
+const dir = path.join(__dirname, '../fixtures/socket-app');
+const host = (name: string): Host => hosts.find((candidate) => candidate.name === name)!;
+
+describe('WebSocket endpoints at the edges', () => {
+  it('send() returns false when the buffer is full, and the drain hook runs once it empties', async () => {
+    const running = await host('node:http').start({ dir });
+    running.endpoints.attach(running.server);
+    try {
+      const client = await connect(`${running.url.replace('http:', 'ws:')}/flood`);
+      client.ws.send('go');
+      const texts: string[] = [];
+      let chunks = 0;
+      while (!texts.includes('drained')) {
+        const message = await client.next();
+        if (typeof message === 'string') texts.push(message);
+        else chunks += 1;
+      }
+      const [report] = texts;
+      const sent = Number(/^sent (\d+)/.exec(report!)![1]);
+      expect(report).to.match(/, buffered true$/);
+      expect(sent).to.be.below(2000);
+      expect(chunks).to.equal(sent);
+      client.ws.close();
+    } finally {
+      await running.close();
+    }
+  });
+
+  it('pings every socket, and cuts one that stops answering', async () => {
+    const running = await host('node:http').start({ dir });
+    running.endpoints.attach(running.server, { pingInterval: 50 });
+    try {
+      const url = `${running.url.replace('http:', 'ws:')}/echo`;
+      const answering = await connect(url);
+      let pings = 0;
+      answering.ws.on('ping', () => (pings += 1));
+      const silent = await connect(url, { autoPong: false });
+      expect((await silent.closed).code).to.equal(1006);
+      await delay(100);
+      expect(pings).to.be.at.least(2);
+      expect(answering.ws.readyState).to.equal(answering.ws.OPEN);
+      answering.ws.close();
+    } finally {
+      await running.close();
+    }
+  });
+
+  it('serves a tree mounted under a path at that path only', async () => {
+    const running = await host('Express 5').start({ dir, prefix: '/v1' });
+    running.endpoints.attach(running.server, { mountPath: '/v1' });
+    try {
+      const ws = running.url.replace('http:', 'ws:');
+      const client = await connect(`${ws}/v1/rooms/a`);
+      expect(JSON.parse((await client.next()) as string)).to.include({ room: 'a', route: '/rooms/[room]' });
+      client.ws.close();
+      // Not the tree's: with no upgrade listener of the app's, a plain request, which the app answers 404.
+      expect((await refusal(`${ws}/rooms/a`)).status).to.equal(404);
+    } finally {
+      await running.close();
+    }
+    expect(() => running.endpoints.attach(new http.Server(), { mountPath: 'v1' })).to.throw(
+      'attach(server, { mountPath }): "v1" must start with "/", e.g. "/v1".',
+    );
+  });
+
+  it('serves an upgrade that arrives before the modules have loaded', async () => {
+    const endpoints = mountEndpoints({ dir });
+    const server = http.createServer(endpoints);
+    endpoints.attach(server);
+    const running = await listen(server);
+    try {
+      const client = await connect(`${running.url.replace('http:', 'ws:')}/echo`);
+      client.ws.send('early');
+      expect(await client.next()).to.equal('early');
+      client.ws.close();
+    } finally {
+      await running.close();
+    }
+  });
+
+  it('leaves an upgrade to another protocol alone: the endpoint answers it over HTTP', async () => {
+    const running = await host('node:http').start({ dir });
+    running.endpoints.attach(running.server);
+    try {
+      const reply = await httpRequest(`${running.url}/echo`, {
+        headers: { connection: 'upgrade', upgrade: 'h2c' },
+      });
+      expect(reply.status).to.equal(200);
+      expect(reply.body.toString()).to.equal('echo over HTTP');
+    } finally {
+      await running.close();
+    }
+  });
+
+  it('survives clients that leave mid-handshake or send a broken one', async () => {
+    const running = await host('node:http').start({ dir });
+    running.endpoints.attach(running.server);
+    try {
+      const handshake = (target: string, key = 'dGhlIHNhbXBsZSBub25jZQ==') =>
+        `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n` +
+        `Sec-WebSocket-Version: 13\r\n${key ? `Sec-WebSocket-Key: ${key}\r\n` : ''}Cookie: session=ok\r\n\r\n`;
+      // Gone while the guard runs.
+      for (let i = 0; i < 20; i++) {
+        const socket = net.connect(running.port, '127.0.0.1');
+        socket.on('error', () => {});
+        socket.write(handshake('/guarded'));
+        socket.destroy();
+      }
+      // No Sec-WebSocket-Key: ws refuses the handshake with 400.
+      const broken = net.connect(running.port, '127.0.0.1');
+      broken.write(handshake('/echo', ''));
+      const [answer] = (await once(broken, 'data')) as [Buffer];
+      expect(answer.toString()).to.match(/^HTTP\/1\.1 400 /);
+      broken.destroy();
+
+      const client = await connect(`${running.url.replace('http:', 'ws:')}/echo`);
+      client.ws.send('still here');
+      expect(await client.next()).to.equal('still here');
+      client.ws.close();
+    } finally {
+      await running.close();
+    }
+  });
+});
