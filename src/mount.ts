@@ -110,6 +110,8 @@ function createEndpoints(options: MountOptions): EndpointsMiddleware {
 
   const middleware = createNodeMiddleware({ router: () => router, loaded });
   const socketServers: SocketRegistry[] = [];
+  // Until the modules load, static reading tells which routes serve sockets; a file it could not
+  // read completely might.
   const mayServeSockets = tree.files.some(
     (file) =>
       file.kind === 'endpoint' &&
@@ -123,10 +125,7 @@ function createEndpoints(options: MountOptions): EndpointsMiddleware {
       return handleFetch(router as Router<CompiledRoute>, request);
     },
     close: async () => {
-      await Promise.all([
-        devLoop?.close(),
-        ...socketServers.map((sockets) => sockets.closeAll(1001, 'Server shutting down')),
-      ]);
+      await Promise.all([devLoop?.close(), ...socketServers.map((sockets) => sockets.closeAll())]);
     },
     attach(server: AttachableServer, attachOptions?: AttachOptions) {
       const socketMount = { router: () => router, loaded, mayServeSockets };

@@ -48,12 +48,25 @@ export interface SocketMount {
   mayServeSockets: boolean;
 }
 
-/** The mount's side of its attached servers: closes every socket they serve. */
+/** The mount's side of an attached server: closes every socket the tree serves on it. */
 export interface SocketRegistry {
-  closeAll(code: number, reason: string): Promise<void>;
+  /** Closes them with 1001 (going away); resolves once each has closed, or been cut after `closeTimeout`. */
+  closeAll(): Promise<void>;
 }
 
+/** Close code 1001: the server is going away. */
 const GOING_AWAY = 1001;
+
+/** What `ws` writes in the 101 answer itself; a middleware's copy of one would contradict it. */
+const HANDSHAKE_HEADERS = new Set([
+  'upgrade',
+  'connection',
+  'sec-websocket-accept',
+  'sec-websocket-protocol',
+  'sec-websocket-extensions',
+  'content-length',
+  'transfer-encoding',
+]);
 
 /** Attaches the tree's WebSocket routes to `server`; returns what closes their sockets. */
 export function attachWebSockets(
@@ -63,7 +76,8 @@ export function attachWebSockets(
 ): SocketRegistry {
   const mountPath = checkedMountPath(options.mountPath);
   const connections = new Set<Connection>();
-  let wss: WebSocketServer | undefined;
+  // Made on the first upgrade the tree accepts, from `ws`, loaded then.
+  let sockets: Promise<WebSocketServer> | undefined;
   // Headers a middleware set on the acceptance (a Set-Cookie), for the 101 answer to `req`.
   const acceptHeaders = new WeakMap<IncomingMessage, Headers>();
 
@@ -98,9 +112,9 @@ export function attachWebSockets(
     const context = socketContext(match.params, route, upgradeWebRequest(req, url), mountPath);
     const decision = await decideUpgrade(route, context, socket);
     if (!decision.accepted) return writeRefusal(socket, decision.response);
-    const server = (wss ??= await webSocketServer());
+    const wss = await (sockets ??= webSocketServer());
     acceptHeaders.set(req, decision.headers);
-    server.handleUpgrade(req, socket, head as Parameters<WebSocketServer['handleUpgrade']>[2], (ws) => {
+    wss.handleUpgrade(req, socket, head as Parameters<WebSocketServer['handleUpgrade']>[2], (ws) => {
       const connection = new Connection(ws, socket, route, context);
       connections.add(connection);
       connection.start(() => connections.delete(connection));
@@ -115,11 +129,12 @@ export function attachWebSockets(
       maxPayload: options.maxMessageSize ?? 1024 * 1024,
     });
     created.on('headers', (lines, req) => {
-      acceptHeaders.get(req)?.forEach((value, name) => {
-        if (name !== 'set-cookie') lines.push(`${name}: ${value}`);
-      });
-      for (const cookie of acceptHeaders.get(req)?.getSetCookie() ?? []) lines.push(`set-cookie: ${cookie}`);
+      const headers = acceptHeaders.get(req);
       acceptHeaders.delete(req);
+      headers?.forEach((value, name) => {
+        if (!HANDSHAKE_HEADERS.has(name) && name !== 'set-cookie') lines.push(`${name}: ${value}`);
+      });
+      for (const cookie of headers?.getSetCookie() ?? []) lines.push(`set-cookie: ${cookie}`);
     });
     return created;
   };
@@ -156,10 +171,10 @@ export function attachWebSockets(
   const keepAlive = startKeepAlive(connections, options.pingInterval ?? 30_000);
   const closeTimeout = options.closeTimeout ?? 5_000;
   const registry: SocketRegistry = {
-    async closeAll(code, reason) {
+    async closeAll() {
       const open = [...connections];
       const ended = open.map((c) => new Promise((resolve) => c.ws.once('close', resolve)));
-      for (const connection of open) connection.ws.close(code, reason);
+      for (const connection of open) connection.ws.close(GOING_AWAY, 'Server shutting down');
       const cut = setTimeout(() => open.forEach((c) => c.ws.terminate()), closeTimeout);
       await Promise.all(ended);
       clearTimeout(cut);
@@ -169,7 +184,7 @@ export function attachWebSockets(
   const close = server.close;
   server.close = function (this: Server, ...args: Parameters<Server['close']>) {
     clearInterval(keepAlive);
-    void registry.closeAll(GOING_AWAY, 'Server shutting down');
+    void registry.closeAll();
     return close.apply(this, args);
   } as Server['close'];
   return registry;

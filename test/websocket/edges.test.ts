@@ -137,4 +137,17 @@ describe('WebSocket endpoints at the edges', () => {
       await running.close();
     }
   });
+
+  it('endpoints.close() closes the tree’s sockets with 1001 and leaves the server listening', async () => {
+    const running = await host('Connect').start({ dir });
+    running.endpoints.attach(running.server);
+    try {
+      const client = await connect(`${running.url.replace('http:', 'ws:')}/echo`);
+      await running.endpoints.close();
+      expect(await client.closed).to.deep.equal({ code: 1001, reason: 'Server shutting down' });
+      expect((await running.request('/echo')).text).to.equal('echo over HTTP');
+    } finally {
+      await running.close();
+    }
+  });
 });
