@@ -148,7 +148,7 @@ function errorHandler(logger) {
 /** Prints the route table the endpoints middleware discovered. */
 function printRoutes(routes) {
   const rows = routes
-    .map((r) => [r.pattern, r.methods.join(' '), r.file])
+    .map((r) => [r.pattern, [...r.methods, ...(r.websocket ? ['WS'] : [])].join(' '), r.file])
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const widths = [0, 1].map((i) => Math.max(...rows.map((row) => row[i].length)));
   console.log('Endpoints:');
