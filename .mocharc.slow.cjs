@@ -20,6 +20,7 @@ module.exports = {
     'test/hardening/faults.test.ts', // a second of backpressure from a client too slow to read
     'test/dev/dev-memory.test.ts', // 200 reloads per package type, heap measured after gc
     'test/middleware/memory.test.ts', // 100 MiB through a child process's server, its memory measured
+    'test/websocket/check.test.ts', // the CLI in a child process; `check --load` spawns again
     'test/websocket/without-ws.test.ts', // builds the package, runs it in child processes without ws
     'test/websocket/many-connections.test.ts', // 1,000 WebSockets per host against a child process's server
     'examples/express-app/test/browser.test.ts', // Chromium, through playwright-core

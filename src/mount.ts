@@ -24,6 +24,7 @@ import {
   type CompiledRoute,
   LOADING,
   type MountedRoute,
+  socketHandlerOf,
   WEBSOCKET_EXPORT,
 } from './dispatch';
 import { mountChecksResponses, withContractSettings } from './contract';
@@ -34,7 +35,6 @@ import { assertValidTree } from './validate';
 import {
   attachWebSockets,
   loadWebSocketLibrary,
-  socketHandlerOf,
   type AttachableServer,
   type AttachOptions,
   type SocketRegistry,

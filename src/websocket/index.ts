@@ -1,6 +1,6 @@
 /**
- * websocket: the tree's WebSocket routes (issue 28): an endpoint's `websocket` hooks, checked when
- * its module loads, and `attach(server)`, which upgrades the requests for those routes, on `ws`.
+ * websocket: the tree's WebSocket routes (issue 28): `attach(server)`, which upgrades the requests
+ * for the routes whose endpoint exports `websocket`, on `ws`, and serves their sockets.
  */
 export {
   attachWebSockets,
@@ -9,5 +9,4 @@ export {
   type SocketMount,
   type SocketRegistry,
 } from './attach';
-export { socketHandlerOf } from './socket-handler';
 export { loadWebSocketLibrary } from './ws-library';

@@ -2,7 +2,7 @@
  * An endpoint module's `websocket` export, checked once when the module loads: an object whose
  * hooks are functions. A typo in a hook's name is an error here, not a hook that silently never runs.
  */
-import { WEBSOCKET_EXPORT } from '../dispatch';
+import { WEBSOCKET_EXPORT } from './http-methods';
 import type { WebSocketHandler } from '../types';
 
 const HOOKS: readonly string[] = ['upgrade', 'open', 'message', 'close', 'error', 'drain'];
