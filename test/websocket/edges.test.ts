@@ -150,4 +150,27 @@ describe('WebSocket endpoints at the edges', () => {
       await running.close();
     }
   });
+
+  it('serves two trees on one server, each at its mount path, and leaves the rest to the app', async () => {
+    const running = await host('Express 5').start({ dir, prefix: '/v1' });
+    running.endpoints.attach(running.server, { mountPath: '/v1' });
+    const second = mountEndpoints({ dir });
+    second.attach(running.server, { mountPath: '/v2' });
+    try {
+      const ws = running.url.replace('http:', 'ws:');
+      for (const prefix of ['/v1', '/v2']) {
+        const client = await connect(`${ws}${prefix}/echo`);
+        client.ws.send(prefix);
+        expect(await client.next()).to.equal(prefix);
+        client.ws.close();
+      }
+      const reply = await httpRequest(`${running.url}/v1/plain`, {
+        headers: { connection: 'upgrade', upgrade: 'websocket' },
+      });
+      expect([reply.status, reply.body.toString()]).to.deep.equal([200, 'plain']);
+    } finally {
+      await second.close();
+      await running.close();
+    }
+  });
 });
