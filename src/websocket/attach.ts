@@ -10,12 +10,16 @@
  * them 400. The server is prepared once, however many trees are attached to it.
  */
 import type { IncomingMessage, Server } from 'node:http';
+import type { Server as HttpsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { treeSockets, type AttachOptions, type SocketMount, type TreeSockets } from './tree-sockets';
 import { writeRefusal } from './upgrade-request';
 
-/** The Node server `attach` serves WebSockets on: what `http.createServer()` and `app.listen()` return. */
-export type AttachableServer = Server;
+/**
+ * The Node server `attach` serves WebSockets on: what `http.createServer()`, `https.createServer()`
+ * and `app.listen()` return.
+ */
+export type AttachableServer = Server | HttpsServer;
 
 /** The mount's side of an attached server: closes every socket the tree serves on it. */
 export interface SocketRegistry {
@@ -28,10 +32,12 @@ const attached = new WeakMap<Server, TreeSockets[]>();
 
 /** Attaches a tree's WebSocket routes to `server`; returns what closes their sockets. */
 export function attachWebSockets(
-  server: Server,
+  to: AttachableServer,
   mount: SocketMount,
   options: AttachOptions = {},
 ): SocketRegistry {
+  // An HTTPS server upgrades as an HTTP one does: the same events, the same `shouldUpgradeCallback`.
+  const server = to as Server;
   let trees = attached.get(server);
   if (!trees) {
     trees = [];

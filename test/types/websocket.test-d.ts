@@ -4,6 +4,7 @@
  */
 import express from 'express';
 import http from 'node:http';
+import https from 'node:https';
 import {
   mountEndpoints,
   type EndpointWebSocket,
@@ -57,6 +58,7 @@ export async function attaching(): Promise<void> {
     closeTimeout: 1000,
   });
   endpoints.attach(http.createServer(endpoints));
+  endpoints.attach(https.createServer({}, app));
   // @ts-expect-error attach takes a server
   endpoints.attach(app);
 }

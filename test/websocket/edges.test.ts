@@ -7,6 +7,9 @@
 import net from 'node:net';
 import path from 'node:path';
 import http from 'node:http';
+import https from 'node:https';
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
 import { expect } from 'chai';
 import { mountEndpoints } from '../../src';
@@ -171,6 +174,28 @@ describe('WebSocket endpoints at the edges', () => {
     } finally {
       await second.close();
       await running.close();
+    }
+  });
+
+  it('serves wss:// on an HTTPS server', async () => {
+    const endpoints = mountEndpoints({ dir });
+    const tls = path.join(__dirname, '../fixtures/tls');
+    const server = https.createServer(
+      { key: readFileSync(path.join(tls, 'key.pem')), cert: readFileSync(path.join(tls, 'cert.pem')) },
+      endpoints,
+    );
+    endpoints.attach(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      // A certificate of its own, for localhost: trusted for this connection only.
+      const client = await connect(`wss://127.0.0.1:${port}/rooms/tls`, { rejectUnauthorized: false });
+      const greeting = JSON.parse((await client.next()) as string) as { room: string };
+      expect(greeting.room).to.equal('tls');
+      client.ws.close();
+      await client.closed;
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
     }
   });
 });
