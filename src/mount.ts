@@ -26,6 +26,7 @@ import {
   type MountedRoute,
   socketHandlerOf,
   WEBSOCKET_EXPORT,
+  withUpgradeRequired,
 } from './dispatch';
 import { mountChecksResponses, withContractSettings } from './contract';
 import { loadedExportInfo, loadModule, type ModuleExports } from './load';
@@ -240,7 +241,7 @@ async function compile(
           passedToNext: false,
         }),
     }));
-    return compileRoute(file, buildMethodTable(handlers, pages.has(file.pattern)), {
+    return compileRoute(file, buildMethodTable(withUpgradeRequired(handlers), pages.has(file.pattern)), {
       socket: socketHandlerOf(mod, file.displayPath),
       middleware: [...optionMiddleware, ...folders.map((f) => modules.get(f)!.default as WebMiddleware)],
       middlewareNames: [...optionNames, ...folders.map((f) => f.displayPath)],

@@ -33,5 +33,5 @@ export { EndpointCall, type HostRequest } from './endpoint-call';
 export { Failure, runRoute, isResponse, type Outcome } from './run-route';
 export { handledRejection, NextCalledTwiceError } from './run-chain';
 export { handleFetch } from './handle-fetch';
-export { socketHandlerOf } from './socket-handler';
+export { socketHandlerOf, withUpgradeRequired } from './socket-handler';
 export { logError, tellOnError } from './report-error';

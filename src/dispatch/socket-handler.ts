@@ -2,6 +2,7 @@
  * An endpoint module's `websocket` export, checked once when the module loads: an object whose
  * hooks are functions. A typo in a hook's name is an error here, not a hook that silently never runs.
  */
+import { PLAIN_TEXT } from './answers';
 import { WEBSOCKET_EXPORT } from './http-methods';
 import type { WebSocketHandler } from '../types';
 
@@ -29,4 +30,22 @@ export function socketHandlerOf(
     }
   }
   return value as WebSocketHandler;
+}
+
+/**
+ * A GET without an upgrade to a route that serves only WebSockets gets `426 Upgrade Required`
+ * (RFC 9110, 15.5.22), which names the protocol to switch to, rather than a 405 that says GET is not
+ * served. Added to the exports when the table is built, so no request pays for it.
+ */
+export function withUpgradeRequired(exports: Record<string, unknown>): Record<string, unknown> {
+  const servesGet = ['GET', 'ANY', 'default'].some((name) => typeof exports[name] === 'function');
+  if (exports[WEBSOCKET_EXPORT] === undefined || servesGet) return exports;
+  return { ...exports, GET: upgradeRequired };
+}
+
+function upgradeRequired(): Response {
+  return new Response('Upgrade Required: this URL serves WebSockets', {
+    status: 426,
+    headers: { upgrade: 'websocket', 'content-type': PLAIN_TEXT },
+  });
 }

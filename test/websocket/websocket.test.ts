@@ -94,6 +94,15 @@ for (const host of hosts) {
       expect((await running.request('/echo')).text).to.equal('echo over HTTP');
     });
 
+    it('answers a GET without an upgrade to a socket-only route with 426, after its guard', async () => {
+      const plain = await running.request('/refuse');
+      expect(plain.status).to.equal(426);
+      expect(plain.headers.upgrade).to.equal('websocket');
+      expect((await running.request('/guarded')).status).to.equal(401);
+      expect((await running.request('/guarded', { headers: { cookie: 'session=ok' } })).status).to.equal(426);
+      expect((await running.endpoints.fetch(new Request('http://localhost/refuse'))).status).to.equal(426);
+    });
+
     it('closes with 1009 past the largest message', async () => {
       const client = await connect(`${ws}/echo`);
       client.ws.send('x'.repeat(1025));
