@@ -15,6 +15,7 @@ import { expect } from 'chai';
 import { mountEndpoints } from '../../src';
 import { hosts, type Host } from '../integration/hosts';
 import { delay, httpRequest, listen } from '../support/net';
+import { WebSocketServer } from 'ws';
 import { connect, refusal } from './sockets';
 
 const dir = path.join(__dirname, '../fixtures/socket-app');
@@ -196,6 +197,34 @@ describe('WebSocket endpoints at the edges', () => {
       await client.closed;
     } finally {
       await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('on a Node without shouldUpgradeCallback: serves its routes, leaves the rest to the app’s listener, else 404', async () => {
+    const running = await host('Connect').start({ dir });
+    // What Node did before shouldUpgradeCallback: emit `upgrade` whenever the server has a listener.
+    type OldServer = { shouldUpgradeCallback?: (this: http.Server) => boolean };
+    delete (running.server as OldServer).shouldUpgradeCallback;
+    running.endpoints.attach(running.server);
+    (running.server as OldServer).shouldUpgradeCallback = function () {
+      return this.listenerCount('upgrade') > 0;
+    };
+    const ws = running.url.replace('http:', 'ws:');
+    try {
+      const client = await connect(`${ws}/echo`);
+      client.ws.send('old');
+      expect(await client.next()).to.equal('old');
+      client.ws.close();
+      expect((await refusal(`${ws}/plain`)).status).to.equal(404);
+
+      const appSockets = new WebSocketServer({ server: running.server, path: '/plain' });
+      appSockets.on('connection', (socket) => socket.send('from the app'));
+      const app = await connect(`${ws}/plain`);
+      expect(await app.next()).to.equal('from the app');
+      app.ws.close();
+      appSockets.close();
+    } finally {
+      await running.close();
     }
   });
 });
