@@ -1,20 +1,31 @@
 /**
  * The layout's rules, checked by `npm run check:layers` in `npm test` (issue 23): no import circle
  * in src/, and every import goes down. The floors, from the bottom: the public vocabulary and the
- * words messages share; files on disk; the route table; handlers, their contracts and answers in Web terms; Node
+ * words messages share; files on disk; the route table and the tracing channels (issue 27);
+ * handlers, their contracts and answers in Web terms; Node
  * I/O, validation, loading, typed routes and the route listing; development mode, `check`, the test
- * helpers and bridgeMiddleware; mounting; the entry points, the library's and the command line's.
+ * helpers, bridgeMiddleware, the OpenAPI document, the typed client and reading a build; mounting and
+ * writing a build; the entry points, the library's and the command line's.
  * A folder may import from itself and from any floor below its own, never from its own floor's
  * other folders or from above.
  */
 const FLOORS = [
   ['src/types.ts', 'src/debug.ts', 'src/words.ts'],
   ['src/discover/'],
-  ['src/router/'],
+  ['src/router/', 'src/observe/'],
   ['src/dispatch/', 'src/contract/'],
   ['src/bridge/', 'src/validate/', 'src/load/', 'src/typed-routes/', 'src/describe-routes.ts'],
-  ['src/dev/', 'src/check/', 'src/testing/', 'src/bridge-middleware/', 'src/websocket/'],
-  ['src/mount.ts'],
+  [
+    'src/dev/',
+    'src/check/',
+    'src/testing/',
+    'src/bridge-middleware/',
+    'src/openapi/',
+    'src/client/',
+    'src/manifest/',
+    'src/websocket/',
+  ],
+  ['src/mount.ts', 'src/build/'],
   ['src/index.ts', 'src/cli/'],
 ];
 

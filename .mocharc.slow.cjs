@@ -12,6 +12,8 @@ module.exports = {
     'test/unit/cli.test.ts', // the CLI in a child process, once or twice per test
     'test/unit/cli-startup.test.ts', // the CLI in a child process; `check --load` spawns again
     'test/unit/messages.test.ts', // pins the CLI's output too, from child processes
+    'test/openapi/cli.test.ts', // the openapi command in a child process, which loads the modules in another
+    'test/openapi/openapi-typescript.test.ts', // a TypeScript program over the generated types: seconds
     'test/integration/module-systems.test.ts', // an app per package type, each in a child process
     'test/integration/typescript-loading.test.ts', // an app per TypeScript loader, in child processes
     'test/hardening/soak.test.ts', // 5 s of load from scripts/soak.mjs, in child processes
@@ -19,11 +21,16 @@ module.exports = {
     'test/hardening/body-limits.test.ts', // waits out the server's 2 s drain timeout
     'test/hardening/faults.test.ts', // a second of backpressure from a client too slow to read
     'test/dev/dev-memory.test.ts', // 200 reloads per package type, heap measured after gc
+    'test/observe/opentelemetry.test.ts', // the OpenTelemetry SDK in a child process per host
+    'examples/express-app/test/tracing.test.ts', // the example app with TRACING=1, in child processes
     'test/middleware/memory.test.ts', // 100 MiB through a child process's server, its memory measured
     'test/websocket/check.test.ts', // the CLI in a child process; `check --load` spawns again
     'test/websocket/without-ws.test.ts', // builds the package, runs it in child processes without ws
     'test/websocket/many-connections.test.ts', // 1,000 WebSockets per host against a child process's server
     'examples/express-app/test/browser.test.ts', // Chromium, through playwright-core
+    'test/build/cli-build.test.ts', // the CLI in a child process; `check --load` spawns again
+    'test/integration/from-build.test.ts', // the shared integration suites again, in a child mocha
+    'examples/express-app/test/from-build.test.ts', // the example's tests again, in a child mocha
   ],
   timeout: 20000,
   reporter: 'dot',

@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'test/fixtures/**', '**/.scratch/**', 'bench/trees/**'] },
+  { ignores: ['**/dist/', 'node_modules/', 'test/fixtures/**', '**/.scratch/**', 'bench/trees/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   prettier,

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { PINNED, nodeBinDir } from '../scripts/node-versions.mjs';
 import { BUILD, buildBench } from './lib/build';
 import { log, measureThroughput } from './lib/measure-throughput';
+import { measureFirstAnswer } from './lib/measure-first-answer';
 import { measureStartup } from './lib/measure-startup';
 import { measureTransfers } from './lib/measure-transfers';
 import { parseOptions, type Options } from './lib/options';
@@ -66,7 +67,11 @@ async function measure(): Promise<SavedRun> {
       if (options.only.includes(scenario.id))
         run.scenarios.push(await measureThroughput(scenario, load, options));
     }
-    if (options.only.includes('e')) run.startup = measureStartup(options);
+    if (options.only.includes('e')) {
+      run.startup = measureStartup(options);
+      // Cheaper than the startup rows: two more runs each.
+      run.firstAnswer = await measureFirstAnswer(options.startupRuns + 2);
+    }
     if (options.only.includes('f')) run.transfers = await measureTransfers(load, options);
   } finally {
     load.close();

@@ -46,6 +46,7 @@ export const THROUGHPUT: ThroughputScenario[] = [
       'express5-floor',
       'express5-response',
       'express5-native',
+      'express5-native+bridged',
       'ee-express5',
       'ee-express5+request',
       'hono-express5',
@@ -66,7 +67,7 @@ export const THROUGHPUT: ThroughputScenario[] = [
     ],
     baseline: 'express5-native',
     notes:
-      'The handler is `GET()`: it declares no parameters, so express-file-endpoints builds no Request for it (the peers build theirs lazily too). The `+request` rows run the same handler declared as `GET(_request)`, for which it builds one.',
+      'The handler is `GET()`: it declares no parameters, so express-file-endpoints builds no Request for it (the peers build theirs lazily too). The `+request` rows run the same handler declared as `GET(_request)`, for which it builds one. `+bridged` puts a Web middleware that only calls `next()` in front of the native route, through `bridgeMiddleware`.',
   },
   {
     id: 'b',
@@ -224,6 +225,20 @@ export const STARTUP_LIMITS: { tree: string; case: 'cold' | 'warm'; maxMs: numbe
   { tree: 'TypeScript (CommonJS package)', case: 'warm', maxMs: 800 },
   { tree: 'JavaScript', case: 'warm', maxMs: 500, extra: true },
 ];
+/** (e) From process start to the first answered request (bench/lib/measure-first-answer.ts): its rows. */
+export const FIRST_ANSWER = {
+  baseline: 'Express, one route (baseline)',
+  build: 'a build, NODE_ENV=production',
+  buildHashed: 'a build, NODE_ENV unset: the tree is hashed against the build',
+  bundle: 'a single-file bundle (esbuild), NODE_ENV=production',
+  tsx: 'TypeScript, no build, ES module package: tsx, cold',
+  stripping: "TypeScript, no build, ES module package: Node's type stripping",
+} as const;
+/**
+ * (e) Their targets (issue 26): a build and a single-file bundle add at most `overBaselineMs` to the bare
+ * Express app; TypeScript without a build answers within `typeScriptMs`.
+ */
+export const FIRST_ANSWER_LIMITS = { overBaselineMs: 100, typeScriptMs: 1500 };
 /** (e) For information: what validation adds to discovery + loading. */
 export const MAX_VALIDATION_SHARE = 0.2;
 

@@ -17,7 +17,7 @@ import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { Readable, Writable, pipeline } from 'node:stream';
 import type { Express } from 'express';
-import { mountEndpoints } from '../src/index';
+import { bridgeMiddleware, mountEndpoints } from '../src/index';
 import {
   BIG_CHUNKS,
   CHUNK_SIZE,
@@ -34,7 +34,7 @@ import { BYHAND_TREE, CONTRACT_TREE, REQUEST_TREE, SMALL_TREE, treeDir } from '.
 
 export interface ServerConfig {
   scenario: 'a' | 'b' | 'c' | 'd' | 'f';
-  /** `<host>-<library>` or `<library>-<host>`, then `[+json|+request|+contract|+byhand][@one|@many]`; see lib/variants.ts. */
+  /** `<host>-<library>` or `<library>-<host>`, then `[+json|+request|+contract|+byhand|+bridged][@one|@many]`; see lib/variants.ts. */
   variant: string;
 }
 
@@ -60,7 +60,10 @@ async function main(): Promise<void> {
 
 async function buildListener(config: ServerConfig): Promise<RequestListener> {
   const [base, routes = 'one'] = config.variant.split('@') as [string, string | undefined];
-  const [name, extra] = base.split('+') as [string, 'json' | 'request' | 'contract' | 'byhand' | undefined];
+  const [name, extra] = base.split('+') as [
+    string,
+    'json' | 'request' | 'contract' | 'byhand' | 'bridged' | undefined,
+  ];
   const json = extra === 'json';
   // `node-raw`, `express5-native`, `ee-express5`, `hono-node`: one part names the host.
   const parts = name.split('-');
@@ -90,6 +93,8 @@ async function buildListener(config: ServerConfig): Promise<RequestListener> {
   ) as typeof import('express');
   const app = express();
   if (json) app.use(express.json());
+  // A Web middleware that passes every request on: what bridgeMiddleware costs in front of a route.
+  if (extra === 'bridged') app.use(bridgeMiddleware((_request, next) => next()));
   switch (library) {
     case 'floor': {
       const body = JSON.stringify(HELLO);

@@ -3,9 +3,9 @@
  * endpoint with the methods dispatch will serve, worked out from the statically read exports,
  * and, once the modules are loaded, what their contracts validate.
  */
-import { contractOf, INPUT_LOCATIONS, type InputLocation } from './contract';
 import type { DiscoveredTree, RouteFile } from './discover';
-import { HANDLER_EXPORTS, methodsFor, WEBSOCKET_EXPORT } from './dispatch';
+import { methodsFor, WEBSOCKET_EXPORT } from './dispatch';
+import type { ContractSummary } from './types';
 
 /** One row of the route table. */
 export interface RouteInfo {
@@ -24,27 +24,13 @@ export interface RouteInfo {
   /**
    * The handlers made by `defineHandler`, by export (`POST`, `ANY`, …): what each validates and
    * the statuses its `responses` list. Present once the modules are loaded (`.routes` after
-   * `.ready`); static reading cannot know it.
+   * `.ready`, `routes --load`); static reading cannot know it.
    */
   contracts?: Record<string, ContractSummary>;
 }
 
-/** What a handler's contract checks, as the route table shows it. */
-export interface ContractSummary {
-  /** The request parts it validates, in the order their issues are listed. */
-  validates: InputLocation[];
-  /** The statuses its `responses` give a schema for. */
-  responses: number[];
-}
-
-/** A tree whose modules are loaded: their exports, by absolute file path. */
-export interface LoadedTree extends DiscoveredTree {
-  modules: ReadonlyMap<string, Readonly<Record<string, unknown>>>;
-}
-
-export function describeRoutes(tree: DiscoveredTree | LoadedTree): RouteInfo[] {
+export function describeRoutes(tree: DiscoveredTree): RouteInfo[] {
   const pagePatterns = patternsWithPage(tree);
-  const modules = 'modules' in tree ? tree.modules : undefined;
   return tree.files
     .filter((file) => file.kind === 'endpoint')
     .map((file) => {
@@ -56,24 +42,9 @@ export function describeRoutes(tree: DiscoveredTree | LoadedTree): RouteInfo[] {
         incomplete: file.exports?.namesIncomplete ?? true,
         websocket: file.exports?.names.includes(WEBSOCKET_EXPORT) ?? false,
       };
-      const exports = modules?.get(file.file);
-      if (exports) row.contracts = contractSummaries(exports);
+      if (file.exports?.contracts) row.contracts = file.exports.contracts;
       return row;
     });
-}
-
-/** The contracts among a module's handler exports. */
-function contractSummaries(exports: Readonly<Record<string, unknown>>): Record<string, ContractSummary> {
-  const summaries: Record<string, ContractSummary> = {};
-  for (const name of HANDLER_EXPORTS) {
-    const contract = contractOf(exports[name]);
-    if (!contract) continue;
-    summaries[name] = {
-      validates: INPUT_LOCATIONS.filter((location) => contract[location] !== undefined),
-      responses: Object.keys(contract.responses ?? {}).map(Number),
-    };
-  }
-  return summaries;
 }
 
 /** URL patterns that a page serves; route groups collapse, so this compares URLs, not folders. */

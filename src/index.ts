@@ -3,7 +3,7 @@ export { mountEndpoints } from './mount';
 export { DEFAULT_BODY_LIMIT, BodyLimitError, type NodeMiddleware } from './bridge';
 export { bridgeMiddleware, type BridgeOptions } from './bridge-middleware';
 export type { EndpointsMiddleware, AppLike } from './mount';
-export type { RouteInfo, ContractSummary } from './describe-routes';
+export type { RouteInfo } from './describe-routes';
 export type { HttpMethod, HandlerExportName } from './dispatch';
 export { defineHandler, ResponseContractError } from './contract';
 export type {
@@ -13,6 +13,8 @@ export type {
   ContractOf,
   ContractTypes,
   StandardSchemaV1,
+  StandardJSONSchemaV1,
+  OperationDescription,
 } from './contract';
 export { EndpointValidationError } from './validate';
 export { EndpointLoadError } from './load';
@@ -25,7 +27,9 @@ export type {
   EndpointHandler,
   WebMiddleware,
   MountOptions,
+  EndpointsManifest,
   ContractIssue,
+  ContractSummary,
   ContractLocation,
   InvalidInputHandler,
   EndpointErrorInfo,
@@ -44,6 +48,16 @@ export type {
   WebSocketRouteRegistry,
   WebSocketRoute,
 } from './typed-routes';
+export type { EndpointMethods, HandlerTypes } from './typed-routes';
 export type { TestRequestOptions } from './testing';
+export type { MiddlewareTraceContext, RequestTraceContext } from './observe';
+export type {
+  OpenAPIDocument,
+  OpenAPIInfo,
+  OpenAPIOptions,
+  OpenAPIServer,
+  OpenAPIVersion,
+  ServeOpenAPIOptions,
+} from './openapi';
 export type { WebSocketHandler, WebSocketContext, EndpointWebSocket, WebSocketCloseDetails } from './types';
 export type { AttachOptions } from './websocket';

@@ -7,13 +7,7 @@
 import { createNodeMiddleware, DEFAULT_BODY_LIMIT, type NodeMiddleware } from './bridge';
 import { discoverTree, displayPath, type DiscoveredTree, type RouteFile } from './discover';
 import { failingModule, failingRouter, resolveDevOptions, startDevLoop } from './dev';
-import {
-  describeRoutes,
-  middlewareFilesFor,
-  patternsWithPage,
-  type LoadedTree,
-  type RouteInfo,
-} from './describe-routes';
+import { describeRoutes, middlewareFilesFor, patternsWithPage, type RouteInfo } from './describe-routes';
 import {
   buildMethodTable,
   compileRoute,
@@ -30,6 +24,14 @@ import {
 } from './dispatch';
 import { mountChecksResponses, withContractSettings } from './contract';
 import { loadedExportInfo, loadModule, type ModuleExports } from './load';
+import {
+  generateOpenAPI,
+  serveOpenAPI,
+  type LoadedModules,
+  type OpenAPIDocument,
+  type OpenAPIOptions,
+} from './openapi';
+import { openBuild, type OpenedBuild } from './manifest';
 import type { Router } from './router';
 import type { MountOptions, WebMiddleware } from './types';
 import { assertValidTree } from './validate';
@@ -54,6 +56,11 @@ export interface EndpointsMiddleware extends NodeMiddleware {
    * (going away); resolves at once when there is neither.
    */
   close(): Promise<void>;
+  /**
+   * The tree's OpenAPI 3.1 (or 3.2) document, once every module is loaded: every endpoint, and
+   * what its contract says (see docs/openapi.md).
+   */
+  openapi(options?: OpenAPIOptions): Promise<OpenAPIDocument>;
   /**
    * Serves the tree's WebSocket routes (endpoints that `export const websocket`) on `server`; every
    * other upgrade request stays the app's. `server.close()` closes their sockets with 1001.
@@ -92,24 +99,56 @@ export function mountEndpoints(
 }
 
 function createEndpoints(options: MountOptions): EndpointsMiddleware {
-  const tree = discoverTree(options.dir ?? 'app');
+  // A build (docs/build.md) holds a table validated when it was made: nothing to glob, read or validate.
+  const build = openBuild(options);
+  if (build && options.dev) throw devFromBuildError(build);
+  const tree = build?.tree ?? discoverTree(options.dir ?? 'app');
   // Development mode reports an invalid tree on an error page instead (src/dev).
-  const dev = resolveDevOptions(options.dev, tree.root);
-  if (!dev) assertValidTree(tree);
+  const dev = build ? undefined : resolveDevOptions(options.dev, tree.root);
+  if (!dev && !build) assertValidTree(tree);
 
   // Rows are updated in place once the modules are loaded, so a reference kept earlier stays current.
   const routes = describeRoutes(tree);
   // The table is known before any module loads: a request no endpoint matches need not wait.
   let router: Router<MountedRoute> = loadingRouter(tree, options);
+  // The tree as last loaded, with its modules: what `.openapi()` describes.
+  let described: { tree: DiscoveredTree; modules?: LoadedModules } = { tree };
+  const keep: typeof compile = (...args) =>
+    compile(...args).then(
+      (result) => ((described = { tree: result.loaded, modules: result.modules }), result),
+    );
   const devLoop = dev
-    ? startDevLoop(tree, { options, dev, routes, compile, swap: (next) => void (router = next) })
+    ? startDevLoop(tree, { options, dev, routes, compile: keep, swap: (next) => void (router = next) })
     : undefined;
-  const ready = devLoop?.ready ?? loadTree(tree, options, (next) => void (router = next), routes);
+  const ready =
+    devLoop?.ready ?? loadTree(tree, options, (next) => void (router = next), routes, keep, build);
   // The error reaches whoever awaits `.ready`; it must not also crash the process as an unhandled
   // rejection when nobody awaits it (onError has been told).
   const loaded = ready.then(noop, noop);
 
-  const middleware = createNodeMiddleware({ router: () => router, loaded });
+  const document = (openapiOptions: OpenAPIOptions) => {
+    const { document, warnings } = generateOpenAPI(described.tree, described.modules, openapiOptions);
+    const warn =
+      openapiOptions.onWarning ?? ((warning) => console.warn(`express-file-endpoints: ${warning}`));
+    for (const warning of warnings) warn(warning);
+    return document;
+  };
+  let middleware = createNodeMiddleware({ router: () => router, loaded });
+  let fetch = async (request: Request) => {
+    await loaded;
+    return handleFetch(router as Router<CompiledRoute>, request);
+  };
+  if (options.openapi) {
+    // Only a mount with the option is wrapped: the others' requests pay nothing for it.
+    ({ middleware, fetch } = serveOpenAPI(
+      options.openapi,
+      { loaded, current: () => described, document },
+      {
+        middleware,
+        fetch,
+      },
+    ));
+  }
   const socketServers: SocketRegistry[] = [];
   // Until the modules load, static reading tells which routes serve sockets; a file it could not
   // read completely might.
@@ -121,12 +160,13 @@ function createEndpoints(options: MountOptions): EndpointsMiddleware {
   return Object.assign(middleware, {
     ready,
     routes,
-    fetch: async (request: Request) => {
-      await loaded;
-      return handleFetch(router as Router<CompiledRoute>, request);
-    },
+    fetch,
     close: async () => {
       await Promise.all([devLoop?.close(), ...socketServers.map((sockets) => sockets.closeAll())]);
+    },
+    openapi: async (openapiOptions: OpenAPIOptions = {}) => {
+      await loaded;
+      return document(openapiOptions);
     },
     attach(server: AttachableServer, attachOptions?: AttachOptions) {
       const socketMount = { router: () => router, loaded, mayServeSockets };
@@ -153,10 +193,14 @@ async function loadTree(
   options: MountOptions,
   swap: (router: Router<CompiledRoute>) => void,
   routes: RouteInfo[],
+  compileTree: typeof compile,
+  build?: OpenedBuild,
 ): Promise<void> {
   const onError = options.onError ?? logError;
   const failures: { file: RouteFile; error: unknown }[] = [];
   const load = async (file: RouteFile): Promise<ModuleExports> => {
+    // A build's modules come from one import: if it fails, the whole tree fails, told once below.
+    if (build) return (await build.modules).get(file.file)!;
     try {
       return await loadModule(file.file, file.displayPath);
     } catch (error) {
@@ -166,7 +210,7 @@ async function loadTree(
   };
   let compiled: Awaited<ReturnType<typeof compile>>;
   try {
-    compiled = await compile(tree, options, load);
+    compiled = await compileTree(tree, options, load, build !== undefined);
   } catch (error) {
     // The tree as loaded is invalid (`export * from` brought a conflict): no route can be trusted.
     swap(failingRouter(tree, options, error));
@@ -196,22 +240,22 @@ async function compile(
   tree: DiscoveredTree,
   options: MountOptions,
   load: (file: RouteFile) => Promise<ModuleExports>,
-): Promise<{ router: Router<CompiledRoute>; loaded: LoadedTree }> {
+  validated = false,
+): Promise<{ router: Router<CompiledRoute>; loaded: DiscoveredTree; modules: LoadedModules }> {
   const modules = new Map<RouteFile, ModuleExports>();
   await Promise.all(
     tree.files.filter((f) => f.kind !== 'page').map(async (file) => modules.set(file, await load(file))),
   );
-  // Validate again against what the modules really export (`export * from`, computed exports).
+  // Validate again against what the modules really export (`export * from`, computed exports, contracts).
   // The exports go along, for `.routes` to show which handlers have a contract.
-  const loaded: LoadedTree = {
+  const loaded: DiscoveredTree = {
     ...tree,
     files: tree.files.map((file) => {
       const mod = modules.get(file);
       return mod ? { ...file, exports: loadedExportInfo(mod) } : file;
     }),
-    modules: new Map([...modules].map(([file, mod]) => [file.file, mod])),
   };
-  assertValidTree(loaded);
+  if (!validated) assertValidTree(loaded);
   // `ws` is loaded only for a tree that serves WebSockets, and its absence is told at startup.
   const needsWs = [...modules].find(
     ([file, mod]) => file.kind === 'endpoint' && socketHandlerOf(mod, file.displayPath),
@@ -249,7 +293,9 @@ async function compile(
       onError,
     });
   };
-  return { router: endpointRouter(tree, options, routeFor), loaded };
+  // The modules by file, for `.openapi()`: it reads the contracts themselves.
+  const byFile = new Map([...modules].map(([file, mod]) => [file.file, mod]));
+  return { router: endpointRouter(tree, options, routeFor), loaded, modules: byFile };
 }
 
 function bodyLimitOf(mod: ModuleExports, options: MountOptions): number | false {
@@ -257,6 +303,13 @@ function bodyLimitOf(mod: ModuleExports, options: MountOptions): number | false 
   const own = config?.bodyLimit;
   if (own === false || typeof own === 'number') return own;
   return options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+}
+
+function devFromBuildError(build: OpenedBuild): Error {
+  const source = displayPath(build.tree.root);
+  return new Error(
+    `express-file-endpoints: development mode reads the endpoint tree, not a build: mount dir: '${source}' with dev.`,
+  );
 }
 
 function isApp(value: unknown): value is AppLike {

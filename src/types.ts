@@ -110,6 +110,14 @@ export type ErrorReporter = (error: unknown, info: EndpointErrorInfo) => void;
 /** Where a request value that a contract checks comes from; `response` is a handler's answer. */
 export type ContractLocation = 'params' | 'query' | 'headers' | 'body' | 'response';
 
+/** What a handler's contract checks (issue 24), as the route table shows it. */
+export interface ContractSummary {
+  /** The request parts it validates, in the order their issues are listed. */
+  validates: Exclude<ContractLocation, 'response'>[];
+  /** The statuses its `responses` give a schema for. */
+  responses: number[];
+}
+
 /** One thing a contract found wrong with a request (or, for `response`, with a handler's answer). */
 export interface ContractIssue {
   /** Which part of the request: the route's `params`, the `query`, the `headers` or the `body`. */
@@ -125,10 +133,24 @@ export interface ContractIssue {
 /** Answers a request a contract rejects: `issues` lists every problem found. */
 export type InvalidInputHandler = (issues: ContractIssue[], request: Request) => Response | Promise<Response>;
 
+/** What the manifest module of a build exports by default (`express-file-endpoints build`). */
+export interface EndpointsManifest {
+  readonly kind: 'express-file-endpoints build';
+  /** The version of the library that made the build: another version refuses it. */
+  readonly version: string;
+  /** Every endpoint and middleware module, in the order of the build's route table. */
+  readonly modules: readonly unknown[];
+}
+
 /** Options of `mountEndpoints`. */
 export interface MountOptions {
   /** Folder holding the endpoint tree; relative to `process.cwd()`, absolute, or a file URL. Default `'app'`. */
   dir?: string | URL;
+  /**
+   * The manifest module of a build (`express-file-endpoints build`), imported by the app: what lets a bundler put
+   * the endpoints in the app's bundle. Takes the place of `dir` (a `dir` holding a build is found by itself).
+   */
+  manifest?: EndpointsManifest;
   /** Web middleware run, in order, around every endpoint of the tree. */
   middleware?: WebMiddleware[];
   /** Match URLs case-sensitively. Default: the app's `case sensitive routing` setting, else `false`. */
@@ -163,6 +185,11 @@ export interface MountOptions {
    * restart (see docs/development-mode.md). Default: on when `NODE_ENV=development`.
    */
   dev?: boolean | DevOptions;
+  /**
+   * Serve the tree's OpenAPI document as JSON at `path` below the mount, for GET and HEAD (see
+   * docs/openapi.md). Its `servers` default to where the tree is mounted.
+   */
+  openapi?: ServeOpenAPIOptions;
 }
 
 /** `mountEndpoints({ dev: { … } })`: development mode with settings. */
@@ -265,4 +292,44 @@ export interface WebSocketCloseDetails {
   /** The close code: 1000 normal, 1001 going away, 1005 none given, 1006 the connection dropped. */
   code: number;
   reason: string;
+}
+
+/** The OpenAPI versions the document can be written in. */
+export type OpenAPIVersion = '3.1' | '3.2';
+
+/** The Info Object (OpenAPI section 4.8.2): `title` and `version` are required by the spec. */
+export interface OpenAPIInfo {
+  title: string;
+  version: string;
+  summary?: string;
+  description?: string;
+  [field: string]: unknown;
+}
+
+/** The Server Object (OpenAPI section 4.8.5): a URL, absolute or relative to where the document is served. */
+export interface OpenAPIServer {
+  url: string;
+  description?: string;
+  [field: string]: unknown;
+}
+
+/** `middleware.openapi(options)`, the `openapi` mount option and the CLI's settings. */
+export interface OpenAPIOptions {
+  /** `3.1` (the default) or `3.2`. */
+  version?: OpenAPIVersion;
+  /** The document's `info`. Default: `{ title: 'API', version: '1.0.0' }`. */
+  info?: OpenAPIInfo;
+  /**
+   * The document's `servers`. Default: none from `.openapi()`, which means `/` (section 4.8.1); the
+   * path the tree is mounted at when the mount serves the document.
+   */
+  servers?: OpenAPIServer[];
+  /** Told about each schema that cannot be described (the operation gets an open schema). Default `console.warn`. */
+  onWarning?: (message: string) => void;
+}
+
+/** The `openapi` mount option: serve the document at `path`, below where the tree is mounted. */
+export interface ServeOpenAPIOptions extends OpenAPIOptions {
+  /** Where the document is served, below the mount: `/openapi.json`. */
+  path: string;
 }

@@ -2,7 +2,15 @@
  * Judging a saved run against the targets of ../scenarios.ts: every verdict comes with the
  * figures it was made from. Uses the saved samples only.
  */
-import { MAX_VALIDATION_SHARE, STARTUP_LIMITS, TARGETS, TRANSFER, type Target } from '../scenarios';
+import {
+  FIRST_ANSWER,
+  FIRST_ANSWER_LIMITS,
+  MAX_VALIDATION_SHARE,
+  STARTUP_LIMITS,
+  TARGETS,
+  TRANSFER,
+  type Target,
+} from '../scenarios';
 import { cpuOf, rpsOf, sameRoundRatio, type SavedRun, type TransferResult } from './results';
 import { fmtInt, fmtMiB, fmtMs, fmtRatio, median } from './stats';
 import { describeVariant } from './variants';
@@ -74,6 +82,57 @@ function startupRows(run: SavedRun): TargetRow[] {
   return rows;
 }
 
+/** Issue 26's targets, from process start to the first answered request. */
+function firstAnswerRows(run: SavedRun): TargetRow[] {
+  const rows = run.firstAnswer?.rows ?? [];
+  if (rows.length === 0) return [];
+  const group = '(e) first answer, 1,000 endpoints';
+  const of = (variant: string) => rows.find((row) => row.variant === variant)?.total;
+  const baseline = of(FIRST_ANSWER.baseline);
+  const overBaseline = (variant: string, extra = false): TargetRow => {
+    const row = rows.find((r) => r.variant === variant);
+    const base = rows.find((r) => r.variant === FIRST_ANSWER.baseline);
+    const bar = FIRST_ANSWER_LIMITS.overBaselineMs;
+    if (!row || !base || baseline === undefined) {
+      return {
+        group,
+        target: `${variant}: ≤ ${bar} ms more than ${FIRST_ANSWER.baseline}`,
+        measured: 'not measured',
+        status: 'not measured',
+        extra,
+      };
+    }
+    // The runs are interleaved: run i of every row was measured in the same round, seconds apart. The median
+    // of the same-round differences holds steadier than a difference of medians on a busy machine.
+    const over = median(row.runs.map((ms, i) => ms - (base.runs[i] ?? Number.NaN)).filter(Number.isFinite));
+    return {
+      group,
+      target: `${variant}: ≤ ${bar} ms more than ${FIRST_ANSWER.baseline}`,
+      measured: `+${fmtMs(over)} ms (same-round median; medians ${fmtMs(row.total)} vs ${fmtMs(baseline)} ms)`,
+      status: over <= bar ? 'met' : 'missed',
+      extra,
+    };
+  };
+  const under = (variant: string, extra = false): TargetRow => {
+    const total = of(variant);
+    const bar = FIRST_ANSWER_LIMITS.typeScriptMs;
+    return {
+      group,
+      target: `${variant}: ≤ ${bar / 1000} s`,
+      measured: total === undefined ? 'not measured' : `${fmtMs(total)} ms`,
+      status: total === undefined ? 'not measured' : total <= bar ? 'met' : 'missed',
+      extra,
+    };
+  };
+  return [
+    overBaseline(FIRST_ANSWER.build),
+    overBaseline(FIRST_ANSWER.bundle),
+    under(FIRST_ANSWER.tsx),
+    overBaseline(FIRST_ANSWER.buildHashed, true),
+    under(FIRST_ANSWER.stripping, true),
+  ];
+}
+
 export const transferRatio = (run: SavedRun, row: TransferResult): number => {
   const base = run.transfers.find((t) => t.variant === TRANSFER.baseline && t.direction === row.direction);
   // Time ratio inverted: throughput relative to the baseline's in the same round.
@@ -111,5 +170,5 @@ function transferRows(run: SavedRun): TargetRow[] {
 /** Every target of the scenarios the run measured, in the order of the scenarios file. */
 export function judge(run: SavedRun): TargetRow[] {
   const rows = TARGETS.map((t) => throughputRow(run, t)).filter((r): r is TargetRow => r !== undefined);
-  return [...rows, ...startupRows(run), ...transferRows(run)];
+  return [...rows, ...startupRows(run), ...firstAnswerRows(run), ...transferRows(run)];
 }

@@ -108,6 +108,28 @@ function startupTable(run: SavedRun): string[] {
   return out;
 }
 
+function firstAnswerTable(run: SavedRun): string[] {
+  if (!run.firstAnswer || run.firstAnswer.rows.length === 0) return [];
+  const { date, machine, rows } = run.firstAnswer;
+  return [
+    '## (e) Process start to the first answered request, 1,000 endpoints',
+    '',
+    `Measured ${date.slice(0, 16).replace('T', ' ')} UTC on Node ${machine.node}, ${machine.cores} cores, ` +
+      `load average ${machine.loadAverage} at the end.`,
+    '',
+    'The wall clock from the driver starting a fresh `node` process to that process having the answer to its own ' +
+      '`fetch()` of the last route: Node starting, Express and the library loading, the endpoints mounted, a ' +
+      'server listening, one request. The tree is the 1,000 TypeScript endpoints of an ES module package; the ' +
+      'baseline serves the same URL from one native route. Runs are interleaved across the rows. The profile ' +
+      'behind a missed row is in [bench/README.md](README.md#why-the-targets-still-missed-are-missed).',
+    '',
+    '| start from | median | runs |',
+    '|---|---:|---|',
+    ...rows.map((row) => `| ${row.variant} | ${fmtMs(row.total)} ms | ${row.runs.map(fmtMs).join(', ')} |`),
+    '',
+  ];
+}
+
 function transferTable(run: SavedRun): string[] {
   if (run.transfers.length === 0) return [];
   const out = ['## (f) 256 MiB upload and download', ''];
@@ -145,7 +167,7 @@ export function runSection(run: SavedRun): string[] {
     if (result.notes) out.push('', result.notes);
     out.push('', ...scenarioTable(result), '');
   }
-  return [...out, ...startupTable(run), ...transferTable(run)];
+  return [...out, ...startupTable(run), ...firstAnswerTable(run), ...transferTable(run)];
 }
 
 /** Writes `dir`/results.md from `dir`/results.json and `dir`/results-cross.json; returns its path. */

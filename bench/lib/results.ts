@@ -55,6 +55,24 @@ export interface StartupRow {
   load?: number;
 }
 
+/** (e) From process start to the first answered request: see measure-first-answer.ts. */
+export interface FirstAnswerRow {
+  variant: string;
+  runs: number[];
+  /** Median of `runs`, in ms. */
+  total: number;
+}
+
+/**
+ * The first-answer rows and when and where they were measured: bench/first-answer-run.ts measures them alone
+ * and adds them to a saved run, whose other figures keep their own date and machine.
+ */
+export interface FirstAnswerRun {
+  date: string;
+  machine: Machine;
+  rows: FirstAnswerRow[];
+}
+
 export interface TransferSample {
   round: number;
   seconds: number;
@@ -91,6 +109,8 @@ export interface SavedRun {
   machine: Machine;
   scenarios: ScenarioResult[];
   startup: StartupRow[];
+  /** Absent from runs saved before it was measured. */
+  firstAnswer?: FirstAnswerRun;
   transfers: TransferResult[];
 }
 

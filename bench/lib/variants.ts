@@ -1,6 +1,6 @@
 /**
  * Server variants: what each one is, in words, for the results tables. The code that builds them
- * is in `../server.ts`; a variant id is `<host>-<library>[+json|+request|+contract|+byhand]`.
+ * is in `../server.ts`; a variant id is `<host>-<library>[+json|+request|+contract|+byhand|+bridged]`.
  */
 export const VARIANTS: Record<string, string> = {
   'node-raw': 'raw node:http handler',
@@ -11,6 +11,8 @@ export const VARIANTS: Record<string, string> = {
   'express5-native': 'Express 5 native route (`app.get`/`app.post` + `res.json`)',
   'express4-native': 'Express 4 native route (`app.get`/`app.post` + `res.json`)',
   'express5-native+json': 'Express 5 native route behind `express.json()`',
+  'express5-native+bridged':
+    'Express 5 native route behind `bridgeMiddleware((request, next) => next())`, a Web middleware that passes every request on',
   'express4-native+json': 'Express 4 native route behind `express.json()`',
   'ee-express5': 'express-file-endpoints in Express 5',
   'ee-express4': 'express-file-endpoints in Express 4',

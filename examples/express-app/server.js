@@ -4,12 +4,18 @@
  *
  *   npm start                      # from the repository root: builds the library, then runs this
  *   npm run dev                    # the same in development mode: edit an endpoint, the next request runs it
+ *   npm run build:endpoints && node examples/express-app/server.js --build   # from the build: no tsx, no globbing
  *   PORT=8080 API_TOKEN=s3cret node examples/express-app/server.js
+ *   TRACING=1 npm start            # prints an OpenTelemetry span per line: GET /api/users/:id …
  *
  * Environment: PORT (default 3000), API_TOKEN (bearer token for writes, default "dev-token"),
- * UPSTREAM_URL (where /proxy/* forwards; default this server's /legacy routes).
+ * UPSTREAM_URL (where /proxy/* forwards; default this server's /legacy routes), TRACING (1: trace
+ * with OpenTelemetry, spans printed to the console; see tracing.js).
  */
 'use strict';
+
+// First of all: OpenTelemetry's instrumentations patch node:http and Express as they are required.
+const tracing = process.env.TRACING && require.main === module && require('./tracing').startTracing();
 
 const http = require('node:http');
 const path = require('node:path');
@@ -27,8 +33,13 @@ const DEFAULT_TOKEN = 'dev-token';
  * @param {object} [options]
  * @param {string} [options.token] bearer token for writes under /api (default: API_TOKEN or "dev-token")
  * @param {{ error(...args: unknown[]): void }} [options.logger] where server errors are logged
+ * @param {string} [options.dir] the endpoint tree, or a build of it (default: ./app; `--build`: ./dist/endpoints)
  */
-async function createApp({ token = process.env.API_TOKEN || DEFAULT_TOKEN, logger = console } = {}) {
+async function createApp({
+  token = process.env.API_TOKEN || DEFAULT_TOKEN,
+  logger = console,
+  dir = path.join(__dirname, process.argv.includes('--build') ? 'dist/endpoints' : 'app'),
+} = {}) {
   const app = express();
 
   // Writes under /api need a token. It runs before the body parsers, so a request without
@@ -43,9 +54,13 @@ async function createApp({ token = process.env.API_TOKEN || DEFAULT_TOKEN, logge
   // The new endpoints. Requests that no endpoint matches, and GET /contact (a page lives
   // there), fall through to the routes below.
   // `--dev` (npm run dev) or NODE_ENV=development: edited endpoints are reloaded with no restart.
+  // GET /openapi.json is the API's OpenAPI document, written from the tree and its contracts.
+  // `dir` may name a build (`npm run build:endpoints` writes ./dist/endpoints): the same app, mounted from
+  // compiled JavaScript, with no TypeScript loader and no globbing at startup.
   app.locals.endpoints = await mountEndpoints(app, {
-    dir: path.join(__dirname, 'app'),
+    dir,
     dev: process.argv.includes('--dev') || undefined,
+    openapi: { path: '/openapi.json', info: { title: 'Example app', version: '1.0.0' } },
   });
 
   app.use(legacyRoutes());
@@ -171,6 +186,7 @@ async function main() {
   process.env.UPSTREAM_URL ??= `http://127.0.0.1:${port}/legacy`;
 
   console.log(`express-file-endpoints example listening on http://localhost:${port}`);
+  if (tracing) console.log('Tracing with OpenTelemetry: a line per finished span.');
   printRoutes(app.locals.endpoints.routes);
   console.log('Press Ctrl-C to stop.');
 

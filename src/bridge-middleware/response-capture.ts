@@ -93,7 +93,8 @@ export class ResponseCapture {
   #head: CapturedHead | undefined;
   #chain: ChainResponse | undefined;
   readonly #res: ServerResponse;
-  readonly #body: ReadableStream<Uint8Array>;
+  // Made when the head is known and the body is not whole: most answers come in one end().
+  #body: ReadableStream<Uint8Array> | undefined;
   readonly #corks = new CorkMarks();
   readonly #original: Partial<Record<Captured | 'on', Method>> = {};
   readonly #installed: Partial<Record<Captured, Method>> = {};
@@ -112,17 +113,6 @@ export class ResponseCapture {
       this.#reject = reject;
     });
     this.response.catch(noop);
-    this.#body = new ReadableStream<Uint8Array>(
-      {
-        start: (controller) => void (this.#sink = controller),
-        pull: () => this.#wakeWriter(),
-        cancel: () => {
-          this.#sink = undefined;
-          this.#wakeWriter();
-        },
-      },
-      new ByteLengthQueuingStrategy({ highWaterMark: CAPTURE_HIGH_WATER_MARK }),
-    );
     // A long poll whose client left before anything was written: next() has nothing to give.
     this.#stopWatching = whenClientGone(res, (reason) => {
       if (this.#phase === 'no-head') this.#reject(reason);
@@ -277,7 +267,7 @@ export class ResponseCapture {
    */
   abandon(force = false): void {
     this.#abandoned = true;
-    if (force || !this.#body.locked) this.#discard();
+    if (force || !this.#body?.locked) this.#discard();
   }
 
   /** Puts the methods back: now, or once the chain has ended, so its later writes reach nobody. */
@@ -312,7 +302,7 @@ export class ResponseCapture {
   #settle(whole?: Uint8Array): void {
     if (this.#chain || !this.#head) return;
     try {
-      const made = responseFromHead(this.#res, this.#head, whole ?? this.#body);
+      const made = responseFromHead(this.#res, this.#head, whole ?? this.#openBody());
       if (made.body === null && whole === undefined) this.#discard();
       const corks = this.#corks.marks;
       this.#chain = { response: made, body: made.body, headers: [...made.headers], head: this.#head, corks };
@@ -320,6 +310,21 @@ export class ResponseCapture {
     } catch (error) {
       this.#reject(error);
     }
+  }
+
+  /** The stream the chain's writes go into, with backpressure back to the writer. */
+  #openBody(): ReadableStream<Uint8Array> {
+    return (this.#body = new ReadableStream<Uint8Array>(
+      {
+        start: (controller) => void (this.#sink = controller),
+        pull: () => this.#wakeWriter(),
+        cancel: () => {
+          this.#sink = undefined;
+          this.#wakeWriter();
+        },
+      },
+      new ByteLengthQueuingStrategy({ highWaterMark: CAPTURE_HIGH_WATER_MARK }),
+    ));
   }
 
   #enqueue(sink: ReadableStreamDefaultController<Uint8Array>, bytes: Uint8Array): void {
@@ -330,7 +335,7 @@ export class ResponseCapture {
   /** Nobody will read the body: the chain's writes are dropped; a writer waiting for 'drain' goes on. */
   #discard(): void {
     this.#sink = undefined;
-    if (!this.#body.locked) this.#body.cancel().catch(noop);
+    if (this.#body && !this.#body.locked) this.#body.cancel().catch(noop);
     this.#wakeWriter();
   }
 

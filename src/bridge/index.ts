@@ -8,7 +8,7 @@ export { detachedNodeContext } from './detached-node-context';
 export { failRequest, finalNext, sendAnswer, type NextFunction } from './plain-answers';
 export { BodyLimitError, ClientClosedError, DEFAULT_BODY_LIMIT } from './request-body';
 export { hasRewrittenPath, originalTarget, requestUrl, targetPath } from './request-url';
-export { mountPathOf } from './mount-path';
+export { mountPathOf, pathBelowMount } from './mount-path';
 export { toWebRequest } from './web-request';
 export { pipeBody, sendWebResponse } from './send-response';
 export { frameKnownBody } from './body-length';

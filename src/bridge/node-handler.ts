@@ -6,6 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   type CompiledRoute,
+  type Dispatch,
   dispatch,
   EndpointCall,
   Failure,
@@ -20,8 +21,9 @@ import {
   REWRITTEN_PATH_ANSWER,
   isForbiddenMethod,
 } from '../dispatch';
+import { requestObserved, traceRequest, type RequestTrace } from '../observe';
 import { MALFORMED_PATH, type Router } from '../router';
-import type { NodeContext } from '../types';
+import type { NodeContext, Params } from '../types';
 import { isClientGoneError } from './client-gone';
 import { drainAfterResponse } from './drain-request';
 import { mountPathOf, pathBelowMount } from './mount-path';
@@ -53,23 +55,29 @@ export interface MountState {
  * endpoint waits for the modules, any other request goes on to the app at once.
  */
 export function createNodeMiddleware(mount: MountState): NodeMiddleware {
-  return (req, res, next) => {
+  // Named: Express lists it, and the Express instrumentation names its span, by this name.
+  return function expressFileEndpoints(req, res, next) {
     const done = next ?? finalNext(res);
-    handleNodeRequest(mount, req, res, done, next !== undefined).catch(done);
+    try {
+      handleNodeRequest(mount, req, res, done, next !== undefined)?.catch(done);
+    } catch (error) {
+      done(error);
+    }
   };
 }
 
 /**
  * Host-independent: `next` is optional so a bare node:http server can use the middleware.
  * `hostGetsErrors` says whether `next` is the host's (whose error handler then sees errors).
+ * Returns the answer's promise, if any, as it is: no async frame of its own per request.
  */
-async function handleNodeRequest(
+function handleNodeRequest(
   mount: MountState,
   req: IncomingMessage,
   res: ServerResponse,
   next: NextFunction,
   hostGetsErrors: boolean,
-): Promise<void> {
+): void | Promise<void> {
   const path = pathBelowMount(req);
   if (path === undefined) return next();
   const match = mount.router().match(path);
@@ -82,8 +90,7 @@ async function handleNodeRequest(
   const { value: route, params } = match;
   if (route === LOADING) {
     // Only a request for an endpoint waits for the modules; the table is complete once they settle.
-    await mount.loaded;
-    return handleNodeRequest(mount, req, res, next, hostGetsErrors);
+    return mount.loaded.then(() => handleNodeRequest(mount, req, res, next, hostGetsErrors));
   }
   drainAfterResponse(req, res);
   // The Request's URL must name the path that was routed; one the URL parser would rewrite
@@ -98,6 +105,28 @@ async function handleNodeRequest(
   if (decision.kind === 'pass') return next();
   // Request loggers and metrics name a request by `req.route.path`, as for Express's own routes.
   (req as IncomingMessage & { route?: unknown }).route = route.expressRoute;
+  const answer: RouteAnswer = { req, res, next, hostGetsErrors, route, params, decision };
+  // Checked per request, and cheap: no subscriber and no OpenTelemetry SDK, no trace (issue 27).
+  if (!requestObserved()) return answerRoute(answer, undefined);
+  const exportName = decision.kind === 'handler' ? decision.entry.exportName : undefined;
+  const trace = traceRequest(route, method, exportName, mountPathOf(req));
+  if (trace === undefined) return answerRoute(answer, undefined);
+  return answerTraced(answer, trace);
+}
+
+/** A request the route answers, the decision made. */
+interface RouteAnswer {
+  req: IncomingMessage;
+  res: ServerResponse;
+  next: NextFunction;
+  hostGetsErrors: boolean;
+  route: CompiledRoute;
+  params: Params;
+  decision: Exclude<Dispatch, { kind: 'pass' }>;
+}
+
+async function answerRoute(answer: RouteAnswer, trace: RequestTrace | undefined): Promise<void> {
+  const { req, res, next, route, decision } = answer;
   if (decision.kind !== 'handler') return sendAnswer(res, answerFor(decision)!);
 
   const url = requestUrl(req);
@@ -110,23 +139,53 @@ async function handleNodeRequest(
   const entry = decision.entry;
   // The handler's Request is built only when something can see it.
   const call = new EndpointCall(
-    params,
+    answer.params,
     route,
     entry.exportName,
-    new NodeRequest(req, res, url, route, hostGetsErrors),
+    new NodeRequest(req, res, url, route, answer.hostGetsErrors),
+    trace,
   );
   const result = runRoute(route, entry, call);
   // A handler that answers synchronously is not awaited: no microtask trips per request.
   const outcome = result instanceof Promise ? await result : result;
   if (outcome instanceof Failure) return failRequest(req, res, next, outcome.error);
   try {
-    await sendWebResponse(res, outcome, method === 'HEAD' ? SEND_HEAD : SEND_BODY);
+    await sendWebResponse(res, outcome, req.method === 'HEAD' ? SEND_HEAD : SEND_BODY);
   } catch (error) {
     call.report(error);
     return failRequest(req, res, next, error);
   }
   // A body stream that failed after the headers went out broke the connection with its error.
   if (res.errored) call.report(res.errored, undefined, false);
+}
+
+/**
+ * The same, traced: its end is published once the response is complete or the client has left,
+ * which for an error passed to `next(err)` is when the app's error handler has answered.
+ */
+async function answerTraced(answer: RouteAnswer, trace: RequestTrace): Promise<void> {
+  const res = answer.res;
+  try {
+    await trace.run(() => answerRoute(answer, trace));
+  } catch (error) {
+    // Not one of the request's own errors (those are told through the call): a fault of ours.
+    trace.failed(error);
+    throw error;
+  } finally {
+    whenResponseDone(res, () =>
+      trace.finish(res.headersSent ? res.statusCode : undefined, !res.writableFinished),
+    );
+  }
+}
+
+/** On `finish` (sent) or `close` (the client left), whichever comes first; at once if already so. */
+function whenResponseDone(res: ServerResponse, run: () => void): void {
+  if (res.writableFinished || res.destroyed) {
+    setImmediate(run);
+    return;
+  }
+  res.once('finish', run);
+  res.once('close', run);
 }
 
 /** What the endpoint's call knows of a Node request; everything is worked out on first use. */
@@ -167,13 +226,7 @@ class NodeRequest implements HostRequest {
 
   /** On `finish` (sent) or `close` (the client left); whichever comes first runs the callbacks. */
   whenDone(run: () => void): void {
-    const res = this.res;
-    if (res.writableFinished || res.destroyed) {
-      setImmediate(run);
-      return;
-    }
-    res.once('finish', run);
-    res.once('close', run);
+    whenResponseDone(this.res, run);
   }
 }
 

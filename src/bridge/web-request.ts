@@ -13,6 +13,7 @@ import { whenClientGone } from './client-gone';
 import {
   bodyFromParsedRequest,
   isAsSent,
+  isEncodedAsUtf8,
   keepRawBody,
   nodeBodyToWebStream,
   NO_READ_AHEAD,
@@ -56,7 +57,7 @@ export function toWebRequest(
   }
   const request = res ? new IncomingRequest(url, init, res) : new Request(url, init);
   appendHeaders(request.headers, req.rawHeaders);
-  if (parsed) describeParsedBody(request.headers, parsed, isAsSent(req, parsed));
+  if (parsed) describeParsedBody(request.headers, parsed, isAsSent(req, parsed), isEncodedAsUtf8(parsed));
   return request;
 }
 
@@ -64,12 +65,23 @@ export function toWebRequest(
  * The headers of a body a parser read first describe the bytes handed over, not those the client
  * sent (issue 30): body-parser inflates gzip and the handler gets JSON re-encoded from `req.body`,
  * so a handler that forwards the request (`fetch(new Request(upstream, request))`) sends a
- * request whose headers match its body. Transfer-Encoding is left as it is: it has no length.
+ * request whose headers match its body. Text a parser decoded from another charset (express.text()
+ * of `charset=iso-8859-1`) is handed over as UTF-8, and its Content-Type says so. Transfer-Encoding
+ * is left as it is: it has no length.
  */
-function describeParsedBody(headers: Headers, bytes: Uint8Array, asSent: boolean): void {
+function describeParsedBody(headers: Headers, bytes: Uint8Array, asSent: boolean, utf8: boolean): void {
   if (headers.has('content-length')) headers.set('content-length', String(bytes.byteLength));
   if (!asSent) headers.delete('content-encoding');
+  if (utf8) {
+    const type = headers.get('content-type');
+    const said = type === null ? undefined : CHARSET.exec(type);
+    if (said && !/^"?utf-?8"?$/i.test(said[1]!))
+      headers.set('content-type', type!.replace(CHARSET, '; charset=utf-8'));
+  }
 }
+
+/** The charset parameter of a Content-Type (RFC 9110, section 8.3.2), quoted or not. */
+const CHARSET = /;\s*charset\s*=\s*("[^"]*"|[^;\s]*)/i;
 
 /**
  * A native Request whose `signal` (aborted when the client goes away) is made when first read.

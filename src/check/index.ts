@@ -4,4 +4,4 @@
  * child process. Used by the CLI only; `mountEndpoints` never loads it.
  */
 export { checkStartup, type StartupReport } from './check-startup';
-export { loadInChild, runLoadWorker, LOAD_WORKER_FLAG } from './load-in-child';
+export { loadInChild, runInChild, runLoadWorker, LOAD_WORKER_FLAG } from './load-in-child';

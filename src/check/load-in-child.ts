@@ -26,8 +26,17 @@ export function loadInChild(
   cliPath: string,
   files: readonly { file: string; displayPath: string }[],
 ): Promise<LoadResult[]> {
+  return runInChild<LoadResult[]>(cliPath, LOAD_WORKER_FLAG, files, 'the module loader');
+}
+
+/**
+ * Runs the CLI again as a child with `flag`, sends it `payload`, and resolves with its one answer;
+ * the child is then ended, whatever its modules started. Its standard output is ignored: what the
+ * modules print must not mix with the command's output.
+ */
+export function runInChild<T>(cliPath: string, flag: string, payload: unknown, what: string): Promise<T> {
   return new Promise((resolve, reject) => {
-    const child = fork(cliPath, [LOAD_WORKER_FLAG], {
+    const child = fork(cliPath, [flag], {
       // The CLI's own Node options (under tests, `--import tsx`) carry over, as they would for the app.
       execArgv: process.execArgv,
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
@@ -35,18 +44,18 @@ export function loadInChild(
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const timer = setTimeout(() => child.kill(), TIMEOUT_MS);
-    let results: LoadResult[] | undefined;
+    let answer: { message: T } | undefined;
     child.on('message', (message) => {
-      results = message as LoadResult[];
+      answer = { message: message as T };
       child.kill();
     });
     child.on('error', reject);
     child.on('exit', (code) => {
       clearTimeout(timer);
-      if (results) resolve(results);
-      else reject(new Error(`the module loader exited (${code ?? 'killed'}) before it finished:\n${stderr}`));
+      if (answer) resolve(answer.message);
+      else reject(new Error(`${what} exited (${code ?? 'killed'}) before it finished:\n${stderr}`));
     });
-    child.send(files);
+    child.send(payload as object);
   });
 }
 

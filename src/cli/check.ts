@@ -18,7 +18,7 @@ export async function check(
   const { tree, where, startup } = examined;
   let { problems } = examined;
   const endpoints = tree.files.filter((file) => file.kind === 'endpoint');
-  if (options.load) problems = [...problems, ...(await loadProblems(tree, problems, cliPath))];
+  if (options.load) ({ problems } = await loadTree(tree, problems, cliPath));
 
   for (const note of startup.notes) console.log(`note: ${note}`);
   if (problems.length > 0) {
@@ -32,24 +32,25 @@ export async function check(
 
 /**
  * Imports every module that parsed, in a child process; each failure is a problem naming its file. When all
- * load, the tree is validated again against the exports the modules really have (`export * from`…).
+ * load, the tree is validated again against the exports the modules really have (`export * from`…, what
+ * each contract checks), and comes back with those exports, for `routes --load` to list.
  */
-async function loadProblems(
+export async function loadTree(
   tree: DiscoveredTree,
   known: readonly Problem[],
   cliPath: string,
-): Promise<Problem[]> {
+): Promise<{ tree: DiscoveredTree; problems: Problem[] }> {
   const reported = new Set(known.flatMap((problem) => problem.files));
   const files = tree.files.filter((file) => file.kind !== 'page' && !reported.has(file.displayPath));
   const results = await loadInChild(cliPath, files);
   const failed: Problem[] = results
     .filter((result) => result.error !== undefined)
     .map((result) => ({ code: 'load-error', files: [result.displayPath], message: result.error as string }));
-  if (failed.length > 0 || known.length > 0) return failed;
   const exportsOf = new Map(results.map((result) => [result.file, result.exports]));
   const loaded = {
     ...tree,
     files: tree.files.map((f) => ({ ...f, exports: exportsOf.get(f.file) ?? f.exports })),
   };
-  return validateTree(loaded);
+  if (failed.length > 0 || known.length > 0) return { tree: loaded, problems: [...known, ...failed] };
+  return { tree: loaded, problems: validateTree(loaded) };
 }

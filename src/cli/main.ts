@@ -3,14 +3,17 @@
  * The `express-file-endpoints` command, the package's bin. One entry per command in COMMANDS (its usage line,
  * its options for node:util's parseArgs, and what it runs), so a new command is one more entry and one more file
  * beside this one. `check` and `routes` read files statically and never run endpoint code (`check --load` runs
- * it in a child process); `init` adds a starter endpoint to an app; `typegen` writes the typed-routes file.
+ * it in a child process); `init` adds a starter endpoint to an app; `typegen` writes the typed-routes file;
+ * `openapi` prints the OpenAPI document, from modules loaded in a child process too.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { LOAD_WORKER_FLAG, runLoadWorker } from '../check';
+import { build } from './build';
 import { check } from './check';
 import { init } from './init';
+import { openapi, OPENAPI_WORKER_FLAG, runOpenAPIWorker } from './openapi';
 import { routes } from './routes';
 import { typegen } from './typegen';
 
@@ -38,11 +41,23 @@ const COMMANDS: Record<string, Command> = {
     options: { load: { type: 'boolean' } },
     run: (dir, values) => check(dir, { load: values.load === true }, process.argv[1] as string),
   },
+  build: {
+    synopsis: 'build [dir] [--out folder]',
+    summary: [
+      "run check --load's checks, then compile the tree with esbuild into one module holding the",
+      'route table (default folder: dist/endpoints beside dir), to mount without tsx or globbing',
+    ],
+    options: { out: { type: 'string' } },
+    run: (dir, values) => build(dir, values.out as string | undefined, process.argv[1] as string),
+  },
   routes: {
-    synopsis: 'routes [dir]',
-    summary: ['list every endpoint: the methods it serves, its URL pattern and its file'],
-    options: {},
-    run: (dir) => routes(dir),
+    synopsis: 'routes [dir] [--load]',
+    summary: [
+      'list every endpoint: the methods it serves, its URL pattern and its file; --load also',
+      'imports every module in a child process and shows what each contract validates',
+    ],
+    options: { load: { type: 'boolean' } },
+    run: (dir, values) => routes(dir, { load: values.load === true }, process.argv[1] as string),
   },
   init: {
     synopsis: 'init [dir]',
@@ -61,6 +76,24 @@ const COMMANDS: Record<string, Command> = {
     ],
     options: { out: { type: 'string' } },
     run: (dir, values) => typegen(dir, values.out as string | undefined),
+  },
+  openapi: {
+    synopsis: 'openapi [dir] [options]',
+    summary: [
+      "print the tree's OpenAPI document, its modules loaded in a child process for their",
+      'contracts. --format json|yaml (default json), --version 3.1|3.2 (default 3.1), --out file',
+    ],
+    options: { out: { type: 'string' }, format: { type: 'string' }, version: { type: 'string' } },
+    run: (dir, values) =>
+      openapi(
+        dir,
+        {
+          out: values.out as string | undefined,
+          format: values.format as string | undefined,
+          version: values.version as string | undefined,
+        },
+        process.argv[1] as string,
+      ),
   },
 };
 
@@ -110,6 +143,10 @@ async function main(args: string[]): Promise<number> {
     runLoadWorker();
     return 0;
   }
+  if (args[0] === OPENAPI_WORKER_FLAG) {
+    runOpenAPIWorker();
+    return 0;
+  }
   const name = args[0]?.startsWith('-') ? undefined : args[0];
   const command = name === undefined ? undefined : COMMANDS[name];
   let parsed: { values: Values; positionals: string[] };
@@ -132,7 +169,8 @@ async function main(args: string[]): Promise<number> {
     console.log(usage());
     return 0;
   }
-  if (values.version) {
+  // `openapi --version 3.2` takes a value: the version of the document, not of the package.
+  if (values.version === true) {
     console.log(version());
     return 0;
   }

@@ -133,6 +133,9 @@ function assertContract(contract: unknown): asserts contract is EndpointContract
   if (parts.onInvalid !== undefined && typeof parts.onInvalid !== 'function') {
     throw new TypeError('defineHandler: contract.onInvalid must be a function');
   }
+  if (parts.events !== undefined && !isStandardSchema(parts.events)) {
+    throw new TypeError(notASchema('contract.events', parts.events));
+  }
 }
 
 function isStandardSchema(value: unknown): boolean {

@@ -16,6 +16,8 @@ export type {
   ContractOf,
   ContractTypes,
   InputLocation,
+  OperationDescription,
 } from './types';
+export { DESCRIPTION_FIELDS } from './types';
 export { INPUT_LOCATIONS } from './types';
-export type { StandardSchemaV1 } from './standard-schema';
+export type { StandardSchemaV1, StandardJSONSchemaV1 } from './standard-schema';

@@ -79,3 +79,48 @@ export declare namespace StandardSchemaV1 {
     Schema['~standard']['types']
   >['output'];
 }
+
+/**
+ * The Standard JSON Schema interface, version 1 (https://standard-schema.dev/json-schema): a schema
+ * that can describe itself as JSON Schema, its input and its output apart. Zod 4.2+, ArkType
+ * 2.1.28+ and Valibot (through `toStandardJsonSchema` of `@valibot/to-json-schema`) implement it;
+ * the OpenAPI document reads request schemas from `input` and response schemas from `output`.
+ *
+ * Copied from `@standard-schema/spec` 1.1 (MIT, the Standard Schema authors), the converter part
+ * only: the rest is `StandardSchemaV1` above.
+ */
+export interface StandardJSONSchemaV1<Input = unknown, Output = Input> {
+  /** The Standard JSON Schema properties. */
+  readonly '~standard': StandardJSONSchemaV1.Props<Input, Output>;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-namespace
+export declare namespace StandardJSONSchemaV1 {
+  /** The Standard JSON Schema properties interface. */
+  export interface Props<Input = unknown, Output = Input> {
+    readonly version: 1;
+    readonly vendor: string;
+    readonly types?: StandardSchemaV1.Types<Input, Output> | undefined;
+    /** Methods for generating the input/output JSON Schema. */
+    readonly jsonSchema: Converter;
+  }
+
+  /** The Standard JSON Schema converter interface. */
+  export interface Converter {
+    /** Converts the input type to JSON Schema. May throw if conversion is not supported. */
+    readonly input: (options: Options) => Record<string, unknown>;
+    /** Converts the output type to JSON Schema. May throw if conversion is not supported. */
+    readonly output: (options: Options) => Record<string, unknown>;
+  }
+
+  /** The target version of the generated JSON Schema. */
+  export type Target = 'draft-2020-12' | 'draft-07' | 'openapi-3.0' | ({} & string);
+
+  /** The options for the input/output methods. */
+  export interface Options {
+    /** The target version of the generated JSON Schema; a library throws for one it does not support. */
+    readonly target: Target;
+    /** Implicit support for additional vendor-specific parameters, if needed. */
+    readonly libraryOptions?: Record<string, unknown> | undefined;
+  }
+}

@@ -14,7 +14,7 @@ export type InputLocation = (typeof INPUT_LOCATIONS)[number];
  * What an endpoint accepts and answers, each part a Standard Schema (Zod, Valibot, ArkType, …).
  * Every part is optional; a part without a schema is not read nor checked.
  */
-export interface EndpointContract {
+export interface EndpointContract extends OperationDescription {
   /** The route's params (`[id]` folders), as strings: coercion is the schema's job. */
   params?: StandardSchemaV1;
   /** The query string as an object; a repeated key gives an array of its values. */
@@ -33,7 +33,32 @@ export interface EndpointContract {
   responses?: { readonly [status: number]: StandardSchemaV1 };
   /** Answers a request this contract rejects, instead of the mount's `onInvalid` or the default 400. */
   onInvalid?: InvalidInputHandler;
+  /**
+   * The handler answers 200 with a `text/event-stream` whose every event's `data` is JSON this
+   * schema describes. Documentation only (OpenAPI 3.2's `itemSchema`); events are not checked.
+   */
+  events?: StandardSchemaV1;
 }
+
+/**
+ * How the OpenAPI document describes the operation (OpenAPI 3.1 and 3.2, section 4.8.10, the
+ * Operation Object); none of it changes what the handler does.
+ */
+export interface OperationDescription {
+  /** A short summary of what the operation does. */
+  summary?: string;
+  /** A longer explanation; CommonMark. */
+  description?: string;
+  /** Tags that group operations in documentation tools. */
+  tags?: string[];
+  /** The operation is deprecated and should be avoided. */
+  deprecated?: boolean;
+  /** A name for the operation, unique in the document: clients generated from it use it as the function's name. */
+  operationId?: string;
+}
+
+/** The contract fields that only describe the operation. */
+export const DESCRIPTION_FIELDS = ['summary', 'description', 'tags', 'deprecated', 'operationId'] as const;
 
 type Output<S> = S extends StandardSchemaV1 ? StandardSchemaV1.InferOutput<S> : never;
 type Input<S> = S extends StandardSchemaV1 ? StandardSchemaV1.InferInput<S> : never;

@@ -90,7 +90,7 @@ export function startDevLoop(tree: DiscoveredTree, host: DevLoopHost): DevLoop {
   const writeTypes = (current: DiscoveredTree) => {
     if (dev.types === false) return;
     try {
-      writeIfChanged(dev.types, routeDeclarations(current));
+      writeIfChanged(dev.types, routeDeclarations(current, dev.types));
     } catch (error) {
       dev.logger.error(`express-file-endpoints (dev): could not write ${dev.types}: ${String(error)}`);
     }

@@ -27,33 +27,48 @@ const IGNORE = ['**/node_modules/**', '**/_*/**'];
  * URL, object or string), sorted by path, with exports read for endpoints and middleware.
  */
 export function discoverTree(dir: string | URL = 'app'): DiscoveredTree {
-  const root = dir instanceof URL || dir.startsWith('file:') ? fileURLToPath(dir) : path.resolve(dir);
+  const root = treeRoot(dir);
   if (!isDirectory(root)) throw withoutStack(new Error(missingFolderMessage(dir, root)));
 
-  const relativePaths = fg
-    .sync([...PATTERNS, ...MISNAMED], {
-      cwd: root,
-      onlyFiles: true,
-      dot: false,
-      ignore: IGNORE,
-      followSymbolicLinks: true,
-    })
-    // Plain code-unit order: the same on every machine, whatever the locale.
-    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const relativePaths = routeFilePaths(root);
 
   const cwd = process.cwd();
   const isMisnamed = (relative: string) =>
     /^(?:route|index)\./.test(relative.slice(relative.lastIndexOf('/') + 1));
   const files = relativePaths
     .filter((r) => !isMisnamed(r))
-    .map((relative) => describeFile(root, relative, cwd));
+    .map((relative) => describeRouteFile(root, relative, cwd));
   // Pages belong to the host app; only endpoints and middleware have exports we need.
   for (const file of files) if (file.kind !== 'page') file.exports = readExports(file.file);
   const misnamed = relativePaths.filter(isMisnamed).map((relative): MisnamedFile => {
-    const { file, displayPath, pattern } = describeFile(root, relative, cwd);
+    const { file, displayPath, pattern } = describeRouteFile(root, relative, cwd);
     return { file, displayPath, pattern, exports: readExports(file) };
   });
   return { root, files, misnamed };
+}
+
+/** The absolute path of `dir`: a path (relative to the working folder) or a file URL. */
+export function treeRoot(dir: string | URL): string {
+  return dir instanceof URL || dir.startsWith('file:') ? fileURLToPath(dir) : path.resolve(dir);
+}
+
+/**
+ * The route files (and misnamed ones) under `root`, relative to it with `/`, sorted. Also what tells a build that
+ * files were added or removed after it was made.
+ */
+export function routeFilePaths(root: string): string[] {
+  return (
+    fg
+      .sync([...PATTERNS, ...MISNAMED], {
+        cwd: root,
+        onlyFiles: true,
+        dot: false,
+        ignore: IGNORE,
+        followSymbolicLinks: true,
+      })
+      // Plain code-unit order: the same on every machine, whatever the locale.
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+  );
 }
 
 /**
@@ -71,7 +86,11 @@ function missingFolderMessage(dir: string | URL, root: string): string {
   );
 }
 
-function describeFile(root: string, relative: string, cwd: string): RouteFile {
+/**
+ * A route file from its path relative to the tree's root (with `/`): what its name and folders mean. `cwd` is
+ * what its displayPath is relative to. Also how a build's table is read back (src/manifest).
+ */
+export function describeRouteFile(root: string, relative: string, cwd: string): RouteFile {
   const parts = relative.split('/');
   const baseName = parts.pop() as string;
   const file = path.join(root, ...parts, baseName);

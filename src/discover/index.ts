@@ -11,7 +11,7 @@ export type {
   MisnamedFile,
   ParsedFolder,
 } from './types';
-export { discoverTree, displayPath } from './discover-tree';
+export { describeRouteFile, discoverTree, displayPath, routeFilePaths, treeRoot } from './discover-tree';
 export { formatPattern, parseFolder } from './parse-segment';
 export { CODE_EXTENSIONS, isCodeFile, isTypeScriptFile, readSource } from './source-files';
 export { readExports } from './read-exports';

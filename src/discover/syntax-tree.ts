@@ -38,17 +38,25 @@ function babel(): BabelParser {
   return parser;
 }
 
+/**
+ * What the extension says a file is; any other is a module if it has `import` or `export`, as Node
+ * decides. A `.cts` file is not in this table: its `import` and `export` compile to CommonJS.
+ */
+const SOURCE_TYPES: Record<string, string> = { '.mjs': 'module', '.mts': 'module', '.cjs': 'script' };
+
 /** The module's syntax tree, or its first syntax error. */
 export function parseSyntaxTree(file: string, source: string): SyntaxTree {
   const ext = path.extname(file);
   const plugins = [
-    ...(isTypeScriptFile(file) ? ['typescript'] : []),
+    // tsx runs TypeScript's decorators (experimentalDecorators and the standard ones) as esbuild does.
+    ...(isTypeScriptFile(file) ? ['typescript', 'decorators-legacy'] : []),
     ...(ext === '.tsx' || ext === '.jsx' ? ['jsx'] : []),
   ];
   try {
     return {
       program: babel().parse(source, {
-        sourceType: 'module',
+        // A CommonJS file is sloppy-mode script (`0755`, `with`): parsed as a module it would fail.
+        sourceType: SOURCE_TYPES[ext] ?? 'unambiguous',
         // CommonJS allows a top-level `return`; `await` at top level is decided by Node, not here.
         allowReturnOutsideFunction: true,
         allowAwaitOutsideFunction: true,

@@ -1,4 +1,5 @@
 /** What discovery produces: every route-relevant file under the tree, with its parsed URL segments. */
+import type { ContractSummary } from '../types';
 
 /** One URL segment of a route pattern. */
 export type Segment =
@@ -28,6 +29,11 @@ export interface ExportInfo {
   nonFunctions: string[];
   /** Why the lexers could not read the file (not necessarily a syntax error: load time decides). */
   parseError?: string;
+  /**
+   * The handlers made by `defineHandler`, by export (`POST`, `ANY`, …). Known once the module is
+   * loaded (`{}` when none has a contract); static reading cannot tell, and leaves it out.
+   */
+  contracts?: Record<string, ContractSummary>;
 }
 
 export type RouteFileKind = 'endpoint' | 'page' | 'middleware';

@@ -5,6 +5,7 @@
  * A host describes its request with a `HostRequest`, plain data and functions: the Node bridge
  * from `req`/`res`, `.fetch` from its Request. Nothing here knows which host it serves.
  */
+import type { RequestTrace } from '../observe';
 import type { EndpointContext, NodeContext, Params } from '../types';
 import { isClientAbort, tellOnError } from './report-error';
 import type { CompiledRoute } from './route';
@@ -40,6 +41,7 @@ export class EndpointCall implements EndpointContext {
   readonly #route: CompiledRoute;
   readonly #exportName: string;
   readonly #host: HostRequest;
+  readonly #trace: RequestTrace | undefined;
   #afterCallbacks: AfterCallback[] | typeof RAN | undefined;
   #after: ((fn: AfterCallback) => void) | undefined;
 
@@ -48,10 +50,14 @@ export class EndpointCall implements EndpointContext {
     route: CompiledRoute,
     exportName: string,
     host: HostRequest,
+    /** The request's trace, when something observes it (issue 27): told the request's errors. */
+    trace?: RequestTrace,
   ) {
     this.#route = route;
     this.#exportName = exportName;
     this.#host = host;
+    this.#trace = trace;
+    if (trace) trace.requestSource = () => EndpointCall.requestOf(this);
   }
 
   /**
@@ -83,16 +89,29 @@ export class EndpointCall implements EndpointContext {
    * of the app. The one place a request's errors are reported.
    */
   report(error: unknown, what: string = this.#exportName, passedToNext = this.#host.errorsGoToNext()): void {
-    const request = EndpointCall.requestOf(this);
-    if (this.#host.isExpected(error) || isClientAbort(request, error)) return;
+    if (this.#isExpected(error)) return;
+    this.#trace?.failed(error);
+    this.#tell(error, what, passedToNext);
+  }
+
+  #isExpected(error: unknown): boolean {
+    return this.#host.isExpected(error) || isClientAbort(EndpointCall.requestOf(this), error);
+  }
+
+  #tell(error: unknown, what: string, passedToNext: boolean): void {
     const route = this.#route;
     tellOnError(route.onError, error, {
-      request,
+      request: EndpointCall.requestOf(this),
       route: route.pattern,
       file: route.displayPath,
       export: what,
       passedToNext,
     });
+  }
+
+  /** An `after()` callback's error: the request is over, so only `onError` hears of it. */
+  #reportAfter(error: unknown): void {
+    if (!this.#isExpected(error)) this.#tell(error, this.#exportName, false);
   }
 
   /** Runs the waiting callbacks, once; errors go to `onError`. */
@@ -120,10 +139,10 @@ export class EndpointCall implements EndpointContext {
     try {
       const result = fn();
       if (typeof (result as PromiseLike<unknown> | null)?.then === 'function') {
-        Promise.resolve(result).catch((error: unknown) => this.report(error, undefined, false));
+        Promise.resolve(result).catch((error: unknown) => this.#reportAfter(error));
       }
     } catch (error) {
-      this.report(error, undefined, false);
+      this.#reportAfter(error);
     }
   }
 }

@@ -4,9 +4,11 @@
  * error is told to `onError` and answered with a 500, as the Node side answers it without a host
  * error handler (the promise never rejects for it).
  */
+import { requestObserved, traceRequest, type RequestTrace } from '../observe';
 import { MALFORMED_PATH, type Router } from '../router';
+import type { Params } from '../types';
 import { answerFor, answerResponse, INTERNAL_ERROR, MALFORMED_PATH_ANSWER, NOT_FOUND } from './answers';
-import { dispatch } from './method-table';
+import { dispatch, type Dispatch } from './method-table';
 import { EndpointCall, type HostRequest } from './endpoint-call';
 import type { CompiledRoute } from './route';
 import { Failure, runRoute } from './run-route';
@@ -44,57 +46,92 @@ export async function handleFetch(router: Router<CompiledRoute>, request: Reques
 
   const route = match.value;
   const decision = dispatch(route.table, request.method);
-  if (decision.kind !== 'handler') {
-    // `pass`: the page that serves GET here lives in the host app, which `.fetch` does not have.
-    return answerResponse(answerFor(decision) ?? NOT_FOUND);
-  }
+  // `pass`: the page that serves GET here lives in the host app, which `.fetch` does not have.
+  if (decision.kind === 'pass') return answerResponse(NOT_FOUND);
+  const exportName = decision.kind === 'handler' ? decision.entry.exportName : undefined;
+  const trace = requestObserved() ? traceRequest(route, request.method, exportName, undefined) : undefined;
   const host = new FetchRequest(request);
-  const call = new EndpointCall(match.params, route, decision.entry.exportName, host);
-  const outcome = await runRoute(route, decision.entry, call);
-  let response = outcome instanceof Failure ? answerResponse(INTERNAL_ERROR) : outcome;
-  if (request.method === 'HEAD' && response.body !== null) {
-    await response.body.cancel();
-    response = new Response(null, {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    });
+  if (trace === undefined) {
+    const response = await answer(route, match.params, decision, host);
+    return host.done ? whenBodyDone(response, host.done) : response;
   }
-  return host.done ? withAfterCallbacks(response, host.done) : response;
+  trace.requestSource = () => request;
+  let response: Response;
+  try {
+    response = await trace.run(() => answer(route, match.params, decision, host, trace));
+  } catch (error) {
+    trace.failed(error);
+    trace.finish(undefined, true);
+    throw error;
+  }
+  // The request is over once the caller has read the body, cancelled it, or it failed.
+  return whenBodyDone(response, (complete, error) => {
+    host.done?.();
+    if (error !== undefined) trace.failed(error);
+    trace.finish(response.status, !complete);
+  });
+}
+
+async function answer(
+  route: CompiledRoute,
+  params: Params,
+  decision: Exclude<Dispatch, { kind: 'pass' }>,
+  host: FetchRequest,
+  trace?: RequestTrace,
+): Promise<Response> {
+  if (decision.kind !== 'handler') return answerResponse(answerFor(decision)!);
+  const request = host.request;
+  const call = new EndpointCall(params, route, decision.entry.exportName, host, trace);
+  const outcome = await runRoute(route, decision.entry, call);
+  const response = outcome instanceof Failure ? answerResponse(INTERNAL_ERROR) : outcome;
+  if (request.method !== 'HEAD' || response.body === null) return response;
+  await response.body.cancel();
+  return new Response(null, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
 }
 
 /**
- * The Response, its body wrapped so that `after()` callbacks run once it has been read to the end,
- * cancelled or has failed — "after the response was sent", for a caller that is not a socket. A
- * null body: at once, once the caller has the Response.
+ * The Response, its body wrapped so that `done` runs once it has been read to the end, cancelled or
+ * has failed — "after the response was sent", for a caller that is not a socket: `after()`
+ * callbacks, the end of a trace. `complete`: read to its end; `error`: why the body failed.
+ * A null body: at once, once the caller has the Response.
  */
-function withAfterCallbacks(response: Response, done: () => void): Response {
+function whenBodyDone(response: Response, done: (complete: boolean, error?: unknown) => void): Response {
   const body = response.body;
   if (body === null) {
-    setImmediate(done);
+    setImmediate(() => done(true));
     return response;
   }
-  const reader = body.getReader(); // `done` runs the callbacks once, however often called
+  let ended = false;
+  const end = (complete: boolean, error?: unknown) => {
+    if (ended) return;
+    ended = true;
+    done(complete, error);
+  };
+  const reader = body.getReader();
   const wrapped = new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
         const chunk = await reader.read();
         if (chunk.done) {
           controller.close();
-          done();
+          end(true);
         } else {
           controller.enqueue(chunk.value);
         }
       } catch (error) {
         controller.error(error);
-        done();
+        end(false, error);
       }
     },
     async cancel(reason) {
       try {
         await reader.cancel(reason);
       } finally {
-        done();
+        end(false);
       }
     },
   });

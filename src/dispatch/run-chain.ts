@@ -10,7 +10,11 @@
  * middleware awaits its promise or drops it and returns the first Response: the misuse is told
  * to `misused` when it happens, and the promise it gets rejects without ever counting as
  * unhandled (Node's default mode would end the process on one).
+ *
+ * Each step is published on the `express-file-endpoints:middleware` tracing channel when someone
+ * subscribes (issue 27); otherwise the chain runs as if it did not exist.
  */
+import { runMiddleware, settleMiddleware, type MiddlewareTraceContext } from '../observe';
 import type { EndpointContext, WebMiddleware } from '../types';
 
 export interface ChainHooks {
@@ -22,6 +26,8 @@ export interface ChainHooks {
   isResponse(value: unknown): value is Response;
   /** Step `index` called `next()` a second time (told once per request, maybe after the answer). */
   misused(index: number, error: NextCalledTwiceError): void;
+  /** The tracing context of step `index`; `undefined` when nobody subscribes (issue 27). */
+  trace(index: number): MiddlewareTraceContext | undefined;
 }
 
 export class NextCalledTwiceError extends Error {
@@ -67,6 +73,13 @@ export function runChain(
     called = index;
     const middleware = chain[index];
     if (!middleware) return last();
+    const trace = hooks.trace(index);
+    if (trace === undefined) return run(middleware, index);
+    const outcome = runMiddleware(trace, () => run(middleware, index));
+    settleMiddleware(trace, outcome);
+    return outcome;
+  };
+  const run = (middleware: WebMiddleware, index: number): Promise<Response> => {
     let result: Response | Promise<Response>;
     try {
       result = middleware(request, () => next(index + 1), context);

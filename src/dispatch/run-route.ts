@@ -7,6 +7,7 @@
  * `onError` here, where it is known whether the handler or which middleware failed, and handed
  * back as a `Failure` for the host to answer (`next(err)`, or a 500) without telling it again.
  */
+import { traceMiddleware } from '../observe';
 import { EndpointCall } from './endpoint-call';
 import { runChain, type ChainHooks, type NextCalledTwiceError } from './run-chain';
 import type { HandlerEntry } from './method-table';
@@ -129,6 +130,7 @@ async function runWithMiddleware(
       misuse = error;
       call.report(error, route.middlewareNames[index]);
     },
+    trace: (index) => traceMiddleware(route, route.middlewareNames[index]!, index, request),
   };
   const last = async (): Promise<Response> => {
     try {

@@ -1,9 +1,9 @@
 /** load: RouteFile -> module exports (import(); TypeScript through tsx whenever it can be found). */
-export { loadModule, type ModuleExports } from './load-module';
+export { loadModule, moduleExports, type ModuleExports } from './load-module';
 export { EndpointLoadError } from './load-error';
 export { esbuildLocation, formatLocation, isParseFailure } from './source-location';
 export { loadedExportInfo } from './export-info';
 // For `check`: what the loader would do with a file, without loading it.
-export { isStrictlyCommonJsFile } from './module-format';
+export { isCommonJsFile, isStrictlyCommonJsFile } from './module-format';
 export { canFindTsx } from './tsx-loader';
 export { isRelative, resolveImport } from './resolve-import';

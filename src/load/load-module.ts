@@ -106,7 +106,7 @@ function assertCommonJsSyntax(file: string, displayPath: string): void {
  * names Node's static analysis found in it, each the very same value; handler lookup wants the
  * exports object. An ES module's `default` is whatever it exports as default.
  */
-function moduleExports(namespace: ModuleExports): ModuleExports {
+export function moduleExports(namespace: ModuleExports): ModuleExports {
   const inner = namespace.default;
   if (inner === null || typeof inner !== 'object') return namespace;
   const exportsObject = inner as ModuleExports;

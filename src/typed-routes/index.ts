@@ -10,6 +10,8 @@ export type {
   RoutePattern,
   RouteParams,
   RouteContext,
+  EndpointMethods,
+  HandlerTypes,
   WebSocketRouteRegistry,
   WebSocketRoute,
 } from './route-types';

@@ -4,13 +4,18 @@
  * module augmentation, one key per route pattern of the tree:
  *
  *   declare module 'express-file-endpoints' {
- *     interface RouteRegistry { '/api/users/[id]': { id: string } }
+ *     interface RouteRegistry {
+ *       '/api/users/[id]': { params: { id: string }; methods: EndpointMethods<typeof import('./app/api/users/[id]/endpoint.js')> };
+ *     }
  *   }
  *
  * Then `RouteContext<'/api/user/[id]'>` (a typo) and `params.userId` in an `[id]` folder are type
  * errors, and `url()` accepts only patterns that exist, with their params. Without the file every
- * pattern is accepted and its params are read from the pattern itself (`ParamsOf`).
+ * pattern is accepted and its params are read from the pattern itself (`ParamsOf`). `methods` is
+ * what the typed client (`express-file-endpoints/client`) reads: per method, what the contract
+ * says a client sends and gets back (issues 24 and 25).
  */
+import type { ContractOf, ContractTypes } from '../contract';
 import type { EndpointContext, ParamsOf } from '../types';
 
 /** Route patterns and their params; filled in by the generated declaration file. */
@@ -24,7 +29,9 @@ export type RoutePattern = [keyof RouteRegistry] extends [never]
 
 /** The params of a route pattern. */
 export type RouteParams<P extends RoutePattern> = P extends keyof RouteRegistry
-  ? RouteRegistry[P]
+  ? RouteRegistry[P] extends { params: infer Params }
+    ? Params
+    : never
   : ParamsOf<P>;
 
 /**
@@ -47,3 +54,24 @@ export type RouteContext<P extends RoutePattern> = Omit<EndpointContext, 'params
 /** `url()`'s params argument: optional when the route has no required params. */
 export type UrlParams<P extends RoutePattern> =
   Record<string, never> extends RouteParams<P> ? [params?: RouteParams<P>] : [params: RouteParams<P>];
+
+/** The methods a handler export can serve; `ANY` and `default` serve the ones a client calls. */
+type ExportedMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'QUERY' | 'OPTIONS';
+type FallbackMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** What a client sends and gets back through one handler: its contract's types, or nothing known. */
+export type HandlerTypes<H> = [ContractOf<H>] extends [never]
+  ? Record<never, never>
+  : ContractTypes<ContractOf<H>>;
+
+/**
+ * Each method an endpoint module serves, with its handler's types: `{ GET: { query: …; responses:
+ * { 200: User } } }`. The generated declaration file writes `EndpointMethods<typeof import('…')>`.
+ */
+export type EndpointMethods<Module> = {
+  [M in ExportedMethod & keyof Module]: HandlerTypes<Module[M]>;
+} & (Module extends { ANY: infer Any }
+  ? { [M in Exclude<FallbackMethod, keyof Module>]: HandlerTypes<Any> }
+  : Module extends { default: infer Default }
+    ? { [M in Exclude<FallbackMethod, keyof Module>]: HandlerTypes<Default> }
+    : unknown);

@@ -121,6 +121,24 @@ function exportProblems(files: readonly RouteFile[]): Problem[] {
           `the export ${name} is not a function; a handler is a function: \`export async function ${name}(req) { return Response.json(…); }\`.`,
         );
     }
+    for (const [name, contract] of Object.entries(info.contracts ?? {})) {
+      // A Request for GET or HEAD cannot carry a body (Fetch), so a body schema would see none and refuse every request.
+      if (contract.validates.includes('body') && (name === 'GET' || name === 'HEAD')) {
+        problem(
+          'contract-body-without-body',
+          `the contract of ${name} has a body schema, but a ${name} request has no body, so every request would be refused; validate the query instead, or move the handler to POST.`,
+        );
+      }
+      if (
+        contract.validates.includes('params') &&
+        file.segments.every((segment) => segment.kind === 'static')
+      ) {
+        problem(
+          'contract-params-without-params',
+          `the contract of ${name} has a params schema, but ${file.pattern} has no params (no [name] folder), so it has nothing to check; remove it, or put the endpoint in a [param] folder.`,
+        );
+      }
+    }
     let misspelt = false;
     for (const name of info.names) {
       const upper = name.toUpperCase();

@@ -3,10 +3,19 @@
  * (`checkResponses`, NODE_ENV, development mode, createTestRequest), reports through `onError`
  * naming the route, the file and the export, and nothing at all for handlers without a contract.
  */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import { expect } from 'chai';
 import express from 'express';
-import { mountEndpoints, ResponseContractError, type EndpointErrorInfo, type MountOptions } from '../../src';
+import {
+  EndpointValidationError,
+  mountEndpoints,
+  ResponseContractError,
+  type EndpointErrorInfo,
+  type MountOptions,
+} from '../../src';
 import { withContractSettings } from '../../src/contract';
 import { createTestRequest } from '../../src/testing';
 import { httpRequest, listen } from '../support/net';
@@ -259,6 +268,52 @@ describe('contracts: what a mount brings', () => {
       } finally {
         await endpoints.close();
       }
+    });
+  });
+
+  describe('contracts that would refuse every request', () => {
+    let dir: string;
+    before(() => {
+      dir = mkdtempSync(path.join(os.tmpdir(), 'ee-contract-problems-'));
+      const write = (file: string, handlers: string) => {
+        mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+        writeFileSync(
+          path.join(dir, file),
+          `import { defineHandler } from ${JSON.stringify(path.resolve(__dirname, '../../src'))};\n` +
+            "const any = { '~standard': { version: 1, vendor: 'test', validate: (value: unknown) => ({ value }) } };\n" +
+            handlers,
+        );
+      };
+      write(
+        'search/endpoint.ts',
+        'export const HEAD = defineHandler({ body: any }, () => new Response());\n',
+      );
+      write(
+        'static/endpoint.ts',
+        'export const POST = defineHandler({ params: any }, () => new Response());\n',
+      );
+      write(
+        '[id]/endpoint.ts',
+        'export const POST = defineHandler({ params: any, body: any }, () => new Response());\n',
+      );
+    });
+    after(() => rmSync(dir, { recursive: true, force: true }));
+
+    it('stop the mount once loaded, naming each file: a body on HEAD, params on a route without any', async () => {
+      const app = express();
+      const error = await mountEndpoints(app, { dir, onError: () => {} }).then(
+        () => expect.fail('the mount resolved'),
+        (error: unknown) => error,
+      );
+      expect(error).to.be.instanceOf(EndpointValidationError);
+      const problems = (error as EndpointValidationError).problems;
+      expect(problems.map((problem) => [problem.code, problem.url])).to.deep.equal([
+        ['contract-body-without-body', '/search'],
+        ['contract-params-without-params', '/static'],
+      ]);
+      expect(problems[0]!.message).to.match(
+        /search[/\\]endpoint\.ts: the contract of HEAD has a body schema/,
+      );
     });
   });
 

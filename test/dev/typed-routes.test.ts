@@ -3,7 +3,8 @@
  * for a tree (and the committed test/types/route-registry.d.ts is what typegen writes). The
  * `typegen` command, run as a child process, is in test/unit/cli.test.ts.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { routeDeclarations } from '../../src/typed-routes';
@@ -48,13 +49,45 @@ describe('url()', () => {
 });
 
 describe('typegen', () => {
-  it('declares every route pattern with its params', () => {
-    const text = routeDeclarations(discoverTree(fixture));
+  it('declares every route pattern with its params and its methods', () => {
+    const text = routeDeclarations(discoverTree(fixture), path.join(fixture, '../routes.d.ts'));
     expect(text).to.include("declare module 'express-file-endpoints' {");
-    expect(text).to.include("'/api/users': Record<string, never>;");
-    expect(text).to.include("'/api/users/[id]': { id: string };");
-    expect(text).to.include("'/docs/[[...path]]': { path?: string[] };");
-    expect(text).to.include("'/files/[...parts]': { parts: string[] };");
+    expect(text).to.include(
+      "'/api/users': { params: Record<string, never>; methods: EndpointMethods<typeof import('./app/api/users/endpoint.js')> };",
+    );
+    expect(text).to.include("'/api/users/[id]': { params: { id: string }; methods: EndpointMethods<");
+    expect(text).to.include("'/docs/[[...path]]': { params: { path?: string[] }; methods: EndpointMethods<");
+    expect(text).to.include(
+      "'/files/[...parts]': { params: { parts: string[] }; methods: EndpointMethods<typeof import('./app/(admin)/files/[...parts]/endpoint.js')> };",
+    );
+  });
+
+  it('lists a JavaScript endpoint’s methods from its exports, untyped, and imports .mts as .mjs', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'ee-typegen-'));
+    try {
+      const files: Record<string, string> = {
+        'app/js/endpoint.js': 'export function GET() {}\nexport const DELETE = () => {};\n',
+        'app/any/endpoint.js': 'export function ANY() {}\n',
+        'app/esm/endpoint.mts': 'export function GET() { return new Response(); }\n',
+      };
+      for (const [file, text] of Object.entries(files)) {
+        mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+        writeFileSync(path.join(dir, file), text);
+      }
+      const text = routeDeclarations(
+        discoverTree(path.join(dir, 'app')),
+        path.join(dir, 'types/routes.d.ts'),
+      );
+      expect(text).to.include(
+        "'/js': { params: Record<string, never>; methods: { GET: unknown; DELETE: unknown } };",
+      );
+      expect(text).to.include(
+        "'/any': { params: Record<string, never>; methods: { GET: unknown; POST: unknown; PUT: unknown; PATCH: unknown; DELETE: unknown } };",
+      );
+      expect(text).to.include("methods: EndpointMethods<typeof import('../app/esm/endpoint.mjs')> };");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('wrote test/types/route-registry.d.ts (regenerate it when the fixture changes)', () => {
@@ -62,10 +95,10 @@ describe('typegen', () => {
     process.chdir(path.join(__dirname, '../..'));
     try {
       // The committed file augments this repository's source, where a user's augments the package.
-      const expected = routeDeclarations(discoverTree('test/fixtures/typed-routes/app')).replaceAll(
-        "'express-file-endpoints'",
-        "'../../src/index'",
-      );
+      const expected = routeDeclarations(
+        discoverTree('test/fixtures/typed-routes/app'),
+        path.resolve('test/types/route-registry.d.ts'),
+      ).replaceAll("'express-file-endpoints'", "'../../src/index'");
       expect(readFileSync(path.join(__dirname, '../types/route-registry.d.ts'), 'utf8')).to.equal(expected);
     } finally {
       process.chdir(cwd);

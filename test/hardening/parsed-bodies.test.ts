@@ -188,6 +188,26 @@ for (const host of hosts) {
         });
       });
 
+      it('express.text() decoded ISO-8859-1: the handler gets UTF-8, and a Content-Type that says so', async () => {
+        const sent = 'crème brûlée à la carte';
+        const reply = await post('/describe', Buffer.from(sent, 'latin1'), {
+          'content-type': 'text/plain; charset=ISO-8859-1',
+          'x-content-type': '1',
+        });
+        const seen = JSON.parse(reply.body.toString()) as Described & { contentType: string };
+        expect(seen.text).to.equal(sent);
+        expect(seen.contentType).to.equal('text/plain; charset=utf-8');
+        expect(seen.length).to.equal(Buffer.byteLength(sent));
+      });
+
+      it('UTF-8 text and a charset-less JSON type keep their Content-Type as sent', async () => {
+        for (const type of ['text/plain; charset=UTF-8', 'application/json']) {
+          const body = type === 'application/json' ? '{"a":"é"}' : 'é';
+          const reply = await post('/describe', body, { 'content-type': type, 'x-content-type': '1' });
+          expect((JSON.parse(reply.body.toString()) as { contentType: string }).contentType).to.equal(type);
+        }
+      });
+
       it('express.raw() inflated gzip bytes', async () => {
         const sent = 'raw bytes '.repeat(50);
         const seen = await describeBody(gzip(sent), {

@@ -5,14 +5,14 @@
 import { expect } from 'chai';
 import express5 from 'express';
 import http from 'node:http';
-import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { mountEndpoints } from '../../src';
 import { httpRequest, listen, type Listening } from '../support/net';
+import { fixtureApp } from '../support/fixture-app';
 
 // The npm alias `express4` has no types of its own; the API used here is the same as 5's.
 const express4 = require('express4') as typeof express5;
-const dir = path.join(__dirname, '../fixtures/app');
+const dir = fixtureApp;
 
 for (const [name, express] of [
   ['Express 5', express5],

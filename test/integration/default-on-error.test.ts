@@ -4,14 +4,14 @@
  * error handler gets the error through `next(err)`. The words of its lines: messages.test.ts.
  */
 import http from 'node:http';
-import path from 'node:path';
 import { expect } from 'chai';
 import express from 'express';
 import { mountEndpoints } from '../../src';
 import { createTestRequest } from '../../src/testing';
 import { httpRequest, listen } from '../support/net';
+import { fixtureApp } from '../support/fixture-app';
 
-const dir = path.join(__dirname, '../fixtures/app');
+const dir = fixtureApp;
 
 describe('the default onError', () => {
   let calls: unknown[][];

@@ -5,7 +5,6 @@
  */
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import zlib from 'node:zlib';
 import { expect } from 'chai';
 import request from 'supertest';
@@ -13,8 +12,9 @@ import { BIG_TEXT, setUpstream, state } from '../fixtures/app/_lib/store';
 import { hosts, UPSTREAM, type RunningHost } from './hosts';
 import { headerLines, httpRequest, waitFor, type Listening } from '../support/net';
 import { startGzipUpstream } from '../support/upstreams';
+import { fixtureApp } from '../support/fixture-app';
 
-const dir = path.join(__dirname, '../fixtures/app');
+const dir = fixtureApp;
 const fixtureFile = (route: string) => `test/fixtures/app/${route}/endpoint.ts`;
 
 describe('integration: endpoints served by every host', function () {

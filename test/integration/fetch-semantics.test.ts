@@ -5,14 +5,14 @@
  * that fails fails the caller's read), the handler gets no Node objects, and what no endpoint
  * serves is answered by `.fetch` itself.
  */
-import path from 'node:path';
 import { expect } from 'chai';
 import { mountEndpoints, type EndpointErrorInfo } from '../../src';
 import { createTestRequest } from '../../src/testing';
 import { state } from '../fixtures/app/_lib/store';
 import { waitFor } from '../support/net';
+import { fixtureApp } from '../support/fixture-app';
 
-const dir = path.join(__dirname, '../fixtures/app');
+const dir = fixtureApp;
 
 describe('what only .fetch() does', () => {
   const errors: Array<[unknown, EndpointErrorInfo]> = [];

@@ -7,15 +7,15 @@
  * only `.fetch` does is in fetch-semantics.test.ts.
  */
 import http from 'node:http';
-import path from 'node:path';
 import { expect } from 'chai';
 import morgan from 'morgan';
 import { mountEndpoints, type EndpointErrorInfo, type WebMiddleware } from '../../src';
 import { state } from '../fixtures/app/_lib/store';
 import { hostsWithFetch, type Middleware, type Served } from './hosts';
 import { httpRequest, waitFor } from '../support/net';
+import { fixtureApp } from '../support/fixture-app';
 
-const dir = path.join(__dirname, '../fixtures/app');
+const dir = fixtureApp;
 const fixtureFile = (route: string) => `test/fixtures/app/${route}/endpoint.ts`;
 
 // The custom token a logging setup adds: the route pattern instead of the URL.

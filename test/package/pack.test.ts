@@ -15,11 +15,17 @@ const TSC = join(ROOT, 'node_modules/.bin/tsc');
 const ESM_APP = `
 import { EndpointValidationError } from 'express-file-endpoints';
 import { createTestRequest } from 'express-file-endpoints/testing';
+import { createClient } from 'express-file-endpoints/client';
 
 const error = new EndpointValidationError([{ code: 'x', message: 'one', files: ['app/endpoint.ts'] }]);
 const req = createTestRequest('api/users', { method: 'post', body: '{"name":"Ada"}' });
 console.log(JSON.stringify({
-  resolved: [import.meta.resolve('express-file-endpoints'), import.meta.resolve('express-file-endpoints/testing')],
+  resolved: [
+    import.meta.resolve('express-file-endpoints'),
+    import.meta.resolve('express-file-endpoints/testing'),
+    import.meta.resolve('express-file-endpoints/client'),
+  ],
+  client: (await createClient({ fetch: async (r) => Response.json({ url: r.url }) }).GET('/a/[id]', { params: { id: 'x y' } })).data,
   errorName: error.name,
   isError: error instanceof Error,
   problems: error.problems.length,
@@ -34,12 +40,19 @@ console.log(JSON.stringify({
 const CJS_APP = `
 const { EndpointValidationError } = require('express-file-endpoints');
 const { createTestRequest } = require('express-file-endpoints/testing');
+const { createClient } = require('express-file-endpoints/client');
 
 const error = new EndpointValidationError([{ code: 'x', message: 'one', files: ['app/endpoint.ts'] }]);
 const req = createTestRequest('api/users', { method: 'post', body: '{"name":"Ada"}' });
-req.json().then((body) => {
+const called = createClient({ fetch: async (r) => Response.json({ url: r.url }) }).GET('/a/[id]', { params: { id: 'x y' } });
+Promise.all([req.json(), called]).then(([body, { data: client }]) => {
   console.log(JSON.stringify({
-    resolved: [require.resolve('express-file-endpoints'), require.resolve('express-file-endpoints/testing')],
+    resolved: [
+      require.resolve('express-file-endpoints'),
+      require.resolve('express-file-endpoints/testing'),
+      require.resolve('express-file-endpoints/client'),
+    ],
+    client,
     errorName: error.name,
     isError: error instanceof Error,
     problems: error.problems.length,
@@ -90,6 +103,7 @@ const CJS_ENDPOINT = `exports.POST = async (req, { params }) =>
 const TS_CONSUMER = `
 import { EndpointValidationError, type EndpointHandler, type TestRequestOptions as Reexported } from 'express-file-endpoints';
 import { createTestRequest, type TestRequestOptions } from 'express-file-endpoints/testing';
+import { createClient } from 'express-file-endpoints/client';
 
 const options: TestRequestOptions = { method: 'patch', headers: { authorization: 'Bearer t' }, body: '{}' };
 const same: Reexported = options;
@@ -107,6 +121,17 @@ export const badOptions: TestRequestOptions = { method: 1 };
 export const notANumber: number = createTestRequest('/');
 // @ts-expect-error a handler must return a Response
 export const badHandler: EndpointHandler = () => 'text';
+
+interface Api {
+  '/api/users/[id]': { params: { id: string }; methods: { GET: { responses: { 200: { name: string } } } } };
+}
+const api = createClient<Api>({ baseUrl: 'http://localhost' });
+export async function call(): Promise<string | undefined> {
+  const answer = await api.GET('/api/users/[id]', { params: { id: '1' } });
+  // @ts-expect-error the route has a param
+  void api.GET('/api/users/[id]');
+  return answer.status === 200 ? answer.data.name : undefined;
+}
 `;
 
 function tsconfig(extra: Record<string, unknown> = {}) {
@@ -189,8 +214,13 @@ describe('the packed tarball', function () {
       'dist/testing.mjs',
       'dist/testing.d.ts',
       'dist/testing.d.mts',
+      'dist/client.js',
+      'dist/client.mjs',
+      'dist/client.d.ts',
+      'dist/client.d.mts',
       'dist/cli.js',
       'testing/package.json',
+      'client/package.json',
       'README.md',
       'docs/README.md',
       'SECURITY.md',
@@ -222,6 +252,7 @@ describe('the packed tarball', function () {
           'SECURITY.md',
           'package.json',
           'testing/package.json',
+          'client/package.json',
           ...docs,
         ].sort(),
       );
@@ -242,6 +273,7 @@ describe('the packed tarball', function () {
       contentType: 'application/json',
       isRequest: true,
       body: { name: 'Ada' },
+      client: { url: 'http://localhost/a/x%20y' },
     };
 
     it('installs without express (an optional peer)', () => {
@@ -256,6 +288,7 @@ describe('the packed tarball', function () {
       expect(result).to.deep.equal(expected);
       expect(resolved[0]).to.match(/\/node_modules\/express-file-endpoints\/dist\/index\.mjs$/);
       expect(resolved[1]).to.match(/\/node_modules\/express-file-endpoints\/dist\/testing\.mjs$/);
+      expect(resolved[2]).to.match(/\/node_modules\/express-file-endpoints\/dist\/client\.mjs$/);
     });
 
     it('a CommonJS app requires both entry points from dist/*.js', async () => {
@@ -264,6 +297,7 @@ describe('the packed tarball', function () {
       expect(result).to.deep.equal(expected);
       expect(resolved[0]).to.match(/\/node_modules\/express-file-endpoints\/dist\/index\.js$/);
       expect(resolved[1]).to.match(/\/node_modules\/express-file-endpoints\/dist\/testing\.js$/);
+      expect(resolved[2]).to.match(/\/node_modules\/express-file-endpoints\/dist\/client\.js$/);
     });
 
     for (const [kind, dirOf, script] of [
@@ -292,7 +326,7 @@ describe('the packed tarball', function () {
       // esbuild lowers `import()` to `require()` only for targets without dynamic import; a
       // lowered call would fail on ESM endpoint files. Guard the output of every CJS file.
       const dist = join(cjsDir, 'node_modules/express-file-endpoints/dist');
-      for (const file of ['index.js', 'testing.js', 'cli.js']) {
+      for (const file of ['index.js', 'testing.js', 'client.js', 'cli.js']) {
         const code = await readFile(join(dist, file), 'utf8');
         expect(code, file).not.to.match(/Promise\.resolve\(\)\.then\(\(\) => (?:__toESM\()?require\(/);
       }

@@ -13,6 +13,7 @@ import {
   type EndpointErrorInfo,
   type HttpMethod,
   type EndpointHandler,
+  type EndpointsManifest,
   type EndpointsMiddleware,
   type ParamsOf,
   type WebMiddleware,
@@ -25,6 +26,12 @@ export async function wiring(): Promise<void> {
   app5.use('/v1', mountEndpoints({ dir: new URL('file:///srv/app') }));
   const mounted: EndpointsMiddleware = await mountEndpoints(app5, { dir: 'app', strict: true });
   mounted.routes.map((route) => route.pattern);
+  // A build: its folder as `dir`, or the manifest module the app imported (docs/build.md).
+  await mountEndpoints(app5, { dir: 'dist/endpoints' });
+  const manifest = {} as EndpointsManifest;
+  app5.use(mountEndpoints({ manifest, middleware: [], bodyLimit: false }));
+  // @ts-expect-error a manifest is the build's module, not any object
+  mountEndpoints({ manifest: { modules: [] } });
 
   app5.use(bridgeMiddleware(async (_req, next) => next(), { bodyLimit: 4096 }));
 

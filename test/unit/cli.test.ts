@@ -38,6 +38,13 @@ function runWith(env: NodeJS.ProcessEnv, ...args: string[]) {
 
 const GET = 'export function GET() { return new Response("ok"); }\n';
 
+// An endpoint module with contracts: a Standard Schema that accepts anything, and the library's defineHandler.
+const SRC = JSON.stringify(path.resolve(__dirname, '../../src'));
+const withContracts = (handlers: string) =>
+  `import { defineHandler } from ${SRC};\n` +
+  "const any = { '~standard': { version: 1, vendor: 'test', validate: (value: unknown) => ({ value }) } };\n" +
+  handlers;
+
 beforeEach(() => {
   cwd = mkdtempSync(path.join(os.tmpdir(), 'ee-cli-'));
 });
@@ -110,6 +117,26 @@ describe('express-file-endpoints check', () => {
     expect(existsSync(marker)).to.equal(false);
   });
 
+  it('--load finds a contract that would refuse every request: a body on GET, params on a route without any', () => {
+    writeTree({
+      'app/search/endpoint.ts': withContracts(
+        'export const GET = defineHandler({ body: any }, () => new Response());\n',
+      ),
+      'app/static/endpoint.ts': withContracts(
+        'export const POST = defineHandler({ params: any }, () => new Response());\n',
+      ),
+    });
+    expect(run('check').status).to.equal(0);
+    const result = run('check', '--load');
+    expect(result.status).to.equal(1);
+    expect(result.stderr).to.include(
+      'app/search/endpoint.ts: the contract of GET has a body schema, but a GET request has no body',
+    );
+    expect(result.stderr).to.include(
+      'app/static/endpoint.ts: the contract of POST has a params schema, but /static has no params',
+    );
+  });
+
   it('exits 1 with a clear message when the folder is missing', () => {
     const result = run('check', 'nowhere');
     expect(result.status).to.equal(1);
@@ -164,6 +191,27 @@ describe('express-file-endpoints routes', () => {
     ]);
   });
 
+  it('--load adds what each contract validates and the statuses it lists, running the modules in a child', () => {
+    writeTree({
+      'app/users/[id]/endpoint.ts': withContracts(
+        'export const PUT = defineHandler({ params: any, body: any, responses: { 200: any, 404: any } }, () => new Response());\n' +
+          'export const GET = defineHandler({ query: any }, () => new Response());\n' +
+          'export function DELETE() { return new Response(); }\n',
+      ),
+      'app/plain/endpoint.ts': GET,
+    });
+    const plain = run('routes');
+    expect(plain.stdout.split('\n')[0]).to.match(/^METHODS +URL +FILE$/);
+    const result = run('routes', '--load');
+    expect(result.status, result.stderr).to.equal(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines[0]).to.match(/^METHODS +URL +CONTRACTS +FILE$/);
+    expect(lines[1]).to.match(/^GET HEAD OPTIONS +\/plain +- +app\/plain\/endpoint\.ts$/);
+    expect(lines[2]).to.match(
+      /^GET HEAD PUT DELETE OPTIONS +\/users\/\[id\] +GET query; PUT params body → 200 404 +app\/users\/\[id\]\/endpoint\.ts$/,
+    );
+  });
+
   it('still prints the table for an invalid tree, then the problems, and exits 1', () => {
     writeTree({ 'app/a/page.tsx': '', 'app/a/endpoint.ts': GET });
     const result = run('routes');
@@ -180,7 +228,7 @@ describe('express-file-endpoints typegen', () => {
     const first = run('typegen', fixture, '--out', file);
     expect(first.status, first.stderr).to.equal(0);
     expect(first.stdout).to.match(/\broutes\.d\.ts\b.*\b4 routes\b/);
-    expect(readFileSync(file, 'utf8')).to.include("'/api/users/[id]': { id: string };");
+    expect(readFileSync(file, 'utf8')).to.include("'/api/users/[id]': { params: { id: string }; methods: ");
     const written = statSync(file).mtimeMs;
     const second = run('typegen', fixture, '--out', file);
     expect(second.stdout).not.to.equal(first.stdout);
@@ -222,7 +270,7 @@ describe('express-file-endpoints usage', () => {
     ['deploy'],
     ['check', 'app', 'extra'],
     ['check', '--strict'],
-    ['routes', '--load'],
+    ['routes', '--strict'],
     ['typegen', '--out'],
     ['typegen', 'a', 'b'],
   ]) {

@@ -14,10 +14,18 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect } from 'chai';
 import express from 'express';
-import { bridgeMiddleware, mountEndpoints, type EndpointsMiddleware, type WebMiddleware } from '../../src';
+import {
+  bridgeMiddleware,
+  mountEndpoints,
+  type EndpointsManifest,
+  type EndpointsMiddleware,
+  type WebMiddleware,
+} from '../../src';
+import { buildEndpoints } from '../../src/build';
 import { discoverTree } from '../../src/discover';
 import { fixFor } from '../../src/dispatch/run-route';
 import { EndpointLoadError, loadModule } from '../../src/load';
+import { BUILD_MARKER, libraryVersion } from '../../src/manifest';
 import { EndpointValidationError, validateTree } from '../../src/validate';
 import { httpRequest, listen, type Listening } from '../support/net';
 import { deepJson, reencodesDeepJson } from '../support/deep-json';
@@ -160,6 +168,29 @@ describe('messages: validation problems', () => {
       expect(problems.map((problem) => problem.message)).to.include(message);
     });
   }
+
+  it('contracts, known once the modules are loaded: a body on GET, params on a route without any', () => {
+    const discovered = discoverTree(tree({ 'search/endpoint.ts': GET, 'static/endpoint.ts': GET }));
+    const loaded = {
+      ...discovered,
+      files: discovered.files.map((file) => ({
+        ...file,
+        exports: {
+          ...file.exports!,
+          contracts: {
+            GET: {
+              validates: [file.pattern === '/search' ? ('body' as const) : ('params' as const)],
+              responses: [],
+            },
+          },
+        },
+      })),
+    };
+    expect(validateTree(loaded).map((problem) => problem.message)).to.deep.equal([
+      'app/search/endpoint.ts: the contract of GET has a body schema, but a GET request has no body, so every request would be refused; validate the query instead, or move the handler to POST.',
+      'app/static/endpoint.ts: the contract of GET has a params schema, but /static has no params (no [name] folder), so it has nothing to check; remove it, or put the endpoint in a [param] folder.',
+    ]);
+  });
 
   it('EndpointValidationError: one line per problem, no stack trace, problems not repeated when printed', () => {
     const error = new EndpointValidationError([
@@ -532,6 +563,53 @@ describe("messages: the default onError's log lines", () => {
   });
 });
 
+describe('messages: a build that cannot be mounted or made', function () {
+  this.timeout(20_000);
+  inScratchFolder();
+  const AGAIN = 'Run `npx express-file-endpoints build` again.';
+
+  beforeEach(async () => {
+    tree({ 'a/endpoint.ts': GET });
+    await buildEndpoints('app', 'dist/endpoints');
+  });
+
+  it('a tree changed since the build', () => {
+    tree({ 'a/endpoint.ts': `${GET}// changed\n` });
+    expect(() => mountEndpoints({ dir: 'dist/endpoints' })).to.throw(
+      `express-file-endpoints: app has changed since the build in dist/endpoints was made. ${AGAIN} (This check runs when NODE_ENV is not production.)`,
+    );
+  });
+
+  it('a build made by another version', () => {
+    const marker = path.join(root, 'dist/endpoints', BUILD_MARKER);
+    writeFileSync(marker, JSON.stringify({ ...JSON.parse(readFileSync(marker, 'utf8')), version: '0.0.1' }));
+    expect(() => mountEndpoints({ dir: 'dist/endpoints' })).to.throw(
+      `express-file-endpoints: the build in dist/endpoints was made by express-file-endpoints 0.0.1; this is ${libraryVersion()}. ${AGAIN}`,
+    );
+  });
+
+  it('a manifest option that is no manifest', () => {
+    expect(() => mountEndpoints({ manifest: {} as EndpointsManifest })).to.throw(
+      'express-file-endpoints: the manifest option is not a build made by `express-file-endpoints build`.',
+    );
+  });
+
+  it('development mode from a build', () => {
+    expect(() => mountEndpoints({ dir: 'dist/endpoints', dev: true })).to.throw(
+      "express-file-endpoints: development mode reads the endpoint tree, not a build: mount dir: 'app' with dev.",
+    );
+  });
+
+  it('a tree esbuild cannot compile', async () => {
+    tree({ 'a/endpoint.ts': "import './gone.ts';\n" + GET });
+    let message = '';
+    await buildEndpoints('app', 'dist/endpoints').catch((error: Error) => (message = error.message));
+    expect(message).to.equal(
+      'express-file-endpoints: esbuild could not compile the tree:\n  app/a/endpoint.ts:1:8: Could not resolve "./gone.ts"',
+    );
+  });
+});
+
 describe("messages: the CLI's output", function () {
   this.timeout(60_000);
   inScratchFolder();
@@ -714,10 +792,25 @@ describe("messages: the CLI's output", function () {
   it('typegen: what it wrote, or that it left the file alone', () => {
     tree({ 'a/endpoint.ts': GET, 'b/[id]/endpoint.ts': GET });
     expect(run(['typegen', 'app', '--out', 'routes.d.ts']).stdout).to.equal('wrote routes.d.ts (2 routes)\n');
-    expect(readFileSync(path.join(root, 'routes.d.ts'), 'utf8')).to.include("'/b/[id]': { id: string };");
+    expect(readFileSync(path.join(root, 'routes.d.ts'), 'utf8')).to.include(
+      "'/b/[id]': { params: { id: string }; methods: ",
+    );
     expect(run(['typegen', 'app', '--out', 'routes.d.ts']).stdout).to.equal(
       'unchanged routes.d.ts (2 routes)\n',
     );
+  });
+
+  it('build: the checks, then what it wrote and how to mount it', () => {
+    tree({ 'a/endpoint.ts': GET });
+    expect(run(['build'])).to.deep.equal({
+      status: 0,
+      stdout: [
+        '✓ 1 endpoint, 0 problems in app, every module loaded',
+        "✓ built dist/endpoints/manifest.cjs (CommonJS, 1 file compiled); mount it with dir: 'dist/endpoints'",
+        '',
+      ].join('\n'),
+      stderr: '',
+    });
   });
 
   it('a usage error: what was unexpected, then the usage', () => {

@@ -24,14 +24,25 @@ ensureBuilt();
 export const { createTestRequest } = require('express-file-endpoints/testing') as typeof Testing;
 
 export interface ExampleServer {
-  createApp(options?: { token?: string; logger?: Logger }): Promise<Express>;
+  createApp(options?: { token?: string; logger?: Logger; dir?: string }): Promise<Express>;
   DEFAULT_TOKEN: string;
 }
 export interface Logger {
   error(...args: unknown[]): void;
 }
 
-export const { createApp, DEFAULT_TOKEN } = require('../server.js') as ExampleServer;
+const server = require('../server.js') as ExampleServer;
+export const { DEFAULT_TOKEN } = server;
+
+/**
+ * The environment variable naming a build of the example's endpoints: test/from-build.test.ts runs the
+ * example's tests once more with it, mounted from the build.
+ */
+export const EXAMPLE_BUILD_DIR = 'EXAMPLE_BUILD_DIR';
+
+/** server.js's createApp, mounting the build EXAMPLE_BUILD_DIR names when it is set. */
+export const createApp: ExampleServer['createApp'] = (options) =>
+  server.createApp({ dir: process.env[EXAMPLE_BUILD_DIR], ...options });
 
 /** The endpoints middleware server.js keeps in `app.locals`. */
 export function endpointsOf(app: Express): EndpointsMiddleware {
@@ -45,7 +56,9 @@ export function silentLogger(): Logger & { errors: unknown[] } {
 }
 
 function ensureBuilt(): void {
-  const built = ['dist/index.js', 'dist/testing.js'].map((file) => mtimeOf(path.join(ROOT, file)));
+  const built = ['dist/index.js', 'dist/testing.js', 'dist/client.js'].map((file) =>
+    mtimeOf(path.join(ROOT, file)),
+  );
   if (built.every((time) => time > newestIn(path.join(ROOT, 'src')))) return;
   console.log(
     '  (building express-file-endpoints for the example tests: dist/ is missing or older than src/)',

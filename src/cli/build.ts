@@ -1,0 +1,31 @@
+/**
+ * `express-file-endpoints build [dir] [--out folder]`: every check `check --load` makes, then the build
+ * (src/build): the tree compiled to one module with its route table, which `mountEndpoints({ dir: folder })`
+ * or the `manifest` option mounts without globbing, validating or tsx.
+ */
+import path from 'node:path';
+import { buildEndpoints } from '../build';
+import { displayPath, treeRoot } from '../discover';
+import { plural } from '../words';
+import { check } from './check';
+
+/** Beside the tree's folder: `app` builds into `dist/endpoints`. */
+export function defaultOut(dir: string | undefined): string {
+  return path.join(path.dirname(treeRoot(dir ?? 'app')), 'dist', 'endpoints');
+}
+
+export async function build(
+  dir: string | undefined,
+  out: string | undefined,
+  cliPath: string,
+): Promise<number> {
+  const checked = await check(dir, { load: true }, cliPath);
+  if (checked !== 0) return checked;
+  const outcome = await buildEndpoints(dir ?? 'app', out ?? defaultOut(dir));
+  const from = displayPath(path.dirname(outcome.module));
+  for (const warning of outcome.warnings) console.log(`note: ${warning}`);
+  console.log(
+    `✓ built ${displayPath(outcome.module)} (${outcome.format === 'esm' ? 'ES module' : 'CommonJS'}, ${plural(outcome.inputs, 'file')} compiled); mount it with dir: '${from}'`,
+  );
+  return 0;
+}

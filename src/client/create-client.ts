@@ -1,0 +1,118 @@
+/**
+ * `createClient<RouteRegistry>({ baseUrl })`: calls name the route pattern and the method, and the
+ * client builds the URL (as `url()` does), the query (a repeated key per array item), the headers and
+ * the body (JSON unless it is already a body `fetch` takes), then reads the answer: JSON when its
+ * Content-Type says so, text otherwise, nothing for a body-less status. Any status resolves; only
+ * what `fetch` itself rejects with (the network) rejects.
+ */
+import { url } from '../typed-routes';
+import type { BodyLike, Client, ClientMethod, ClientRegistry, HeadersLike, UntypedRegistry } from './types';
+
+export interface ClientOptions {
+  /**
+   * Where the tree is served: `https://api.example.com/v1`. Default: the page's origin in a browser,
+   * `http://localhost` elsewhere (enough with `fetch: middleware.fetch`).
+   */
+  baseUrl?: string | URL;
+  /** What sends each request. Default: the global `fetch`. `middleware.fetch` calls the tree in-process. */
+  fetch?: (request: Request) => Promise<Response>;
+  /** Headers sent with every request (a call's own headers win). */
+  headers?: HeadersLike;
+}
+
+interface CallOptions {
+  params?: Record<string, string | readonly string[] | undefined>;
+  query?: Record<string, unknown>;
+  headers?: HeadersLike;
+  body?: unknown;
+  init?: RequestInit;
+}
+
+const METHODS: readonly ClientMethod[] = [
+  'GET',
+  'HEAD',
+  'POST',
+  'PUT',
+  'PATCH',
+  'DELETE',
+  'QUERY',
+  'OPTIONS',
+];
+
+/** Statuses whose answers have no content (RFC 9110, sections 15.3.5, 15.3.6 and 15.4.5). */
+const NO_CONTENT = new Set([204, 205, 304]);
+
+export function createClient<R extends ClientRegistry<R> = UntypedRegistry>(
+  options: ClientOptions = {},
+): Client<R> {
+  const base = baseUrlOf(options.baseUrl);
+  const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
+  const call = async (method: ClientMethod, pattern: string, callOptions: CallOptions = {}) => {
+    const target = new URL(
+      base.pathname.replace(/\/$/, '') + url(pattern as never, callOptions.params as never),
+      base,
+    );
+    for (const [key, value] of Object.entries(callOptions.query ?? {})) {
+      for (const item of Array.isArray(value) ? value : [value]) {
+        if (item !== undefined && item !== null) target.searchParams.append(key, String(item));
+      }
+    }
+    const headers = new Headers(options.headers);
+    new Headers(callOptions.headers).forEach((value, name) => headers.set(name, value));
+    const body = encodeBody(callOptions.body, headers);
+    const request = new Request(target, { ...callOptions.init, method, headers, body });
+    const response = await send(request);
+    const data = await readBody(method, response).catch((error: unknown) => {
+      throw new TypeError(`${method} ${target.href}: ${(error as Error).message}`, { cause: error });
+    });
+    return { status: response.status, ok: response.ok, data, response };
+  };
+  return Object.fromEntries(
+    METHODS.map((method) => [
+      method,
+      (pattern: string, callOptions?: CallOptions) => call(method, pattern, callOptions),
+    ]),
+  ) as unknown as Client<R>;
+}
+
+function baseUrlOf(given: string | URL | undefined): URL {
+  if (given !== undefined) return new URL(given);
+  const location = (globalThis as { location?: { origin?: string } }).location;
+  return new URL(location?.origin ?? 'http://localhost');
+}
+
+/** A body `fetch` takes as it is; anything else (an object, an array, a number) as JSON. */
+function encodeBody(body: unknown, headers: Headers): BodyLike | undefined {
+  if (body === undefined || body === null) return undefined;
+  if (
+    typeof body === 'string' ||
+    body instanceof Blob ||
+    body instanceof FormData ||
+    body instanceof URLSearchParams ||
+    body instanceof ArrayBuffer ||
+    ArrayBuffer.isView(body) ||
+    body instanceof ReadableStream
+  ) {
+    return body as BodyLike;
+  }
+  if (!headers.has('content-type')) headers.set('content-type', 'application/json');
+  return JSON.stringify(body);
+}
+
+async function readBody(method: ClientMethod, response: Response): Promise<unknown> {
+  if (method === 'HEAD' || NO_CONTENT.has(response.status) || response.body === null) return undefined;
+  const type = response.headers.get('content-type') ?? '';
+  // application/json, application/problem+json, and any other +json type (RFC 6839, section 3.1).
+  if (/^application\/(?:[\w.+-]*\+)?json\s*(?:;|$)/i.test(type)) {
+    const text = await response.text();
+    if (text === '') return undefined;
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw new Error(
+        `the answer's Content-Type is ${type}, but its body is not JSON: ${JSON.stringify(text.slice(0, 60))}`,
+      );
+    }
+  }
+  return response.text();
+}

@@ -1,0 +1,16 @@
+/**
+ * openapi: the tree described as an OpenAPI 3.1 or 3.2 document (issue 25), from the route table
+ * and the contracts' Standard JSON Schema; and the route that serves it from a mount.
+ */
+export { generateOpenAPI, type GeneratedDocument, type LoadedModules } from './document';
+export { toYaml } from './yaml';
+export { serveOpenAPI, type DescribedTree } from './serve';
+export type {
+  OpenAPIDocument,
+  OpenAPIInfo,
+  OpenAPIOptions,
+  OpenAPIServer,
+  OpenAPIVersion,
+  ServeOpenAPIOptions,
+  JsonSchema,
+} from './types';

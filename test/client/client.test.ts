@@ -1,0 +1,105 @@
+/**
+ * The typed client at run time (issue 25), against a real server (Express, mounted at a sub-path) and
+ * against `.fetch`: URLs with params, the query, JSON bodies, answers read by their Content-Type, problem
+ * details for an invalid body; and that test/client/registry.ts is what typegen writes for the tree.
+ */
+import { expect } from 'chai';
+import express from 'express';
+import http from 'node:http';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { mountEndpoints } from '../../src';
+import { createClient } from '../../src/client';
+import { discoverTree } from '../../src/discover';
+import { routeDeclarations } from '../../src/typed-routes';
+import { listen, type Listening } from '../support/net';
+import type { Api } from './registry';
+
+const DIR = path.join(__dirname, '../fixtures/openapi-app/app');
+
+function calls(client: () => ReturnType<typeof createClient<Api>>) {
+  it('GETs a route with a param, and reads its JSON', async () => {
+    const api = client();
+    const answer = await api.GET('/api/users/[id]', { params: { id: '1' } });
+    expect(answer).to.include({ status: 200, ok: true });
+    expect(answer.data).to.deep.equal({ id: '1', name: 'Ada', email: 'ada@example.com' });
+    const missing = await api.GET('/api/users/[id]', { params: { id: '2' } });
+    expect([missing.status, missing.ok, missing.data]).to.deep.equal([404, false, { error: 'not found' }]);
+  });
+
+  it('sends the query, a repeated key per array item', async () => {
+    const api = client();
+    const answer = await api.GET('/api/users', { query: { limit: 1, tag: ['a', 'b'] } });
+    expect(answer.data).to.deep.equal({ users: [{ id: '1', name: 'Ada', email: 'ada@example.com' }] });
+    const invalid = await api.GET('/api/users', { query: { limit: 0 } });
+    expect((invalid.data as { detail: string }).detail).to.match(/^query.limit: /);
+  });
+
+  it('sends a JSON body, and gets problem details for an invalid one', async () => {
+    const api = client();
+    const created = await api.POST('/api/users', { body: { name: 'Grace', email: 'grace@example.com' } });
+    expect([created.status, created.data]).to.deep.equal([
+      201,
+      { id: '2', name: 'Grace', email: 'grace@example.com' },
+    ]);
+    const invalid = await api.POST('/api/users', { body: { name: 'Grace', email: 'not an email' } as never });
+    expect(invalid.status).to.equal(400);
+    expect(invalid.response.headers.get('content-type')).to.match(/^application\/problem\+json/);
+    expect((invalid.data as { issues: { path: string }[] }).issues.map((issue) => issue.path)).to.deep.equal([
+      'body.email',
+    ]);
+  });
+
+  it('calls QUERY, ANY, catch-alls, text answers and a 204', async () => {
+    const api = client();
+    expect((await api.QUERY('/search', { body: { text: 'ada' } })).data).to.deep.equal({ hits: ['ada'] });
+    expect((await api.PUT('/anything')).data).to.deep.equal({ method: 'PUT' });
+    const file = await api.GET('/files/[...path]', { params: { path: ['a b', 'c'] } });
+    expect(file.data).to.match(/^GET \/(?:v1\/)?files\/a%20b\/c$/);
+    const removed = await api.DELETE('/api/users/[id]', { params: { id: '1' } });
+    expect([removed.status, removed.data]).to.deep.equal([204, undefined]);
+    expect((await api.GET('/docs/[[...slug]]')).data).to.deep.equal({ slug: [] });
+  });
+}
+
+describe('the typed client', () => {
+  describe('against a server, the tree mounted at /v1', () => {
+    let server: Listening;
+    before(async () => {
+      const app = express();
+      app.use('/v1', mountEndpoints({ dir: DIR }));
+      server = await listen(http.createServer(app));
+    });
+    after(() => server.close());
+    calls(() => createClient<Api>({ baseUrl: `${server.url}/v1` }));
+  });
+
+  describe('against .fetch', () => {
+    const endpoints = mountEndpoints({ dir: DIR });
+    calls(() => createClient<Api>({ fetch: endpoints.fetch }));
+  });
+
+  it('rejects with a clear error when an answer that says JSON is not, and when a param is missing', async () => {
+    const api = createClient<Api>({
+      fetch: async () => new Response('<html>', { headers: { 'content-type': 'application/json' } }),
+    });
+    let error: unknown;
+    await api.GET('/plain').catch((caught: unknown) => (error = caught));
+    expect(error).to.be.instanceOf(TypeError);
+    expect((error as Error).message).to.equal(
+      'GET http://localhost/plain: the answer\'s Content-Type is application/json, but its body is not JSON: "<html>"',
+    );
+    let missing: unknown;
+    await api.GET('/api/users/[id]', {} as never).catch((caught: unknown) => (missing = caught));
+    expect((missing as Error).message).to.equal('url(): /api/users/[id] needs params.id');
+  });
+
+  it('test/client/registry.ts is what typegen writes for the tree (regenerate it when the fixture changes)', () => {
+    const file = path.join(__dirname, 'registry.ts');
+    const generated = routeDeclarations(discoverTree(DIR), file);
+    // The entries, compared without whitespace: Prettier formats the committed file.
+    const entries = generated.split('\n').filter((line) => line.startsWith("    '"));
+    const squeeze = (text: string) => text.replace(/[\s;]+/g, '');
+    expect(squeeze(readFileSync(file, 'utf8'))).to.include(squeeze(entries.join('')));
+  });
+});

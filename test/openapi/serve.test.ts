@@ -1,0 +1,68 @@
+/**
+ * The `openapi` mount option (issue 25): the document served as JSON below the mount, by Express and by
+ * `.fetch`, with `servers` saying where the tree is mounted; every other request reaches the tree as before.
+ */
+import { expect } from 'chai';
+import express from 'express';
+import path from 'node:path';
+import request from 'supertest';
+import { mountEndpoints, type OpenAPIDocument } from '../../src';
+import { validate } from '../support/openapi-validator';
+
+const DIR = path.join(__dirname, '../fixtures/openapi-app/app');
+const quiet = { onWarning: () => {} };
+
+describe('the openapi mount option', () => {
+  it('serves the document below a sub-path mount, its servers the mount path', async () => {
+    const app = express();
+    app.use('/v1', mountEndpoints({ dir: DIR, openapi: { path: '/openapi.json', ...quiet } }));
+    const response = await request(app).get('/v1/openapi.json').expect(200);
+    expect(response.headers['content-type']).to.equal('application/json; charset=utf-8');
+    const document = response.body as OpenAPIDocument;
+    expect(document.servers).to.deep.equal([{ url: '/v1' }]);
+    expect(document.paths).to.have.property('/api/users/{id}');
+    await validate(document);
+    // The tree is served as before, and the document is found where its servers say.
+    await request(app).get('/v1/api/users/1').expect(200, { id: '1', name: 'Ada', email: 'ada@example.com' });
+    await request(app).head('/v1/openapi.json').expect(200);
+    await request(app).get('/v1/openapi.json?download=1').expect(200);
+    await request(app).get('/openapi.json').expect(404);
+  });
+
+  it('takes info, version and servers from the option', async () => {
+    const app = express();
+    await mountEndpoints(app, {
+      dir: DIR,
+      openapi: {
+        path: '/docs/openapi.json',
+        version: '3.2',
+        info: { title: 'Users', version: '2.0.0' },
+        servers: [{ url: 'https://api.example.com' }],
+        ...quiet,
+      },
+    });
+    const { body } = await request(app).get('/docs/openapi.json').expect(200);
+    expect(body).to.include({ openapi: '3.2.0' });
+    expect(body.info).to.deep.equal({ title: 'Users', version: '2.0.0' });
+    expect(body.servers).to.deep.equal([{ url: 'https://api.example.com' }]);
+  });
+
+  it('is served by .fetch too; other methods and paths reach the tree', async () => {
+    const endpoints = mountEndpoints({ dir: DIR, openapi: { path: '/openapi.json', ...quiet } });
+    const response = await endpoints.fetch(new Request('http://localhost/openapi.json'));
+    expect(response.status).to.equal(200);
+    const document = (await response.json()) as OpenAPIDocument;
+    expect(document).to.not.have.property('servers');
+    expect(
+      (await endpoints.fetch(new Request('http://localhost/openapi.json', { method: 'POST' }))).status,
+    ).to.equal(404);
+    expect((await endpoints.fetch(new Request('http://localhost/plain'))).status).to.equal(200);
+  });
+
+  it('rejects a path that does not start with a slash, at the call', () => {
+    expect(() => mountEndpoints({ dir: DIR, openapi: { path: 'openapi.json' } })).to.throw(
+      TypeError,
+      'openapi.path must be a path that starts with "/", not "openapi.json"',
+    );
+  });
+});
