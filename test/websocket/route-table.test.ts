@@ -27,16 +27,26 @@ describe('WebSocket routes in the route table', () => {
     expect(marks()).to.deep.equal(expected);
   });
 
+  it('the OpenAPI document marks their paths with x-websocket, a WebSocket-only route included', async () => {
+    const endpoints = mountEndpoints({ dir });
+    const { paths } = await endpoints.openapi();
+    expect(paths['/echo']).to.include({ 'x-websocket': true });
+    expect(paths['/echo']).to.have.property('get');
+    expect(paths['/refuse']).to.deep.equal({ 'x-websocket': true });
+    expect(paths['/plain']).not.to.have.property('x-websocket');
+  });
+
   it('a file that exports only websocket is a valid endpoint', () => {
     expect(validateTree(discoverTree(dir))).to.deep.equal([]);
   });
 
   it('typegen lists them in WebSocketRouteRegistry, and writes none for a tree without', () => {
-    const text = routeDeclarations(discoverTree(dir));
+    const text = routeDeclarations(discoverTree(dir), path.join(dir, '../routes.d.ts'));
     expect(text).to.include(
       "  interface WebSocketRouteRegistry {\n    '/crash': true;\n    '/echo': true;\n    '/flood': true;\n    '/guarded': true;\n    '/refuse': true;\n    '/rooms/[room]': true;\n  }\n",
     );
-    const without = routeDeclarations(discoverTree(path.join(__dirname, '../fixtures/app')));
+    const app = path.join(__dirname, '../fixtures/app');
+    const without = routeDeclarations(discoverTree(app), path.join(app, '../routes.d.ts'));
     expect(without).not.to.include('WebSocketRouteRegistry');
   });
 
