@@ -10,20 +10,24 @@ let loading: Promise<WsLibrary> | undefined;
 
 /** Resolves to `ws`, once per process; rejects with the install command when it is missing. */
 export function loadWebSocketLibrary(needer: string): Promise<WsLibrary> {
-  loading ??= import('ws').then(
-    // Under `import()`, a CommonJS package's exports may sit on `default` as well as beside it.
-    (mod) =>
-      (mod as { WebSocketServer?: unknown }).WebSocketServer ? mod : (mod.default as unknown as WsLibrary),
-    (error: unknown) => {
-      loading = undefined;
-      throw isMissing(error)
-        ? new Error(`${needer} exports websocket, which needs the ws package: npm install ws`, {
-            cause: error,
-          })
-        : error;
-    },
-  );
+  if (loading === undefined) loading = importWs(needer);
   return loading;
+}
+
+async function importWs(needer: string): Promise<WsLibrary> {
+  // `unknown`: what `import()` is typed as depends on the app's module settings, and the shape is checked here.
+  let mod: unknown;
+  try {
+    mod = await import('ws');
+  } catch (error) {
+    loading = undefined;
+    throw isMissing(error)
+      ? new Error(`${needer} exports websocket, which needs the ws package: npm install ws`, { cause: error })
+      : error;
+  }
+  // Under `import()`, a CommonJS package's exports may sit on `default` as well as beside it.
+  const library = mod as WsLibrary & { default?: WsLibrary };
+  return library.WebSocketServer ? library : library.default!;
 }
 
 function isMissing(error: unknown): boolean {
