@@ -23,6 +23,7 @@ const FLOORS = [
     'src/openapi/',
     'src/client/',
     'src/manifest/',
+    'src/websocket/',
   ],
   ['src/mount.ts', 'src/build/'],
   ['src/index.ts', 'src/cli/'],

@@ -31,10 +31,10 @@ export default tseslint.config(
   },
   {
     // The layout's promises: each src folder is used through its index (its public surface), and
-    // only the bridge and bridgeMiddleware know Node's http objects.
+    // only the bridge, bridgeMiddleware and the WebSocket upgrades know Node's http objects.
     files: ['src/**/*.ts'],
     // src/types.ts names Node's request and response types in the public NodeContext type.
-    ignores: ['src/bridge/**', 'src/bridge-middleware/**', 'src/types.ts'],
+    ignores: ['src/bridge/**', 'src/bridge-middleware/**', 'src/websocket/**', 'src/types.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -51,7 +51,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/bridge/**/*.ts', 'src/bridge-middleware/**/*.ts'],
+    files: ['src/bridge/**/*.ts', 'src/bridge-middleware/**/*.ts', 'src/websocket/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -4,7 +4,7 @@
  * and, once the modules are loaded, what their contracts validate.
  */
 import type { DiscoveredTree, RouteFile } from './discover';
-import { methodsFor } from './dispatch';
+import { methodsFor, WEBSOCKET_EXPORT } from './dispatch';
 import type { ContractSummary } from './types';
 
 /** One row of the route table. */
@@ -19,6 +19,8 @@ export interface RouteInfo {
   middleware: string[];
   /** Exports could not all be read statically (`export *`): more methods may be served. */
   incomplete: boolean;
+  /** The endpoint exports `websocket`: upgrade requests for its route open a WebSocket (issue 28). */
+  websocket: boolean;
   /**
    * The handlers made by `defineHandler`, by export (`POST`, `ANY`, …): what each validates and
    * the statuses its `responses` list. Present once the modules are loaded (`.routes` after
@@ -38,6 +40,7 @@ export function describeRoutes(tree: DiscoveredTree): RouteInfo[] {
         file: file.displayPath,
         middleware: middlewareFilesFor(tree, file).map((f) => f.displayPath),
         incomplete: file.exports?.namesIncomplete ?? true,
+        websocket: file.exports?.names.includes(WEBSOCKET_EXPORT) ?? false,
       };
       if (file.exports?.contracts) row.contracts = file.exports.contracts;
       return row;

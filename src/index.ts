@@ -40,7 +40,14 @@ export type {
   DevReload,
 } from './types';
 export { url } from './typed-routes';
-export type { RouteRegistry, RoutePattern, RouteParams, RouteContext } from './typed-routes';
+export type {
+  RouteRegistry,
+  RoutePattern,
+  RouteParams,
+  RouteContext,
+  WebSocketRouteRegistry,
+  WebSocketRoute,
+} from './typed-routes';
 export type { EndpointMethods, HandlerTypes } from './typed-routes';
 export type { TestRequestOptions } from './testing';
 export type { MiddlewareTraceContext, RequestTraceContext } from './observe';
@@ -52,3 +59,5 @@ export type {
   OpenAPIVersion,
   ServeOpenAPIOptions,
 } from './openapi';
+export type { WebSocketHandler, WebSocketContext, EndpointWebSocket, WebSocketCloseDetails } from './types';
+export type { AttachOptions } from './websocket';

@@ -18,6 +18,9 @@ import {
   type CompiledRoute,
   LOADING,
   type MountedRoute,
+  socketHandlerOf,
+  WEBSOCKET_EXPORT,
+  withUpgradeRequired,
 } from './dispatch';
 import { mountChecksResponses, withContractSettings } from './contract';
 import { loadedExportInfo, loadModule, type ModuleExports } from './load';
@@ -32,6 +35,13 @@ import { openBuild, type OpenedBuild } from './manifest';
 import type { Router } from './router';
 import type { MountOptions, WebMiddleware } from './types';
 import { assertValidTree } from './validate';
+import {
+  attachWebSockets,
+  loadWebSocketLibrary,
+  type AttachableServer,
+  type AttachOptions,
+  type SocketRegistry,
+} from './websocket';
 
 /** The Connect middleware `mountEndpoints` returns. */
 export interface EndpointsMiddleware extends NodeMiddleware {
@@ -41,13 +51,21 @@ export interface EndpointsMiddleware extends NodeMiddleware {
   readonly routes: RouteInfo[];
   /** The whole tree as a Web handler: 404 when nothing matches. */
   fetch(request: Request): Promise<Response>;
-  /** Stops development mode's watcher; resolves at once when not in development mode. */
+  /**
+   * Stops development mode's watcher, and closes the WebSockets of attached servers with 1001
+   * (going away); resolves at once when there is neither.
+   */
   close(): Promise<void>;
   /**
    * The tree's OpenAPI 3.1 (or 3.2) document, once every module is loaded: every endpoint, and
    * what its contract says (see docs/openapi.md).
    */
   openapi(options?: OpenAPIOptions): Promise<OpenAPIDocument>;
+  /**
+   * Serves the tree's WebSocket routes (endpoints that `export const websocket`) on `server`; every
+   * other upgrade request stays the app's. `server.close()` closes their sockets with 1001.
+   */
+  attach(server: AttachableServer, options?: AttachOptions): void;
 }
 
 /** What `mountEndpoints(app)` needs of an Express or Connect app. */
@@ -131,14 +149,28 @@ function createEndpoints(options: MountOptions): EndpointsMiddleware {
       },
     ));
   }
+  const socketServers: SocketRegistry[] = [];
+  // Until the modules load, static reading tells which routes serve sockets; a file it could not
+  // read completely might.
+  const mayServeSockets = tree.files.some(
+    (file) =>
+      file.kind === 'endpoint' &&
+      (file.exports?.namesIncomplete !== false || file.exports.names.includes(WEBSOCKET_EXPORT)),
+  );
   return Object.assign(middleware, {
     ready,
     routes,
     fetch,
-    close: () => devLoop?.close() ?? Promise.resolve(),
+    close: async () => {
+      await Promise.all([devLoop?.close(), ...socketServers.map((sockets) => sockets.closeAll())]);
+    },
     openapi: async (openapiOptions: OpenAPIOptions = {}) => {
       await loaded;
       return document(openapiOptions);
+    },
+    attach(server: AttachableServer, attachOptions?: AttachOptions) {
+      const socketMount = { router: () => router, loaded, mayServeSockets };
+      socketServers.push(attachWebSockets(server, socketMount, attachOptions));
     },
   });
 }
@@ -224,6 +256,11 @@ async function compile(
     }),
   };
   if (!validated) assertValidTree(loaded);
+  // `ws` is loaded only for a tree that serves WebSockets, and its absence is told at startup.
+  const needsWs = [...modules].find(
+    ([file, mod]) => file.kind === 'endpoint' && socketHandlerOf(mod, file.displayPath),
+  );
+  if (needsWs) await loadWebSocketLibrary(needsWs[0].displayPath);
 
   const pages = patternsWithPage(tree);
   const optionMiddleware = options.middleware ?? [];
@@ -248,7 +285,8 @@ async function compile(
           passedToNext: false,
         }),
     }));
-    return compileRoute(file, buildMethodTable(handlers, pages.has(file.pattern)), {
+    return compileRoute(file, buildMethodTable(withUpgradeRequired(handlers), pages.has(file.pattern)), {
+      socket: socketHandlerOf(mod, file.displayPath),
       middleware: [...optionMiddleware, ...folders.map((f) => modules.get(f)!.default as WebMiddleware)],
       middlewareNames: [...optionNames, ...folders.map((f) => f.displayPath)],
       bodyLimit: bodyLimitOf(mod, options),

@@ -115,6 +115,7 @@ function homePage() {
     ['/proxy/health', 'GET /proxy/health — proxied to /legacy/health (ANY endpoint)'],
     ['/contact', 'GET /contact — legacy form page, POSTs to an endpoint'],
     ['/events', 'GET /events — server-sent events (streaming endpoint)'],
+    ['#counter', 'WebSocket /counter — the live counter below (WebSocket endpoint)'],
     ['/legacy/health', 'GET /legacy/health — an old Express route'],
   ];
   const items = links.map(([href, text]) => `<li><a href="${href}">${text}</a></li>`).join('\n    ');
@@ -126,6 +127,16 @@ function homePage() {
     ${items}
   </ul>
   <p>Writes under /api need <code>Authorization: Bearer &lt;API_TOKEN&gt;</code> (default <code>${DEFAULT_TOKEN}</code>).</p>
+  <h2 id="counter">Live counter</h2>
+  <p>Count: <output id="count">…</output> <button id="increment" type="button">+1</button></p>
+  <script>
+    // app/counter/endpoint.ts: every page open on it sees the same count.
+    const socket = new WebSocket(location.origin.replace(/^http/, 'ws') + '/counter');
+    socket.addEventListener('message', (event) => {
+      document.getElementById('count').textContent = JSON.parse(event.data).count;
+    });
+    document.getElementById('increment').addEventListener('click', () => socket.send('increment'));
+  </script>
 </body></html>`;
 }
 
@@ -152,7 +163,7 @@ function errorHandler(logger) {
 /** Prints the route table the endpoints middleware discovered. */
 function printRoutes(routes) {
   const rows = routes
-    .map((r) => [r.pattern, r.methods.join(' '), r.file])
+    .map((r) => [r.pattern, [...r.methods, ...(r.websocket ? ['WS'] : [])].join(' '), r.file])
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const widths = [0, 1].map((i) => Math.max(...rows.map((row) => row[i].length)));
   console.log('Endpoints:');
@@ -164,6 +175,8 @@ function printRoutes(routes) {
 async function main() {
   const app = await createApp();
   const server = http.createServer(app);
+  // WebSocket endpoints (app/counter): upgrades for their routes go to the tree, others stay the app's.
+  app.locals.endpoints.attach(server);
   await new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(Number(process.env.PORT ?? 3000), resolve);

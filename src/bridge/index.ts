@@ -7,7 +7,7 @@ export { createNodeMiddleware, type MountState, type NodeMiddleware } from './no
 export { detachedNodeContext } from './detached-node-context';
 export { failRequest, finalNext, sendAnswer, type NextFunction } from './plain-answers';
 export { BodyLimitError, ClientClosedError, DEFAULT_BODY_LIMIT } from './request-body';
-export { hasRewrittenPath, originalTarget, requestUrl } from './request-url';
+export { hasRewrittenPath, originalTarget, requestUrl, targetPath } from './request-url';
 export { mountPathOf, pathBelowMount } from './mount-path';
 export { toWebRequest } from './web-request';
 export { pipeBody, sendWebResponse } from './send-response';

@@ -120,6 +120,11 @@ function setHead(res: ServerResponse, response: Response): void {
     res.sendDate = sendDate;
     throw error;
   }
+  // A 426 must name the protocol to switch to (RFC 9110, 15.5.22): its Upgrade is not the connection's.
+  if (response.status === 426) {
+    const upgrade = response.headers.get('upgrade');
+    if (upgrade !== null) res.setHeader('upgrade', upgrade);
+  }
   res.statusCode = response.status;
   if (response.statusText) res.statusMessage = response.statusText;
 }

@@ -6,6 +6,7 @@
  */
 import { fork } from 'node:child_process';
 import type { ExportInfo } from '../discover';
+import { socketHandlerOf } from '../dispatch';
 import { EndpointLoadError, loadedExportInfo, loadModule } from '../load';
 
 /** The argument that makes the CLI run as the child (see src/cli/main.ts). */
@@ -66,6 +67,8 @@ export function runLoadWorker(): void {
     for (const { file, displayPath } of files) {
       try {
         const mod = await loadModule(file, displayPath);
+        // A malformed `websocket` export stops startup too (issue 28).
+        socketHandlerOf(mod, displayPath);
         results.push({ file, displayPath, exports: loadedExportInfo(mod) });
       } catch (error) {
         // `check` has parsed every file already: its advice to run `check` would send the user in a circle.

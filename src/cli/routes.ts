@@ -34,7 +34,8 @@ function printRoutes(routes: readonly RouteInfo[], unparsable: ReadonlySet<strin
   const sorted = [...routes].sort(comparePatterns);
   const rows = sorted.map((route) => {
     if (unparsable.has(route.file)) return ['✗ syntax error', route.pattern, route.file];
-    return [`${route.methods.join(' ')}${route.incomplete ? ' …' : ''}`, route.pattern, route.file];
+    const methods = [...route.methods, ...(route.websocket ? ['WS'] : [])].join(' ');
+    return [`${methods}${route.incomplete ? ' …' : ''}`, route.pattern, route.file];
   });
   const loaded = routes.some((route) => route.contracts !== undefined);
   const table = loaded
@@ -52,6 +53,7 @@ function printRoutes(routes: readonly RouteInfo[], unparsable: ReadonlySet<strin
   if (routes.some((route) => route.incomplete && !unparsable.has(route.file))) {
     console.log('\n… re-exports (export *) or an unreadable module.exports: more methods may be served.');
   }
+  if (routes.some((route) => route.websocket)) console.log('\nWS: upgrade requests open a WebSocket.');
 }
 
 /** `POST body → 201 409; PUT params body`: per handler with a contract, what it validates and the statuses it lists. */

@@ -1,11 +1,17 @@
 /**
  * dispatch: module exports + method -> the handler to run, or 405 / automatic OPTIONS / pass; the
  * route's middleware chain and handler, in Request/Response terms; the library's own answers; and
- * the whole table as `.fetch`. No Node objects here.
+ * the whole table as `.fetch`; an endpoint's `websocket` hooks, checked. No Node objects here.
  */
 export { buildMethodTable, dispatch, methodsFor } from './method-table';
 export type { MethodTable, HandlerEntry, Dispatch } from './method-table';
-export { HTTP_METHODS, HANDLER_EXPORTS, methodHasBody, isForbiddenMethod } from './http-methods';
+export {
+  HTTP_METHODS,
+  HANDLER_EXPORTS,
+  WEBSOCKET_EXPORT,
+  methodHasBody,
+  isForbiddenMethod,
+} from './http-methods';
 export type { HttpMethod, HandlerExportName } from './http-methods';
 export {
   answerFor,
@@ -27,4 +33,5 @@ export { EndpointCall, type HostRequest } from './endpoint-call';
 export { Failure, runRoute, isResponse, type Outcome } from './run-route';
 export { handledRejection, NextCalledTwiceError } from './run-chain';
 export { handleFetch } from './handle-fetch';
+export { socketHandlerOf, withUpgradeRequired } from './socket-handler';
 export { logError, tellOnError } from './report-error';

@@ -1,7 +1,7 @@
 /** A route ready to serve: what the router's values are, and how one is put together. */
 import type { DiscoveredTree, RouteFile } from '../discover';
 import { createRouter, type Router } from '../router';
-import type { ErrorReporter, MountOptions, WebMiddleware } from '../types';
+import type { ErrorReporter, MountOptions, WebMiddleware, WebSocketHandler } from '../types';
 import { expressPath } from './express-path';
 import { HTTP_METHODS } from './http-methods';
 import type { MethodTable } from './method-table';
@@ -31,6 +31,8 @@ export interface CompiledRoute {
   expressRoute: ExpressStyleRoute;
   /** The mount's `onError` (or the default). */
   onError: ErrorReporter;
+  /** The endpoint's `websocket` hooks, when it serves WebSockets (issue 28). */
+  socket?: WebSocketHandler;
 }
 
 /**
@@ -48,6 +50,7 @@ export interface RouteParts {
   middlewareNames: string[];
   bodyLimit: number | false;
   onError: ErrorReporter;
+  socket?: WebSocketHandler;
 }
 
 /**

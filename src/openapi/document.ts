@@ -7,7 +7,7 @@
 import { contractOf, type EndpointContract } from '../contract';
 import { patternsWithPage } from '../describe-routes';
 import type { DiscoveredTree } from '../discover';
-import { HTTP_METHODS } from '../dispatch';
+import { HTTP_METHODS, WEBSOCKET_EXPORT } from '../dispatch';
 import { SchemaComponents } from './components';
 import { buildOperation } from './operation';
 import { openapiPaths } from './paths';
@@ -78,6 +78,8 @@ export function generateOpenAPI(
         );
         item[fieldFor(method, version)] = operation;
       }
+      // OpenAPI has no words for WebSockets: an extension marks the routes whose upgrades open one (issue 28).
+      if (names.has(WEBSOCKET_EXPORT)) item['x-websocket'] = true;
       if (Object.keys(item).length > 0) paths[variant.path] = item;
     });
   }

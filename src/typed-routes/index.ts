@@ -12,4 +12,6 @@ export type {
   RouteContext,
   EndpointMethods,
   HandlerTypes,
+  WebSocketRouteRegistry,
+  WebSocketRoute,
 } from './route-types';

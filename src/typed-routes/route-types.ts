@@ -34,6 +34,18 @@ export type RouteParams<P extends RoutePattern> = P extends keyof RouteRegistry
     : never
   : ParamsOf<P>;
 
+/**
+ * The route patterns whose endpoint exports `websocket` (issue 28), each mapped to `true`; filled
+ * in by the generated declaration file.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- augmented by generated code
+export interface WebSocketRouteRegistry {}
+
+/** The patterns that accept WebSockets once the declaration file is generated; any pattern before. */
+export type WebSocketRoute = [keyof WebSocketRouteRegistry] extends [never]
+  ? RoutePattern
+  : Extract<keyof WebSocketRouteRegistry, string>;
+
 /** The handler context of one route: `({ params }: RouteContext<'/api/users/[id]'>)`. */
 export type RouteContext<P extends RoutePattern> = Omit<EndpointContext, 'params'> & {
   params: RouteParams<P>;

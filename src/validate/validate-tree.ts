@@ -3,7 +3,7 @@
  * reported all at once, so one `check` run lists every fix to make.
  */
 import path from 'node:path';
-import { HANDLER_EXPORTS, HTTP_METHODS } from '../dispatch';
+import { HANDLER_EXPORTS, HTTP_METHODS, WEBSOCKET_EXPORT } from '../dispatch';
 import { formatPattern, type DiscoveredTree, type RouteFile, type Segment } from '../discover';
 import { EndpointValidationError } from './endpoint-validation-error';
 import { misspeltMethod } from './method-names';
@@ -158,10 +158,12 @@ function exportProblems(files: readonly RouteFile[]): Problem[] {
         misspelt = true;
       }
     }
-    if (!misspelt && !info.namesIncomplete && !info.names.some((name) => HANDLERS.has(name))) {
+    // A file may serve WebSockets alone: `export const websocket = { … }` (issue 28).
+    const serves = (name: string) => HANDLERS.has(name) || name === WEBSOCKET_EXPORT;
+    if (!misspelt && !info.namesIncomplete && !info.names.some(serves)) {
       problem(
         'no-handler',
-        `exports no handler; export one of ${[...HANDLERS].join(', ')}: \`export async function GET(req) { … }\`, or in a CommonJS .js file \`exports.GET = async (req) => …\`.`,
+        `exports no handler; export one of ${[...HANDLERS].join(', ')}, or a \`websocket\` object: \`export async function GET(req) { … }\`, or in a CommonJS .js file \`exports.GET = async (req) => …\`.`,
       );
     }
   }

@@ -67,6 +67,8 @@ export interface RunningHost extends Served {
   /** `http://127.0.0.1:<port>` */
   url: string;
   port: number;
+  /** The Node server the app listens on. */
+  server: Server;
 }
 
 export interface Host<Running extends Served = RunningHost> {
@@ -280,7 +282,7 @@ async function listenWith(server: Server, endpoints: EndpointsMiddleware): Promi
     const reply = await httpRequest(listening.url + path, init);
     return { status: reply.status, headers: reply.headers, text: reply.body.toString() };
   };
-  return { ...listening, endpoints, request };
+  return { ...listening, endpoints, request, server };
 }
 
 export const hosts: Host[] = [

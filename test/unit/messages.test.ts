@@ -125,7 +125,7 @@ const VALIDATION: [string, Record<string, string>, string][] = [
   [
     'no-handler',
     { 'endpoint.ts': 'export const config = {};' },
-    `app/endpoint.ts: exports no handler; export one of ${HANDLERS}: \`export async function GET(req) { … }\`, or in a CommonJS .js file \`exports.GET = async (req) => …\`.`,
+    `app/endpoint.ts: exports no handler; export one of ${HANDLERS}, or a \`websocket\` object: \`export async function GET(req) { … }\`, or in a CommonJS .js file \`exports.GET = async (req) => …\`.`,
   ],
   [
     'duplicate-route',

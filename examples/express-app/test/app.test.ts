@@ -39,9 +39,11 @@ describe('example app (supertest)', () => {
         '/api/users',
         '/api/users/[id]',
         '/contact',
+        '/counter',
         '/events',
         '/proxy/[[...path]]',
       ]);
+      expect(endpointsOf(app).routes.find((r) => r.pattern === '/counter')?.websocket).to.equal(true);
       expect(table['/api/users']).to.include.members(['GET', 'POST']);
       expect(table['/contact']).to.include('POST').and.not.include('GET');
     });

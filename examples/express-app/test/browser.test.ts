@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { chromium, type Browser } from 'playwright-core';
+import type { EndpointsMiddleware } from '../../../src';
 import { createApp, silentLogger } from './support';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -31,7 +32,9 @@ describe('example contact form in Chromium (playwright-core)', function () {
       console.warn(`  skipping the browser test. ${hint}`);
       this.skip();
     }
-    server = http.createServer(await createApp({ logger: silentLogger() }));
+    const app = await createApp({ logger: silentLogger() });
+    server = http.createServer(app);
+    (app.locals.endpoints as EndpointsMiddleware).attach(server);
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
     baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
@@ -83,6 +86,27 @@ describe('example contact form in Chromium (playwright-core)', function () {
         await page.screenshot({ path: path.join(os.tmpdir(), 'contact-thanks.png') });
     } finally {
       await page.close();
+    }
+  });
+
+  it('counts live over the /counter WebSocket: a click sends, every open page receives', async () => {
+    const [first, second] = [await browser!.newPage(), await browser!.newPage()];
+    try {
+      await first.goto(baseUrl);
+      await second.goto(baseUrl);
+      const count = (page: typeof first) => page.locator('#count');
+      // The page shows a number once the socket's first message has arrived.
+      await first.waitForFunction(() => /^\d+$/.test(document.getElementById('count')!.textContent!));
+      await second.waitForFunction(() => /^\d+$/.test(document.getElementById('count')!.textContent!));
+      const start = Number(await count(first).textContent());
+      await first.getByRole('button', { name: '+1' }).click();
+      const raised = String(start + 1);
+      await first.waitForFunction((n) => document.getElementById('count')!.textContent === n, raised);
+      await second.waitForFunction((n) => document.getElementById('count')!.textContent === n, raised);
+      expect(await count(second).textContent()).to.equal(raised);
+    } finally {
+      await first.close();
+      await second.close();
     }
   });
 });

@@ -1,0 +1,110 @@
+/**
+ * `middleware.attach(server)`: serves trees' WebSocket routes on a Node server (issue 28).
+ *
+ * Only upgrade requests for a route that declares `websocket` are taken; every other one is left,
+ * untouched, to the app's own `upgrade` listeners (a `ws` or socket.io server, a proxy), or, when
+ * the app has none, to its request handler as a plain request. Where Node has the server's
+ * `shouldUpgradeCallback` (24.9+, and recent 22 releases), that is how; elsewhere the `upgrade`
+ * event is used. The app's listeners are never removed or wrapped: the server's `emit` hands the
+ * requests a tree takes to that tree alone, so a `ws` server with a `path` beside it never answers
+ * them 400. The server is prepared once, however many trees are attached to it.
+ */
+import type { IncomingMessage, Server } from 'node:http';
+import type { Server as HttpsServer } from 'node:https';
+import type { Duplex } from 'node:stream';
+import { treeSockets, type AttachOptions, type SocketMount, type TreeSockets } from './tree-sockets';
+import { writeRefusal } from './upgrade-request';
+
+/**
+ * The Node server `attach` serves WebSockets on: what `http.createServer()`, `https.createServer()`
+ * and `app.listen()` return.
+ */
+export type AttachableServer = Server | HttpsServer;
+
+/** The mount's side of an attached server: closes every socket the tree serves on it. */
+export interface SocketRegistry {
+  /** Closes them with 1001 (going away); resolves once each has closed, or been cut after `closeTimeout`. */
+  closeAll(): Promise<void>;
+}
+
+/** The trees attached to each server, in the order they were attached. */
+const attached = new WeakMap<Server, TreeSockets[]>();
+
+/** Attaches a tree's WebSocket routes to `server`; returns what closes their sockets. */
+export function attachWebSockets(
+  to: AttachableServer,
+  mount: SocketMount,
+  options: AttachOptions = {},
+): SocketRegistry {
+  // An HTTPS server upgrades as an HTTP one does: the same events, the same `shouldUpgradeCallback`.
+  const server = to as Server;
+  let trees = attached.get(server);
+  if (!trees) {
+    trees = [];
+    attached.set(server, trees);
+    takeTreeUpgrades(server, trees);
+  }
+  const tree = treeSockets(mount, options, (req, socket, head) => appUpgrade(server, req, socket, head));
+  trees.push(tree);
+  return tree;
+}
+
+type Emit = (this: Server, event: string | symbol, ...args: unknown[]) => boolean;
+
+/** The server's `emit` before the trees', which the app's listeners hear. */
+const appEmits = new WeakMap<Server, Emit>();
+
+function takeTreeUpgrades(server: Server, trees: TreeSockets[]): void {
+  const treeFor = (req: IncomingMessage) => trees.find((tree) => tree.claims(req));
+
+  // Without an `upgrade` listener the server would not emit `upgrade` at all. This one only hears
+  // requests no tree took, and answers them only where nothing else would.
+  server.on('upgrade', (_req: IncomingMessage, socket: Duplex) => {
+    // Reached only where Node lacks `shouldUpgradeCallback` and the app listens for no upgrade:
+    // such a request would have been a plain request, which can no longer be had.
+    if (!appListens(server) && !socket.destroyed) {
+      void writeRefusal(socket, new Response('Not Found', { status: 404 }));
+    }
+  });
+
+  const emit = server.emit as Emit;
+  appEmits.set(server, emit);
+  server.emit = function (this: Server, event: string | symbol, ...args: unknown[]): boolean {
+    const tree = event === 'upgrade' ? treeFor(args[0] as IncomingMessage) : undefined;
+    if (!tree) return emit.call(this, event, ...args);
+    const [req, socket, head] = args as [IncomingMessage, Duplex, Buffer];
+    void tree.serve(req, socket, head);
+    return true;
+  } as Server['emit'];
+
+  type UpgradeCallback = (req: IncomingMessage) => boolean;
+  const withCallback = server as { shouldUpgradeCallback?: UpgradeCallback };
+  const appCallback = withCallback.shouldUpgradeCallback;
+  if (typeof appCallback === 'function') {
+    // Node's own default counts listeners, the trees' one included: the app's answer counts only
+    // when the app listens for upgrades itself.
+    withCallback.shouldUpgradeCallback = (req) =>
+      treeFor(req) !== undefined || (appListens(server) && appCallback.call(server, req));
+  }
+
+  // `server.close()` stops new connections and waits for open ones: the sockets are told it is going away.
+  const close = server.close;
+  server.close = function (this: Server, ...args: Parameters<Server['close']>) {
+    for (const tree of trees) {
+      tree.stop();
+      void tree.closeAll();
+    }
+    return close.apply(this, args);
+  } as Server['close'];
+}
+
+/** Whether the app has `upgrade` listeners of its own: every one but the trees' single listener. */
+function appListens(server: Server): boolean {
+  return server.listenerCount('upgrade') > 1;
+}
+
+/** Hands an upgrade request to the app's listeners, or answers 404 when it has none. */
+function appUpgrade(server: Server, req: IncomingMessage, socket: Duplex, head: Buffer): void {
+  if (appListens(server)) appEmits.get(server)!.call(server, 'upgrade', req, socket, head);
+  else void writeRefusal(socket, new Response('Not Found', { status: 404 }));
+}

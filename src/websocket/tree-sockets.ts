@@ -1,0 +1,181 @@
+/**
+ * One tree's WebSockets on one server: which upgrade requests the tree takes (`claims`), what it
+ * does with one (middleware, the `upgrade` hook, then `ws`'s handshake), and the sockets it keeps
+ * open, pinged and closed on shutdown. attach.ts puts it on the server.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { WebSocketServer } from 'ws';
+import { hasRewrittenPath, requestUrl, targetPath } from '../bridge';
+import { LOADING, type MountedRoute } from '../dispatch';
+import { MALFORMED_PATH, type RouteMatch, type Router } from '../router';
+import { Connection } from './connection';
+import {
+  decideUpgrade,
+  socketContext,
+  type SocketRoute,
+  upgradeWebRequest,
+  writeRefusal,
+} from './upgrade-request';
+import { loadWebSocketLibrary } from './ws-library';
+
+/** `attach(server, options)`. */
+export interface AttachOptions {
+  /** Where the tree is mounted in the app (`app.use('/v1', endpoints)`): `'/v1'`. Default `''`. */
+  mountPath?: string;
+  /** Largest message in bytes a client may send; a larger one closes the socket with 1009. Default 1 MiB. */
+  maxMessageSize?: number;
+  /** Milliseconds between pings; a socket that has not answered the last one is cut. `false`: none. Default 30,000. */
+  pingInterval?: number | false;
+  /** Milliseconds a socket has to answer the server's close with its own, before it is cut. Default 5,000. */
+  closeTimeout?: number;
+}
+
+/** What `attach` needs of a mount. */
+export interface SocketMount {
+  router(): Router<MountedRoute>;
+  /** Settles once loading has ended. */
+  loaded: Promise<void>;
+  /** Some endpoint may export `websocket`, as static reading tells before the modules load. */
+  mayServeSockets: boolean;
+}
+
+/** An upgrade request the tree took and then found it has no socket for: the app's after all. */
+export type PassOn = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
+
+export interface TreeSockets {
+  /** The request is a WebSocket upgrade for a route of the tree that serves them (or may, while loading). */
+  claims(req: IncomingMessage): boolean;
+  /** Serves a claimed upgrade request; never rejects. */
+  serve(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void>;
+  /** Closes every open socket with 1001 (going away); resolves once each has closed, or been cut. */
+  closeAll(): Promise<void>;
+  /** Stops pinging: the server is closing. */
+  stop(): void;
+}
+
+/** Close code 1001: the server is going away. */
+const GOING_AWAY = 1001;
+
+/** What `ws` writes in the 101 answer itself; a middleware's copy of one would contradict it. */
+const HANDSHAKE_HEADERS = new Set([
+  'upgrade',
+  'connection',
+  'sec-websocket-accept',
+  'sec-websocket-protocol',
+  'sec-websocket-extensions',
+  'content-length',
+  'transfer-encoding',
+]);
+
+export function treeSockets(mount: SocketMount, options: AttachOptions, passOn: PassOn): TreeSockets {
+  const mountPath = checkedMountPath(options.mountPath);
+  const connections = new Set<Connection>();
+  // Made on the first upgrade the tree accepts, from `ws`, loaded then.
+  let sockets: Promise<WebSocketServer> | undefined;
+  // Headers a middleware set on the acceptance (a Set-Cookie), for the 101 answer to `req`.
+  const acceptHeaders = new WeakMap<IncomingMessage, Headers>();
+
+  const match = (req: IncomingMessage): RouteMatch<MountedRoute> | undefined => {
+    if (req.method !== 'GET' || req.headers.upgrade?.toLowerCase() !== 'websocket') return undefined;
+    const path = pathBelow(req.url ?? '/', mountPath);
+    if (path === undefined) return undefined;
+    const found = mount.router().match(path);
+    if (found === null || found === MALFORMED_PATH) return undefined;
+    if (found.value === LOADING) return mount.mayServeSockets ? found : undefined;
+    return found.value.socket ? found : undefined;
+  };
+
+  const webSocketServer = async (): Promise<WebSocketServer> => {
+    const { WebSocketServer } = await loadWebSocketLibrary('an endpoint');
+    const created = new WebSocketServer({
+      noServer: true,
+      clientTracking: false,
+      maxPayload: options.maxMessageSize ?? 1024 * 1024,
+    });
+    created.on('headers', (lines, req) => {
+      const headers = acceptHeaders.get(req);
+      acceptHeaders.delete(req);
+      headers?.forEach((value, name) => {
+        if (!HANDSHAKE_HEADERS.has(name) && name !== 'set-cookie') lines.push(`${name}: ${value}`);
+      });
+      for (const cookie of headers?.getSetCookie() ?? []) lines.push(`set-cookie: ${cookie}`);
+    });
+    return created;
+  };
+
+  const serve = async (req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> => {
+    // A client that leaves mid-handshake must not crash the process.
+    socket.on('error', () => socket.destroy());
+    let found = match(req);
+    if (found?.value === LOADING) {
+      await mount.loaded;
+      found = match(req);
+    }
+    // Loaded, the route turned out to serve no sockets: the app's, as if never taken.
+    if (!found || found.value === LOADING) return passOn(req, socket, head);
+    const route = found.value as SocketRoute;
+    const url = requestUrl(req);
+    if (url === undefined || hasRewrittenPath(req)) {
+      return writeRefusal(socket, new Response('Bad Request', { status: 400 }));
+    }
+    const context = socketContext(found.params, route, upgradeWebRequest(req, url), mountPath);
+    const decision = await decideUpgrade(route, context, socket);
+    if (!decision.accepted) return writeRefusal(socket, decision.response);
+    const wss = await (sockets ??= webSocketServer());
+    acceptHeaders.set(req, decision.headers);
+    wss.handleUpgrade(req, socket, head as Parameters<WebSocketServer['handleUpgrade']>[2], (ws) => {
+      const connection = new Connection(ws, socket, route, context);
+      connections.add(connection);
+      connection.start(() => connections.delete(connection));
+    });
+  };
+
+  const keepAlive = startKeepAlive(connections, options.pingInterval ?? 30_000);
+  const closeTimeout = options.closeTimeout ?? 5_000;
+  return {
+    claims: (req) => match(req) !== undefined,
+    serve: (req, socket, head) => serve(req, socket, head).catch(() => void socket.destroy()),
+    async closeAll() {
+      const open = [...connections];
+      const ended = open.map((c) => new Promise((resolve) => c.ws.once('close', resolve)));
+      for (const connection of open) connection.ws.close(GOING_AWAY, 'Server shutting down');
+      const cut = setTimeout(() => open.forEach((c) => c.ws.terminate()), closeTimeout);
+      await Promise.all(ended);
+      clearTimeout(cut);
+    },
+    stop: () => clearInterval(keepAlive),
+  };
+}
+
+function startKeepAlive(connections: Set<Connection>, interval: number | false): NodeJS.Timeout | undefined {
+  if (interval === false) return undefined;
+  const timer = setInterval(() => {
+    for (const connection of connections) {
+      if (!connection.alive) {
+        connection.ws.terminate();
+        continue;
+      }
+      connection.alive = false;
+      connection.ws.ping();
+    }
+  }, interval);
+  timer.unref();
+  return timer;
+}
+
+/** The raw path below the mount path, or `undefined` when the request is not under it. */
+function pathBelow(url: string, mountPath: string): string | undefined {
+  const path = targetPath(url);
+  if (path === undefined || mountPath === '') return path;
+  if (path === mountPath) return '/';
+  return path.startsWith(`${mountPath}/`) ? path.slice(mountPath.length) : undefined;
+}
+
+function checkedMountPath(mountPath: string | undefined): string {
+  if (mountPath === undefined || mountPath === '' || mountPath === '/') return '';
+  if (!mountPath.startsWith('/')) {
+    throw new TypeError(`attach(server, { mountPath }): "${mountPath}" must start with "/", e.g. "/v1".`);
+  }
+  return mountPath.endsWith('/') ? mountPath.slice(0, -1) : mountPath;
+}

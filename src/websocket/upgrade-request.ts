@@ -1,0 +1,131 @@
+/**
+ * One upgrade request for a route that serves WebSockets: the tree's and the folders' middleware,
+ * then the route's `websocket.upgrade` hook, run on it as on any request of the route, so a guard
+ * covers sockets too. What comes out is an acceptance (with headers for the 101 answer: a
+ * middleware's Set-Cookie) or a refusal, written to the raw socket as a plain HTTP answer.
+ */
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { toWebRequest } from '../bridge';
+import {
+  type CompiledRoute,
+  EndpointCall,
+  Failure,
+  type HandlerEntry,
+  type HostRequest,
+  INTERNAL_ERROR,
+  isResponse,
+  runRoute,
+} from '../dispatch';
+import type { Params, WebSocketContext, WebSocketHandler } from '../types';
+
+/** Marks the Response that stands for "accepted": it survives a middleware that copies headers. */
+const ACCEPTED = 'x-express-file-endpoints-websocket';
+
+export type UpgradeDecision = { accepted: true; headers: Headers } | { accepted: false; response: Response };
+
+/** A route that serves WebSockets. */
+export type SocketRoute = CompiledRoute & { socket: WebSocketHandler };
+
+/** Runs the route's middleware and `upgrade` hook on the request; never throws. */
+export async function decideUpgrade(
+  route: SocketRoute,
+  context: WebSocketContext,
+  socket: Duplex,
+): Promise<UpgradeDecision> {
+  const hooks = route.socket;
+  const entry: HandlerEntry = {
+    exportName: 'websocket.upgrade',
+    takesArguments: true,
+    handler: async (request) => {
+      const answer: unknown = await hooks.upgrade?.(request, context);
+      if (isResponse(answer)) return answer;
+      return new Response(null, { headers: { [ACCEPTED]: '1' } });
+    },
+  };
+  const call = new EndpointCall(context.params, route, entry.exportName, upgradeHost(context, socket));
+  const outcome = await runRoute(route, entry, call);
+  if (outcome instanceof Failure) {
+    return { accepted: false, response: new Response(INTERNAL_ERROR.message, { status: 500 }) };
+  }
+  if (!outcome.headers.has(ACCEPTED)) return { accepted: false, response: outcome };
+  const headers = new Headers(outcome.headers);
+  headers.delete(ACCEPTED);
+  return { accepted: true, headers };
+}
+
+/** The upgrade request as a Web Request: a GET with the client's headers and no body. */
+export function upgradeWebRequest(req: IncomingMessage, url: string): Request {
+  return toWebRequest(req, undefined, url, { bodyLimit: false });
+}
+
+/** What the endpoint's call knows of an upgrade request: no Node response exists for it. */
+function upgradeHost(context: WebSocketContext, socket: Duplex): HostRequest {
+  return {
+    buildRequest: () => context.request,
+    node: undefined,
+    mountPath: () => context.mountPath,
+    errorsGoToNext: () => false,
+    isExpected: () => socket.destroyed,
+    whenDone(run) {
+      // `after()` callbacks run once the handshake is answered or the client has gone.
+      if (socket.destroyed) setImmediate(run);
+      else socket.once('close', run);
+    },
+  };
+}
+
+/** The largest refusal body written out; a longer one is cut (it is read before the head is sent). */
+const MAX_REFUSAL_BODY = 64 * 1024;
+
+/** Writes a refusal as an HTTP/1.1 answer on the raw socket, then closes it. */
+export async function writeRefusal(socket: Duplex, response: Response): Promise<void> {
+  const body = await boundedBody(response);
+  if (socket.destroyed) return;
+  const lines = [`HTTP/1.1 ${response.status} ${statusText(response)}`];
+  response.headers.forEach((value, name) => {
+    if (!FRAMING.has(name) && name !== 'set-cookie') lines.push(`${name}: ${value}`);
+  });
+  for (const cookie of response.headers.getSetCookie()) lines.push(`set-cookie: ${cookie}`);
+  lines.push(`content-length: ${body.byteLength}`, 'connection: close', '', '');
+  socket.end(Buffer.concat([Buffer.from(lines.join('\r\n'), 'latin1'), body]));
+}
+
+/** Parameters of a route whose match is known, with the upgrade request's Web view. */
+export function socketContext(
+  params: Params,
+  route: CompiledRoute,
+  request: Request,
+  mountPath: string,
+): WebSocketContext {
+  return { params, request, route: route.pattern, mountPath };
+}
+
+/** Headers this answer sets itself: its length, and the connection's end. */
+const FRAMING = new Set(['content-length', 'transfer-encoding', 'connection']);
+
+function statusText(response: Response): string {
+  // One that could break the head is replaced by Node's own.
+  const own = response.statusText;
+  return own && /^[\t\x20-\x7e]*$/.test(own) ? own : (STATUS_CODES[response.status] ?? '');
+}
+
+async function boundedBody(response: Response): Promise<Buffer> {
+  if (!response.body) return Buffer.alloc(0);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const reader = response.body.getReader();
+  try {
+    while (size < MAX_REFUSAL_BODY) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(Buffer.from(value));
+      size += value.byteLength;
+    }
+  } catch {
+    // A body stream that fails leaves what was read.
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+  return Buffer.concat(chunks).subarray(0, MAX_REFUSAL_BODY);
+}

@@ -1,0 +1,36 @@
+/**
+ * The `ws` package, an optional peer dependency: imported only when a tree declares a WebSocket
+ * handler, so an app without one neither installs nor loads it (issue 28).
+ */
+import type * as Ws from 'ws';
+
+export type WsLibrary = typeof Ws;
+
+let loading: Promise<WsLibrary> | undefined;
+
+/** Resolves to `ws`, once per process; rejects with the install command when it is missing. */
+export function loadWebSocketLibrary(needer: string): Promise<WsLibrary> {
+  if (loading === undefined) loading = importWs(needer);
+  return loading;
+}
+
+async function importWs(needer: string): Promise<WsLibrary> {
+  // `unknown`: what `import()` is typed as depends on the app's module settings, and the shape is checked here.
+  let mod: unknown;
+  try {
+    mod = await import('ws');
+  } catch (error) {
+    loading = undefined;
+    throw isMissing(error)
+      ? new Error(`${needer} exports websocket, which needs the ws package: npm install ws`, { cause: error })
+      : error;
+  }
+  // Under `import()`, a CommonJS package's exports may sit on `default` as well as beside it.
+  const library = mod as WsLibrary & { default?: WsLibrary };
+  return library.WebSocketServer ? library : library.default!;
+}
+
+function isMissing(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND';
+}
