@@ -48,10 +48,11 @@ export function createClient<R extends ClientRegistry<R> = UntypedRegistry>(
   const base = baseUrlOf(options.baseUrl);
   const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
   const call = async (method: ClientMethod, pattern: string, callOptions: CallOptions = {}) => {
-    const target = new URL(
-      base.pathname.replace(/\/$/, '') + url(pattern as never, callOptions.params as never),
-      base,
-    );
+    // Only the path changes: the origin stays the base's, whatever the params hold.
+    const target = new URL(base);
+    target.pathname = base.pathname.replace(/\/$/, '') + url(pattern as never, callOptions.params as never);
+    target.search = '';
+    target.hash = '';
     for (const [key, value] of Object.entries(callOptions.query ?? {})) {
       for (const item of Array.isArray(value) ? value : [value]) {
         if (item !== undefined && item !== null) target.searchParams.append(key, String(item));

@@ -37,9 +37,13 @@ export function url<P extends RoutePattern>(pattern: P, ...[params]: UrlParams<P
   return `/${parts.join('/')}`;
 }
 
-/** One param as a path segment. `.` and `..` cannot be one: every URL parser resolves them away. */
+/**
+ * One param as a path segment. `.` and `..` cannot be one: every URL parser resolves them away. Nor can an
+ * empty one: `//` after the origin reads as another host (`//evil.example/x`), and the router drops it.
+ */
 function paramSegment(pattern: string, name: string, value: unknown): string {
   const text = String(value);
+  if (text === '') throw new TypeError(`url(): params.${name} of ${pattern} cannot hold an empty segment`);
   if (text === '.' || text === '..') {
     throw new TypeError(
       `url(): params.${name} of ${pattern} cannot be "${text}": no URL can carry it as a path segment`,

@@ -94,6 +94,24 @@ describe('the typed client', () => {
     expect((missing as Error).message).to.equal('url(): /api/users/[id] needs params.id');
   });
 
+  it("never leaves the base URL's origin: an empty catch-all item is refused, not read as //another-host", async () => {
+    const sent: string[] = [];
+    const api = createClient({
+      baseUrl: 'https://api.example.com/v1?key=1#top',
+      headers: { authorization: 'Bearer secret' },
+      fetch: async (request) => (sent.push(request.url), new Response(null, { status: 204 })),
+    });
+    let error: unknown;
+    await api
+      .GET('/files/[...path]', { params: { path: ['', 'evil.example', 'x'] } })
+      .catch((e: unknown) => (error = e));
+    expect(error).to.be.instanceOf(TypeError);
+    expect((error as Error).message).to.match(/params\.path .* cannot hold an empty segment/);
+    expect(sent).to.deep.equal([]);
+    await api.GET('/files/[...path]', { params: { path: ['a', 'b'] } });
+    expect(sent).to.deep.equal(['https://api.example.com/v1/files/a/b']);
+  });
+
   it('test/client/registry.ts is what typegen writes for the tree (regenerate it when the fixture changes)', () => {
     const file = path.join(__dirname, 'registry.ts');
     const generated = routeDeclarations(discoverTree(DIR), file);

@@ -32,6 +32,10 @@ describe('url()', () => {
     );
     expect(() => anyUrl('/files/[...parts]', { parts: ['a', '.'] })).to.throw(TypeError, /cannot be "\."/);
     expect(anyUrl('/files/[name]', { name: '...' })).to.equal('/files/...');
+    expect(() => anyUrl('/files/[...parts]', { parts: ['', 'evil.example'] })).to.throw(
+      TypeError,
+      /empty segment/,
+    );
   });
 
   it('throws on a missing param rather than building a wrong URL', () => {
