@@ -238,10 +238,14 @@ export interface DevReload {
  */
 export interface WebSocketHandler<P extends Params | string = Params> {
   /**
-   * Runs on the upgrade request, after the tree's and the folders' middleware. Return (or throw) a
-   * `Response`, e.g. `new Response(null, { status: 401 })`, to refuse; anything else accepts.
+   * Runs on the upgrade request, after the tree's and the folders' middleware. Return nothing (or `true`)
+   * to accept; return (or throw) a `Response`, e.g. `new Response(null, { status: 401 })`, or `false`
+   * (a `403`) to refuse. Any other value is an error, answered `500`.
    */
-  upgrade?: (request: Request, context: WebSocketContext<P>) => unknown;
+  upgrade?: (
+    request: Request,
+    context: WebSocketContext<P>,
+  ) => void | boolean | Response | Promise<void | boolean | Response>;
   open?: (socket: EndpointWebSocket, context: WebSocketContext<P>) => unknown;
   /** A text frame arrives as a string, a binary frame as a `Uint8Array` (a Node `Buffer`). */
   message?: (

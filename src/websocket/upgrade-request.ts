@@ -19,9 +19,6 @@ import {
 } from '../dispatch';
 import type { Params, WebSocketContext, WebSocketHandler } from '../types';
 
-/** Marks the Response that stands for "accepted": it survives a middleware that copies headers. */
-const ACCEPTED = 'x-express-file-endpoints-websocket';
-
 export type UpgradeDecision = { accepted: true; headers: Headers } | { accepted: false; response: Response };
 
 /** A route that serves WebSockets. */
@@ -34,13 +31,23 @@ export async function decideUpgrade(
   socket: Duplex,
 ): Promise<UpgradeDecision> {
   const hooks = route.socket;
+  // Accepted only if the hook said yes and what the middleware made of its answer is still a success: a
+  // guard that answers on its own, or turns the answer into a 401, refuses.
+  let hookAccepted = false;
   const entry: HandlerEntry = {
     exportName: 'websocket.upgrade',
     takesArguments: true,
     handler: async (request) => {
       const answer: unknown = await hooks.upgrade?.(request, context);
       if (isResponse(answer)) return answer;
-      return new Response(null, { headers: { [ACCEPTED]: '1' } });
+      if (answer === false) return new Response(null, { status: 403 });
+      if (answer !== undefined && answer !== true) {
+        throw new TypeError(
+          `${route.displayPath}: websocket.upgrade returned ${typeof answer}; return nothing (or true) to accept, false or a Response to refuse`,
+        );
+      }
+      hookAccepted = true;
+      return new Response(null, { status: 200 });
     },
   };
   const call = new EndpointCall(context.params, route, entry.exportName, upgradeHost(context, socket));
@@ -48,10 +55,9 @@ export async function decideUpgrade(
   if (outcome instanceof Failure) {
     return { accepted: false, response: new Response(INTERNAL_ERROR.message, { status: 500 }) };
   }
-  if (!outcome.headers.has(ACCEPTED)) return { accepted: false, response: outcome };
-  const headers = new Headers(outcome.headers);
-  headers.delete(ACCEPTED);
-  return { accepted: true, headers };
+  if (!hookAccepted || outcome.status < 200 || outcome.status > 299)
+    return { accepted: false, response: outcome };
+  return { accepted: true, headers: outcome.headers };
 }
 
 /** The upgrade request as a Web Request: a GET with the client's headers and no body. */

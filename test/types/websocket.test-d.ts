@@ -17,7 +17,7 @@ export const websocket: WebSocketHandler<'/chat/[room]/[...rest]'> = {
     const room: string = params.room;
     const rest: string[] = params.rest;
     if (!request.headers.get('cookie')) return new Response(null, { status: 401 });
-    return room + rest.join('/');
+    return room !== rest.join('/');
   },
   open(socket: EndpointWebSocket, context: WebSocketContext<'/chat/[room]/[...rest]'>) {
     socket.send(context.params.room);
@@ -62,3 +62,9 @@ export async function attaching(): Promise<void> {
   // @ts-expect-error attach takes a server
   endpoints.attach(app);
 }
+
+// An upgrade hook accepts with nothing or true, refuses with false or a Response; anything else is a mistake.
+export const mistaken: WebSocketHandler = {
+  // @ts-expect-error a string neither accepts nor refuses
+  upgrade: () => 'yes',
+};

@@ -20,7 +20,9 @@ describe('WebSocket routes in the route table', () => {
       '/guarded': true,
       '/plain': false,
       '/refuse': true,
+      '/rewrapped': true,
       '/rooms/[room]': true,
+      '/token': true,
     };
     expect(marks()).to.deep.equal(expected);
     await endpoints.ready;
@@ -43,7 +45,7 @@ describe('WebSocket routes in the route table', () => {
   it('typegen lists them in WebSocketRouteRegistry, and writes none for a tree without', () => {
     const text = routeDeclarations(discoverTree(dir), path.join(dir, '../routes.d.ts'));
     expect(text).to.include(
-      "  interface WebSocketRouteRegistry {\n    '/crash': true;\n    '/echo': true;\n    '/flood': true;\n    '/guarded': true;\n    '/refuse': true;\n    '/rooms/[room]': true;\n  }\n",
+      "  interface WebSocketRouteRegistry {\n    '/crash': true;\n    '/echo': true;\n    '/flood': true;\n    '/guarded': true;\n    '/refuse': true;\n    '/rewrapped': true;\n    '/rooms/[room]': true;\n    '/token': true;\n  }\n",
     );
     const app = path.join(__dirname, '../fixtures/app');
     const without = routeDeclarations(discoverTree(app), path.join(app, '../routes.d.ts'));

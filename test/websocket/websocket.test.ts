@@ -75,6 +75,19 @@ for (const host of hosts) {
       client.ws.close();
     });
 
+    it('an upgrade hook that returns false refuses with 403; true accepts', async () => {
+      expect((await refusal(`${ws}/token?token=no`)).status).to.equal(403);
+      const client = await connect(`${ws}/token?token=ok`);
+      expect(await client.next()).to.equal('token accepted');
+      client.ws.close();
+    });
+
+    it('refuses when a middleware turns the accepted answer into an error, even keeping its headers', async () => {
+      const answer = await refusal(`${ws}/rewrapped`);
+      expect(answer.status).to.equal(403);
+      expect(answer.body).to.equal('denied');
+    });
+
     it('runs folder middleware on the upgrade: a guard refuses with 401, and its headers reach the 101', async () => {
       const answer = await refusal(`${ws}/guarded`);
       expect(answer.status).to.equal(401);
