@@ -50,7 +50,7 @@ export interface TreeSockets {
   serve(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void>;
   /** Closes every open socket with 1001 (going away); resolves once each has closed, or been cut. */
   closeAll(): Promise<void>;
-  /** Stops pinging: the server is closing. */
+  /** Stops pinging and taking new sockets: the server is closing. */
   stop(): void;
 }
 
@@ -75,6 +75,9 @@ export function treeSockets(mount: SocketMount, options: AttachOptions, passOn: 
   let sockets: Promise<WebSocketServer> | undefined;
   // Headers a middleware set on the acceptance (a Set-Cookie), for the 101 answer to `req`.
   const acceptHeaders = new WeakMap<IncomingMessage, Headers>();
+  // Set once the server or the mount closes: an upgrade still in its middleware then gets no socket, or one
+  // closed at once, so `server.close()` is not left waiting for it.
+  let closing = false;
 
   const match = (req: IncomingMessage): RouteMatch<MountedRoute> | undefined => {
     if (req.method !== 'GET' || req.headers.upgrade?.toLowerCase() !== 'websocket') return undefined;
@@ -122,12 +125,14 @@ export function treeSockets(mount: SocketMount, options: AttachOptions, passOn: 
     const context = socketContext(found.params, route, upgradeWebRequest(req, url), mountPath);
     const decision = await decideUpgrade(route, context, socket);
     if (!decision.accepted) return writeRefusal(socket, decision.response);
+    if (closing) return writeRefusal(socket, new Response('Service Unavailable', { status: 503 }));
     const wss = await (sockets ??= webSocketServer());
     acceptHeaders.set(req, decision.headers);
     wss.handleUpgrade(req, socket, head as Parameters<WebSocketServer['handleUpgrade']>[2], (ws) => {
       const connection = new Connection(ws, socket, route, context);
       connections.add(connection);
       connection.start(() => connections.delete(connection));
+      if (closing) ws.close(GOING_AWAY, 'Server shutting down');
     });
   };
 
@@ -137,6 +142,8 @@ export function treeSockets(mount: SocketMount, options: AttachOptions, passOn: 
     claims: (req) => match(req) !== undefined,
     serve: (req, socket, head) => serve(req, socket, head).catch(() => void socket.destroy()),
     async closeAll() {
+      closing = true;
+      clearInterval(keepAlive);
       const open = [...connections];
       const ended = open.map((c) => new Promise((resolve) => c.ws.once('close', resolve)));
       for (const connection of open) connection.ws.close(GOING_AWAY, 'Server shutting down');
@@ -144,7 +151,10 @@ export function treeSockets(mount: SocketMount, options: AttachOptions, passOn: 
       await Promise.all(ended);
       clearTimeout(cut);
     },
-    stop: () => clearInterval(keepAlive),
+    stop() {
+      closing = true;
+      clearInterval(keepAlive);
+    },
   };
 }
 

@@ -140,6 +140,23 @@ for (const host of hosts) {
       expect(await client.closed).to.deep.equal({ code: 1001, reason: 'Server shutting down' });
       await closedServer;
     });
+
+    it('gives an upgrade still in its guard when the server closes no open socket, and the close completes', async () => {
+      const own = await host.start({ dir });
+      own.endpoints.attach(own.server);
+      const url = `${own.url.replace('http:', 'ws:')}/guarded?wait=300`;
+      const pending = new WebSocket(url, { headers: { cookie: 'session=ok' } });
+      pending.on('error', () => {});
+      const outcome = new Promise<string>((resolve) => {
+        pending.once('unexpected-response', (_req, res) => resolve(`refused ${res.statusCode}`));
+        pending.once('close', (code) => resolve(`closed ${code}`));
+      });
+      await new Promise((resolve) => setTimeout(resolve, 100)); // the upgrade is in the guard now
+      const closedServer = new Promise((resolve) => own.server.close(resolve));
+      expect(await outcome).to.be.oneOf(['refused 503', 'closed 1001']);
+      await closedServer;
+      pending.terminate();
+    });
   });
 }
 
