@@ -69,13 +69,18 @@ function takeTreeUpgrades(server: Server, trees: TreeSockets[]): void {
 
   const emit = server.emit as Emit;
   appEmits.set(server, emit);
-  server.emit = function (this: Server, event: string | symbol, ...args: unknown[]): boolean {
-    const tree = event === 'upgrade' ? treeFor(args[0] as IncomingMessage) : undefined;
-    if (!tree) return emit.call(this, event, ...args);
-    const [req, socket, head] = args as [IncomingMessage, Duplex, Buffer];
+  // Every event of the server passes here, each request and connection included: only `upgrade` is looked at,
+  // and the others go on with their arguments as they came.
+  /* eslint-disable prefer-rest-params -- `arguments` as it came: no array is built for the other events */
+  server.emit = function (this: Server, event: string | symbol): boolean {
+    if (event !== 'upgrade') return Reflect.apply(emit, this, arguments);
+    const [, req, socket, head] = arguments as unknown as [string, IncomingMessage, Duplex, Buffer];
+    const tree = treeFor(req);
+    if (!tree) return Reflect.apply(emit, this, arguments);
     void tree.serve(req, socket, head);
     return true;
   } as Server['emit'];
+  /* eslint-enable prefer-rest-params */
 
   type UpgradeCallback = (req: IncomingMessage) => boolean;
   const withCallback = server as { shouldUpgradeCallback?: UpgradeCallback };
