@@ -4,7 +4,7 @@
  */
 import { loadInChild } from '../check';
 import type { DiscoveredTree } from '../discover';
-import { validateTree, type Problem } from '../validate';
+import { contractProblems, validateTree, type Problem } from '../validate';
 import { plural } from '../words';
 import { examineTree, findTree, printProblems } from './examine-tree';
 
@@ -62,5 +62,5 @@ export async function loadTree(
     files: tree.files.map((f) => ({ ...f, exports: exportsOf.get(f.file) ?? f.exports })),
   };
   if (failed.length > 0 || known.length > 0) return { tree: loaded, problems: [...known, ...failed] };
-  return { tree: loaded, problems: validateTree(loaded) };
+  return { tree: loaded, problems: [...validateTree(loaded), ...contractProblems(loaded)] };
 }

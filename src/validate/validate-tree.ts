@@ -121,24 +121,6 @@ function exportProblems(files: readonly RouteFile[]): Problem[] {
           `the export ${name} is not a function; a handler is a function: \`export async function ${name}(req) { return Response.json(…); }\`.`,
         );
     }
-    for (const [name, contract] of Object.entries(info.contracts ?? {})) {
-      // A Request for GET or HEAD cannot carry a body (Fetch), so a body schema would see none and refuse every request.
-      if (contract.validates.includes('body') && (name === 'GET' || name === 'HEAD')) {
-        problem(
-          'contract-body-without-body',
-          `the contract of ${name} has a body schema, but a ${name} request has no body, so every request would be refused; validate the query instead, or move the handler to POST.`,
-        );
-      }
-      if (
-        contract.validates.includes('params') &&
-        file.segments.every((segment) => segment.kind === 'static')
-      ) {
-        problem(
-          'contract-params-without-params',
-          `the contract of ${name} has a params schema, but ${file.pattern} has no params (no [name] folder), so it has nothing to check; remove it, or put the endpoint in a [param] folder.`,
-        );
-      }
-    }
     let misspelt = false;
     for (const name of info.names) {
       const upper = name.toUpperCase();
@@ -165,6 +147,42 @@ function exportProblems(files: readonly RouteFile[]): Problem[] {
         'no-handler',
         `exports no handler; export one of ${[...HANDLERS].join(', ')}, or a \`websocket\` object: \`export async function GET(req) { … }\`, or in a CommonJS .js file \`exports.GET = async (req) => …\`.`,
       );
+    }
+  }
+  return problems;
+}
+
+/**
+ * Contracts that can only fail or check nothing, known once the modules are loaded: a body schema on GET
+ * or HEAD, whose requests carry none, and a params schema on a route without params. `check --load` (and
+ * so `build`) reports them; a mount does not stop on them, since a schema that accepts nothing there is
+ * harmless.
+ */
+export function contractProblems(tree: DiscoveredTree): Problem[] {
+  const problems: Problem[] = [];
+  for (const file of tree.files) {
+    if (file.kind !== 'endpoint') continue;
+    const at = file.displayPath;
+    const problem = (code: string, message: string): void => {
+      problems.push({ code, files: [at], url: file.pattern, message: `${at}: ${message}` });
+    };
+    for (const [name, contract] of Object.entries(file.exports?.contracts ?? {})) {
+      // A Request for GET or HEAD cannot carry a body (Fetch): the schema only ever sees none.
+      if (contract.validates.includes('body') && (name === 'GET' || name === 'HEAD')) {
+        problem(
+          'contract-body-without-body',
+          `the contract of ${name} has a body schema, but a ${name} request has no body, so the schema only ever sees none; validate the query instead, or move the handler to POST.`,
+        );
+      }
+      if (
+        contract.validates.includes('params') &&
+        file.segments.every((segment) => segment.kind === 'static')
+      ) {
+        problem(
+          'contract-params-without-params',
+          `the contract of ${name} has a params schema, but ${file.pattern} has no params (no [name] folder), so it has nothing to check; remove it, or put the endpoint in a [param] folder.`,
+        );
+      }
     }
   }
   return problems;

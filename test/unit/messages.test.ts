@@ -26,7 +26,7 @@ import { discoverTree } from '../../src/discover';
 import { fixFor } from '../../src/dispatch/run-route';
 import { EndpointLoadError, loadModule } from '../../src/load';
 import { BUILD_MARKER, libraryVersion } from '../../src/manifest';
-import { EndpointValidationError, validateTree } from '../../src/validate';
+import { contractProblems, EndpointValidationError, validateTree } from '../../src/validate';
 import { httpRequest, listen, type Listening } from '../support/net';
 import { deepJson, reencodesDeepJson } from '../support/deep-json';
 
@@ -186,8 +186,8 @@ describe('messages: validation problems', () => {
         },
       })),
     };
-    expect(validateTree(loaded).map((problem) => problem.message)).to.deep.equal([
-      'app/search/endpoint.ts: the contract of GET has a body schema, but a GET request has no body, so every request would be refused; validate the query instead, or move the handler to POST.',
+    expect(contractProblems(loaded).map((problem) => problem.message)).to.deep.equal([
+      'app/search/endpoint.ts: the contract of GET has a body schema, but a GET request has no body, so the schema only ever sees none; validate the query instead, or move the handler to POST.',
       'app/static/endpoint.ts: the contract of GET has a params schema, but /static has no params (no [name] folder), so it has nothing to check; remove it, or put the endpoint in a [param] folder.',
     ]);
   });
