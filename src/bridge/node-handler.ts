@@ -79,9 +79,10 @@ function handleNodeRequest(
   hostGetsErrors: boolean,
 ): void | Promise<void> {
   const path = pathBelowMount(req);
-  if (path === undefined) return next();
+  // What the host's next() returns is not ours to handle: a non-promise there must not reach `.catch`.
+  if (path === undefined) return void next();
   const match = mount.router().match(path);
-  if (match === null) return next();
+  if (match === null) return void next();
   // Whatever answers from here on, a body nobody reads is drained (bounded) after the response.
   if (match === MALFORMED_PATH) {
     drainAfterResponse(req, res);
@@ -102,7 +103,7 @@ function handleNodeRequest(
   const decision = isForbiddenMethod(method)
     ? { kind: 'not-allowed' as const, allow: route.table.allow }
     : dispatch(route.table, method);
-  if (decision.kind === 'pass') return next();
+  if (decision.kind === 'pass') return void next();
   // Request loggers and metrics name a request by `req.route.path`, as for Express's own routes.
   (req as IncomingMessage & { route?: unknown }).route = route.expressRoute;
   const answer: RouteAnswer = { req, res, next, hostGetsErrors, route, params, decision };

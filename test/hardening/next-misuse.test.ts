@@ -177,3 +177,32 @@ describe('hardening: next() called twice', function () {
     }
   });
 });
+
+describe("hardening: what the host's next() returns", () => {
+  it('is not ours: a next() that returns an object without .catch is called once, and nothing throws', async () => {
+    const endpoints = mountEndpoints({ dir: DIR });
+    await endpoints.ready;
+    let calls = 0;
+    const server = await listen(
+      http.createServer((req, res) => {
+        // A host whose next() returns something that is not a promise (some routers return `this`).
+        const next = () => {
+          calls++;
+          res.end('the app');
+          return { next: 'router' };
+        };
+        endpoints(req, res, next as unknown as () => void);
+      }),
+    );
+    try {
+      const reply = await rawExchange(
+        server.port,
+        'GET /nowhere HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+      );
+      expect(reply.text).to.match(/\r\n\r\nthe app$/);
+      expect(calls).to.equal(1);
+    } finally {
+      await server.close();
+    }
+  });
+});
