@@ -32,18 +32,24 @@ export function serveOpenAPI(
     );
   }
   const { path: servedAt, ...documentOptions } = options;
-  let cached: { tree: object; mountPath: string; text: string } | undefined;
+  // The document is made once per tree (its warnings told once); only `servers` follows the mount path a
+  // request came through, which the client spells (`/:tenant` mounts, case): a few texts are kept, no more.
+  let cached: { tree: object; document: OpenAPIDocument; texts: Map<string, string> } | undefined;
 
   const answer = async (method: string, mountPath: string): Promise<Response> => {
     await tree.loaded;
     const current = tree.current();
-    // Development mode swaps the tree on a change: the text is rebuilt for the new one only.
-    if (cached?.tree !== current || cached.mountPath !== mountPath) {
-      const servers = documentOptions.servers ?? (mountPath === '' ? undefined : [{ url: mountPath }]);
-      const text = JSON.stringify(tree.document({ ...documentOptions, servers }));
-      cached = { tree: current, mountPath, text };
+    // Development mode swaps the tree on a change: the document is rebuilt for the new one only.
+    if (cached?.tree !== current) {
+      cached = { tree: current, document: tree.document(documentOptions), texts: new Map() };
     }
-    return new Response(method === 'HEAD' ? null : cached.text, {
+    let text = cached.texts.get(mountPath);
+    if (text === undefined) {
+      if (cached.texts.size >= MOUNT_PATHS_KEPT) cached.texts.clear();
+      text = JSON.stringify(withServers(cached.document, documentOptions.servers, mountPath));
+      cached.texts.set(mountPath, text);
+    }
+    return new Response(method === 'HEAD' ? null : text, {
       headers: { 'content-type': 'application/json; charset=utf-8' },
     });
   };
@@ -61,4 +67,17 @@ export function serveOpenAPI(
         ? answer(request.method, '')
         : inner.fetch(request),
   };
+}
+
+const MOUNT_PATHS_KEPT = 16;
+
+/** The document with the servers the options give, or else the mount path it was reached through. */
+function withServers(
+  document: OpenAPIDocument,
+  servers: ServeOpenAPIOptions['servers'],
+  mountPath: string,
+): OpenAPIDocument {
+  if (servers !== undefined || mountPath === '') return document;
+  const { openapi, info, ...rest } = document;
+  return { openapi, info, servers: [{ url: mountPath }], ...rest } as OpenAPIDocument;
 }

@@ -29,6 +29,19 @@ describe('the openapi mount option', () => {
     await request(app).get('/openapi.json').expect(404);
   });
 
+  it('makes the document once per tree: a mount path the client spells changes only servers', async () => {
+    const warnings: string[] = [];
+    const app = express();
+    const onWarning = (warning: string) => void warnings.push(warning);
+    app.use('/:tenant', mountEndpoints({ dir: DIR, openapi: { path: '/openapi.json', onWarning } }));
+    for (let i = 0; i < 20; i++) {
+      const response = await request(app).get(`/tenant-${i}/openapi.json`).expect(200);
+      expect((response.body as OpenAPIDocument).servers).to.deep.equal([{ url: `/tenant-${i}` }]);
+    }
+    expect(warnings.length).to.be.greaterThan(0);
+    expect(new Set(warnings).size).to.equal(warnings.length); // each told once, not once per request
+  });
+
   it('takes info, version and servers from the option', async () => {
     const app = express();
     await mountEndpoints(app, {
