@@ -70,7 +70,7 @@ function rewriteRefs(value: unknown, renamed: ReadonlyMap<string, string>): unkn
   const out: { [key: string]: unknown } = {};
   for (const [key, item] of Object.entries(value)) {
     if (key === '$ref' && typeof item === 'string' && item.startsWith('#/$defs/')) {
-      const name = decodeURIComponent(item.slice('#/$defs/'.length)).replace(/~1/g, '/').replace(/~0/g, '~');
+      const name = decodedPointer(item.slice('#/$defs/'.length));
       out.$ref = `#/components/schemas/${renamed.get(name) ?? componentName(name)}`;
     } else if (key === '$ref' && item === '#') {
       out.$ref = item; // a recursive root: left as the validator wrote it
@@ -79,4 +79,15 @@ function rewriteRefs(value: unknown, renamed: ReadonlyMap<string, string>): unkn
     }
   }
   return out;
+}
+
+/** A JSON Pointer token of a `$ref` (RFC 6901); one whose percent-encoding is malformed is taken as written. */
+function decodedPointer(token: string): string {
+  let decoded = token;
+  try {
+    decoded = decodeURIComponent(token);
+  } catch {
+    // Not percent-encoded after all (`%` alone): the name as the schema gave it.
+  }
+  return decoded.replace(/~1/g, '/').replace(/~0/g, '~');
 }

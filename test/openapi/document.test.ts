@@ -195,3 +195,30 @@ describe('OpenAPI document of a tree with every convention', () => {
     await validate(document);
   });
 });
+
+describe('OpenAPI: $ref names a schema library writes', () => {
+  it('a name with a bare % is taken as written, not a failed document', async () => {
+    const { generateOpenAPI } = await import('../../src/openapi');
+    const { defineHandler } = await import('../../src');
+    const { describeRouteFile } = await import('../../src/discover');
+    const jsonSchema = {
+      $defs: { 'rate%': { type: 'number' } },
+      type: 'object',
+      properties: { rate: { $ref: '#/$defs/rate%' } },
+    };
+    const schema = {
+      '~standard': {
+        version: 1,
+        vendor: 'test',
+        validate: (value: unknown) => ({ value }),
+        jsonSchema: { input: () => jsonSchema, output: () => jsonSchema },
+      },
+    };
+    const root = path.join(__dirname, 'no-such-tree');
+    const file = { ...describeRouteFile(root, 'endpoint.ts', process.cwd()), exports: undefined };
+    const POST = defineHandler({ body: schema as never }, () => new Response());
+    const { document } = generateOpenAPI({ root, files: [file] }, new Map([[file.file, { POST }]]));
+    expect(JSON.stringify(document)).to.include('"$ref":"#/components/schemas/');
+    expect(JSON.stringify(document)).to.not.include('$defs');
+  });
+});
