@@ -9,11 +9,11 @@
  * requests a tree takes to that tree alone, so a `ws` server with a `path` beside it never answers
  * them 400. The server is prepared once, however many trees are attached to it.
  */
-import type { IncomingMessage, Server } from 'node:http';
+import { ServerResponse, type IncomingMessage, type Server } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Server as HttpsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { treeSockets, type AttachOptions, type SocketMount, type TreeSockets } from './tree-sockets';
-import { writeRefusal } from './upgrade-request';
 
 /**
  * The Node server `attach` serves WebSockets on: what `http.createServer()`, `https.createServer()`
@@ -59,12 +59,10 @@ function takeTreeUpgrades(server: Server, trees: TreeSockets[]): void {
 
   // Without an `upgrade` listener the server would not emit `upgrade` at all. This one only hears
   // requests no tree took, and answers them only where nothing else would.
-  server.on('upgrade', (_req: IncomingMessage, socket: Duplex) => {
-    // Reached only where Node lacks `shouldUpgradeCallback` and the app listens for no upgrade:
-    // such a request would have been a plain request, which can no longer be had.
-    if (!appListens(server) && !socket.destroyed) {
-      void writeRefusal(socket, new Response('Not Found', { status: 404 }));
-    }
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    // Reached only where Node lacks `shouldUpgradeCallback` and the app listens for no upgrade: the
+    // request (an `Upgrade: h2c`, a WebSocket for a route without one) is the app's, as a plain one.
+    if (!appListens(server) && !socket.destroyed) asPlainRequest(server, req, socket, head);
   });
 
   const emit = server.emit as Emit;
@@ -108,8 +106,24 @@ function appListens(server: Server): boolean {
   return server.listenerCount('upgrade') > 1;
 }
 
-/** Hands an upgrade request to the app's listeners, or answers 404 when it has none. */
+/** Hands an upgrade request to the app's listeners, or to its request handler when it has none. */
 function appUpgrade(server: Server, req: IncomingMessage, socket: Duplex, head: Buffer): void {
   if (appListens(server)) appEmits.get(server)!.call(server, 'upgrade', req, socket, head);
-  else void writeRefusal(socket, new Response('Not Found', { status: 404 }));
+  else asPlainRequest(server, req, socket, head);
+}
+
+/**
+ * An upgrade request Node has already handed over as one, answered by the app's request handler as a plain
+ * request on its socket, which then closes (Node no longer parses it: no second request can follow).
+ */
+function asPlainRequest(server: Server, req: IncomingMessage, socket: Duplex, head: Buffer): void {
+  if (head.length > 0) socket.unshift(head);
+  const res = new ServerResponse(req);
+  res.shouldKeepAlive = false;
+  res.assignSocket(socket as Socket);
+  res.once('finish', () => {
+    res.detachSocket(socket as Socket);
+    socket.end();
+  });
+  appEmits.get(server)!.call(server, 'request', req, res);
 }

@@ -200,7 +200,7 @@ describe('WebSocket endpoints at the edges', () => {
     }
   });
 
-  it('on a Node without shouldUpgradeCallback: serves its routes, leaves the rest to the app’s listener, else 404', async () => {
+  it('on a Node without shouldUpgradeCallback: serves its routes, leaves the rest to the app’s listener, else its request handler', async () => {
     const running = await host('Connect').start({ dir });
     // What Node did before shouldUpgradeCallback: emit `upgrade` whenever the server has a listener.
     type OldServer = { shouldUpgradeCallback?: (this: http.Server) => boolean };
@@ -215,7 +215,13 @@ describe('WebSocket endpoints at the edges', () => {
       client.ws.send('old');
       expect(await client.next()).to.equal('old');
       client.ws.close();
-      expect((await refusal(`${ws}/plain`)).status).to.equal(404);
+      // No upgrade listener of the app's: a plain answer, from its request handler, as without the tree.
+      const plain = await refusal(`${ws}/plain`);
+      expect([plain.status, plain.body]).to.deep.equal([200, 'plain']);
+      const h2c = await httpRequest(`${running.url}/plain`, {
+        headers: { connection: 'upgrade', upgrade: 'h2c' },
+      });
+      expect([h2c.status, h2c.body.toString()]).to.deep.equal([200, 'plain']);
 
       const appSockets = new WebSocketServer({ server: running.server, path: '/plain' });
       appSockets.on('connection', (socket) => socket.send('from the app'));
