@@ -123,12 +123,17 @@ export function treeSockets(mount: SocketMount, options: AttachOptions, passOn: 
       return writeRefusal(socket, new Response('Bad Request', { status: 400 }));
     }
     const context = socketContext(found.params, route, upgradeWebRequest(req, url), mountPath);
-    const decision = await decideUpgrade(route, context, socket);
-    if (!decision.accepted) return writeRefusal(socket, decision.response);
-    if (closing) return writeRefusal(socket, new Response('Service Unavailable', { status: 503 }));
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    const decision = await decideUpgrade(route, context, socket, answered);
+    if (!decision.accepted) return writeRefusal(socket, decision.response).finally(answer);
+    if (closing) {
+      return writeRefusal(socket, new Response('Service Unavailable', { status: 503 })).finally(answer);
+    }
     const wss = await (sockets ??= webSocketServer());
     acceptHeaders.set(req, decision.headers);
     wss.handleUpgrade(req, socket, head as Parameters<WebSocketServer['handleUpgrade']>[2], (ws) => {
+      answer();
       const connection = new Connection(ws, socket, route, context);
       connections.add(connection);
       connection.start(() => connections.delete(connection));

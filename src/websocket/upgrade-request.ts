@@ -24,11 +24,15 @@ export type UpgradeDecision = { accepted: true; headers: Headers } | { accepted:
 /** A route that serves WebSockets. */
 export type SocketRoute = CompiledRoute & { socket: WebSocketHandler };
 
-/** Runs the route's middleware and `upgrade` hook on the request; never throws. */
+/**
+ * Runs the route's middleware and `upgrade` hook on the request; never throws. `answered` settles once the
+ * handshake's answer (the 101, or the refusal) is written: `after()` callbacks run then.
+ */
 export async function decideUpgrade(
   route: SocketRoute,
   context: WebSocketContext,
   socket: Duplex,
+  answered: Promise<void>,
 ): Promise<UpgradeDecision> {
   const hooks = route.socket;
   // Accepted only if the hook said yes and what the middleware made of its answer is still a success: a
@@ -50,7 +54,8 @@ export async function decideUpgrade(
       return new Response(null, { status: 200 });
     },
   };
-  const call = new EndpointCall(context.params, route, entry.exportName, upgradeHost(context, socket));
+  const host = upgradeHost(context, socket, answered);
+  const call = new EndpointCall(context.params, route, entry.exportName, host);
   const outcome = await runRoute(route, entry, call);
   if (outcome instanceof Failure) {
     return { accepted: false, response: new Response(INTERNAL_ERROR.message, { status: 500 }) };
@@ -66,7 +71,7 @@ export function upgradeWebRequest(req: IncomingMessage, url: string): Request {
 }
 
 /** What the endpoint's call knows of an upgrade request: no Node response exists for it. */
-function upgradeHost(context: WebSocketContext, socket: Duplex): HostRequest {
+function upgradeHost(context: WebSocketContext, socket: Duplex, answered: Promise<void>): HostRequest {
   return {
     buildRequest: () => context.request,
     node: undefined,
@@ -74,9 +79,18 @@ function upgradeHost(context: WebSocketContext, socket: Duplex): HostRequest {
     errorsGoToNext: () => false,
     isExpected: () => socket.destroyed,
     whenDone(run) {
-      // `after()` callbacks run once the handshake is answered or the client has gone.
-      if (socket.destroyed) setImmediate(run);
-      else socket.once('close', run);
+      // `after()` callbacks run once the handshake is answered or the client has gone, whichever comes first:
+      // not when an accepted socket closes, hours later.
+      let ran = false;
+      const once = () => {
+        if (ran) return;
+        ran = true;
+        socket.off('close', once);
+        run();
+      };
+      if (socket.destroyed) return void setImmediate(once);
+      socket.once('close', once);
+      void answered.then(once);
     },
   };
 }

@@ -11,6 +11,7 @@ import type { EndpointErrorInfo } from '../../src';
 import { hosts, type RunningHost } from '../integration/hosts';
 import { httpRequest, waitFor } from '../support/net';
 import { connect, refusal } from './sockets';
+import { audit } from '../fixtures/socket-app/_lib/audit';
 
 const dir = path.join(__dirname, '../fixtures/socket-app');
 
@@ -95,6 +96,17 @@ for (const host of hosts) {
       const client = await connect(`${ws}/guarded`, { headers: { cookie: 'session=ok' } });
       expect(client.upgrade.headers['set-cookie']).to.deep.equal(['seen=1; Path=/']);
       expect(await client.next()).to.equal('inside');
+      client.ws.close();
+    });
+
+    it('runs the middleware’s after() callbacks once the handshake is answered, not when the socket closes', async () => {
+      const id = `${host.name}-${Date.now()}`;
+      const client = await connect(`${ws}/guarded?audit=${encodeURIComponent(id)}`, {
+        headers: { cookie: 'session=ok' },
+      });
+      expect(await client.next()).to.equal('inside');
+      await waitFor(() => audit.includes(id), 2000, 'the after() callback');
+      expect(client.ws.readyState).to.equal(WebSocket.OPEN);
       client.ws.close();
     });
 
