@@ -169,7 +169,12 @@ function createEndpoints(options: MountOptions): EndpointsMiddleware {
       return document(openapiOptions);
     },
     attach(server: AttachableServer, attachOptions?: AttachOptions) {
-      const socketMount = { router: () => router, loaded, mayServeSockets };
+      const socketMount = {
+        router: () => router,
+        loaded,
+        mayServeSockets,
+        onError: options.onError ?? logError,
+      };
       socketServers.push(attachWebSockets(server, socketMount, attachOptions));
     },
   });

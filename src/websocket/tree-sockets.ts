@@ -7,8 +7,9 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { WebSocketServer } from 'ws';
 import { hasRewrittenPath, requestUrl, targetPath } from '../bridge';
-import { LOADING, type MountedRoute } from '../dispatch';
+import { LOADING, tellOnError, type MountedRoute } from '../dispatch';
 import { MALFORMED_PATH, type RouteMatch, type Router } from '../router';
+import type { ErrorReporter } from '../types';
 import { Connection } from './connection';
 import {
   decideUpgrade,
@@ -38,6 +39,8 @@ export interface SocketMount {
   loaded: Promise<void>;
   /** Some endpoint may export `websocket`, as static reading tells before the modules load. */
   mayServeSockets: boolean;
+  /** Told about a handshake that failed (`ws` missing, a listener of the app's that threw). */
+  onError: ErrorReporter;
 }
 
 /** An upgrade request the tree took and then found it has no socket for: the app's after all. */
@@ -145,7 +148,17 @@ export function treeSockets(mount: SocketMount, options: AttachOptions, passOn: 
   const closeTimeout = options.closeTimeout ?? 5_000;
   return {
     claims: (req) => match(req) !== undefined,
-    serve: (req, socket, head) => serve(req, socket, head).catch(() => void socket.destroy()),
+    serve: (req, socket, head) =>
+      serve(req, socket, head).catch((error: unknown) => {
+        socket.destroy();
+        const found = match(req);
+        tellOnError(mount.onError, error, {
+          route: found && found.value !== LOADING ? found.value.pattern : (req.url ?? '/'),
+          file: found && found.value !== LOADING ? found.value.displayPath : 'attach',
+          export: 'websocket',
+          passedToNext: false,
+        });
+      }),
     async closeAll() {
       closing = true;
       clearInterval(keepAlive);
