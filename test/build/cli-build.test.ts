@@ -4,36 +4,16 @@
  * from a build.
  */
 import { spawnSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { expect } from 'chai';
-
-const CLI = path.resolve(__dirname, '../../src/cli/main.ts');
-const TSX = pathToFileURL(require.resolve('tsx')).href;
+import { runCli, writeFiles } from '../support/cli';
 
 let cwd: string;
 
-function writeTree(files: Record<string, string>): void {
-  for (const [file, content] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(cwd, file)), { recursive: true });
-    writeFileSync(path.join(cwd, file), content);
-  }
-}
-
-function run(...args: string[]) {
-  const result = spawnSync(process.execPath, ['--import', TSX, CLI, ...args], { cwd, encoding: 'utf8' });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const writeTree = (files: Record<string, string>) => writeFiles(cwd, files);
+const run = (...args: string[]) => runCli(args, { cwd });
 
 const GET = 'export function GET(): Response { return new Response("ok"); }\n';
 

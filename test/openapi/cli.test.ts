@@ -3,20 +3,17 @@
  * document on standard output as JSON or YAML, 3.1 or 3.2, each accepted by the validator; `--out`; what the
  * modules print stays out of it; a module that fails to load and bad options get a clear answer.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { expect } from 'chai';
 import { parse } from 'yaml';
 import type { OpenAPIDocument } from '../../src';
+import { REPO_NODE_MODULES, runCli, writeFiles } from '../support/cli';
 import { validate } from '../support/openapi-validator';
 
-const CLI = path.resolve(__dirname, '../../src/cli/main.ts');
-const TSX = pathToFileURL(require.resolve('tsx')).href;
 const FIXTURE = path.resolve(__dirname, '../fixtures/openapi-app/app');
-const ENV = { ...process.env, NODE_PATH: path.resolve(__dirname, '../../node_modules') };
+const ENV = { ...process.env, NODE_PATH: REPO_NODE_MODULES };
 
 let cwd: string;
 beforeEach(() => {
@@ -24,21 +21,8 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(cwd, { recursive: true, force: true }));
 
-function run(...args: string[]) {
-  const result = spawnSync(process.execPath, ['--import', TSX, CLI, 'openapi', ...args], {
-    cwd,
-    encoding: 'utf8',
-    env: ENV,
-  });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
-
-function writeTree(files: Record<string, string>): void {
-  for (const [file, content] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(cwd, file)), { recursive: true });
-    writeFileSync(path.join(cwd, file), content);
-  }
-}
+const run = (...args: string[]) => runCli(['openapi', ...args], { cwd, env: ENV });
+const writeTree = (files: Record<string, string>) => writeFiles(cwd, files);
 
 describe('express-file-endpoints openapi', () => {
   it('prints an OpenAPI 3.1 JSON document by default, warnings on standard error', async () => {

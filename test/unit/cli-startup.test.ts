@@ -5,31 +5,21 @@
  * app without overwriting anything. The CLI runs from src/cli/main.ts through tsx, as in cli.test.ts.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { expect } from 'chai';
+import { REPO_NODE_MODULES, runCli, writeFiles } from '../support/cli';
 
-const CLI = path.resolve(__dirname, '../../src/cli/main.ts');
-const TSX = pathToFileURL(require.resolve('tsx')).href;
-const NODE_MODULES = path.resolve(__dirname, '../../node_modules');
 const STRIPS_TYPES = typeof (process.features as { typescript?: unknown }).typescript === 'string';
 
 let cwd: string;
 
-function writeTree(files: Record<string, string>): void {
-  for (const [file, content] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(cwd, file)), { recursive: true });
-    writeFileSync(path.join(cwd, file), content);
-  }
-}
+const writeTree = (files: Record<string, string>) => writeFiles(cwd, files);
 
 /** Runs the CLI; `tsx: false` leaves tsx out of reach of the tree (no NODE_PATH to this repo's install). */
 function run(args: string[], { tsx = true } = {}) {
-  const env = { ...process.env, NODE_PATH: tsx ? NODE_MODULES : '' };
-  const result = spawnSync(process.execPath, ['--import', TSX, CLI, ...args], { cwd, encoding: 'utf8', env });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  return runCli(args, { cwd, env: { ...process.env, NODE_PATH: tsx ? REPO_NODE_MODULES : '' } });
 }
 
 /** What `check` printed: the problem lines, each cut after its code and location (the words are messages.test.ts's). */

@@ -2,39 +2,23 @@
  * The `express-file-endpoints` bin, run as a child process from src/cli/main.ts through tsx: exit codes, output of
  * `check` and `routes` for valid and invalid trees, `typegen`, usage errors, and that endpoint code is never run.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { expect } from 'chai';
-
-const CLI = path.resolve(__dirname, '../../src/cli/main.ts');
-// Absolute, so the child resolves tsx even though its cwd is a temporary folder.
-const TSX = pathToFileURL(require.resolve('tsx')).href;
+import { REPO_NODE_MODULES, runCli, writeFiles } from '../support/cli';
 
 let cwd: string;
 
 /** Writes `files` (path -> content) below this test's temporary working folder. */
-function writeTree(files: Record<string, string>): void {
-  for (const [file, content] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(cwd, file)), { recursive: true });
-    writeFileSync(path.join(cwd, file), content);
-  }
-}
+const writeTree = (files: Record<string, string>) => writeFiles(cwd, files);
 
 // tsx is found from the trees below (as an app's own install would be) through NODE_PATH, unless a test
 // wants it missing.
-const WITH_TSX = { ...process.env, NODE_PATH: path.resolve(__dirname, '../../node_modules') };
+const WITH_TSX = { ...process.env, NODE_PATH: REPO_NODE_MODULES };
 
-function run(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  return runWith(WITH_TSX, ...args);
-}
-
-function runWith(env: NodeJS.ProcessEnv, ...args: string[]) {
-  const result = spawnSync(process.execPath, ['--import', TSX, CLI, ...args], { cwd, encoding: 'utf8', env });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const run = (...args: string[]) => runWith(WITH_TSX, ...args);
+const runWith = (env: NodeJS.ProcessEnv, ...args: string[]) => runCli(args, { cwd, env });
 
 const GET = 'export function GET() { return new Response("ok"); }\n';
 

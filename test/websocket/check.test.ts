@@ -2,19 +2,15 @@
  * `check`, `check --load` and `build` on WebSocket endpoints (issue 28), through the CLI in a child
  * process; the build is then mounted here and serves its sockets.
  */
-import { spawnSync } from 'node:child_process';
 import http from 'node:http';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { expect } from 'chai';
 import { mountEndpoints } from '../../src';
 import { listen } from '../support/net';
+import { runCli, writeFiles } from '../support/cli';
 import { connect } from './sockets';
-
-const CLI = path.resolve(__dirname, '../../src/cli/main.ts');
-const TSX = pathToFileURL(require.resolve('tsx')).href;
 
 describe('check on WebSocket endpoints', function () {
   this.timeout(60_000);
@@ -22,12 +18,8 @@ describe('check on WebSocket endpoints', function () {
   beforeEach(() => (cwd = mkdtempSync(path.join(os.tmpdir(), 'ee-ws-check-'))));
   afterEach(() => rmSync(cwd, { recursive: true, force: true }));
 
-  const write = (file: string, text: string) => {
-    mkdirSync(path.dirname(path.join(cwd, file)), { recursive: true });
-    writeFileSync(path.join(cwd, file), text);
-  };
-  const run = (...args: string[]) =>
-    spawnSync(process.execPath, ['--import', TSX, CLI, ...args], { cwd, encoding: 'utf8' });
+  const write = (file: string, text: string) => writeFiles(cwd, { [file]: text });
+  const run = (...args: string[]) => runCli(args, { cwd });
 
   it('accepts an endpoint that only serves WebSockets, and --load finds a malformed websocket export', () => {
     write('app/chat/endpoint.js', 'exports.websocket = { message(socket, m) { socket.send(m); } };\n');
