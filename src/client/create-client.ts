@@ -61,7 +61,15 @@ export function createClient<R extends ClientRegistry<R> = UntypedRegistry>(
     const headers = new Headers(options.headers);
     new Headers(callOptions.headers).forEach((value, name) => headers.set(name, value));
     const body = encodeBody(callOptions.body, headers);
-    const request = new Request(target, { ...callOptions.init, method, headers, body });
+    // A stream body needs `duplex: 'half'` (Fetch); it is harmless for the others.
+    const init = {
+      ...callOptions.init,
+      method,
+      headers,
+      body,
+      ...(body !== undefined && { duplex: 'half' }),
+    };
+    const request = new Request(target, init as RequestInit);
     const response = await send(request);
     const data = await readBody(method, response).catch((error: unknown) => {
       throw new TypeError(`${method} ${target.href}: ${(error as Error).message}`, { cause: error });

@@ -94,6 +94,16 @@ describe('the typed client', () => {
     expect((missing as Error).message).to.equal('url(): /api/users/[id] needs params.id');
   });
 
+  it('sends a stream body', async () => {
+    let received = '';
+    const api = createClient({
+      fetch: async (request) => ((received = await request.text()), new Response(null, { status: 204 })),
+    });
+    const body = new Blob(['streamed ', 'body']).stream();
+    const answer = await api.POST('/echo', { body });
+    expect([answer.status, received]).to.deep.equal([204, 'streamed body']);
+  });
+
   it("never leaves the base URL's origin: an empty catch-all item is refused, not read as //another-host", async () => {
     const sent: string[] = [];
     const api = createClient({
