@@ -97,7 +97,15 @@ function notABuild(what: string): Error {
  */
 function usableTable(value: unknown, what: string): BuildTable {
   const table = value as Partial<BuildTable> | null;
-  if (table?.kind !== BUILD_KIND || !Array.isArray(table.files)) throw notABuild(what);
+  const wellFormed =
+    table?.kind === BUILD_KIND &&
+    [table.version, table.module, table.source, table.sourceDisplay, table.cwd, table.hash].every(
+      (field) => typeof field === 'string',
+    ) &&
+    Array.isArray(table.inputs) &&
+    Array.isArray(table.files) &&
+    table.files.every((entry) => typeof entry?.file === 'string');
+  if (!wellFormed) throw notABuild(what);
   const built = table as BuildTable;
   if (built.version !== libraryVersion()) {
     throw withoutStack(

@@ -219,6 +219,19 @@ describe('build: a tree compiled into a manifest module, and mounted from it', f
       );
     });
 
+    it('a marker of the right kind whose fields are missing: not a build, not a crash', () => {
+      const marker = path.join(tree.out, BUILD_MARKER);
+      const table = JSON.parse(readFileSync(marker, 'utf8')) as Record<string, unknown>;
+      for (const field of ['source', 'module', 'inputs', 'hash']) {
+        writeFileSync(marker, JSON.stringify({ ...table, [field]: undefined }));
+        expect(() => mountEndpoints({ dir: tree.out }), field).to.throw(
+          /the build in .*dist\/endpoints is not a build made by `express-file-endpoints build`/,
+        );
+      }
+      writeFileSync(marker, JSON.stringify({ ...table, files: [{ exports: {} }] }));
+      expect(() => mountEndpoints({ dir: tree.out })).to.throw(/is not a build made by/);
+    });
+
     it("a manifest module that is another build's", async () => {
       const other = prepare('module');
       other.write('api/extra/endpoint.ts', 'export const GET = () => new Response();\n');
