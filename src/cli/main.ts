@@ -6,10 +6,9 @@
  * it in a child process); `init` adds a starter endpoint to an app; `typegen` writes the typed-routes file;
  * `openapi` prints the OpenAPI document, from modules loaded in a child process too.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { LOAD_WORKER_FLAG, runLoadWorker } from '../check';
+import { libraryVersion } from '../manifest';
 import { build } from './build';
 import { check } from './check';
 import { init } from './init';
@@ -123,14 +122,6 @@ Options:
 ${table(GLOBAL_OPTIONS)}`;
 }
 
-function version(): string {
-  // The nearest package.json above is this package's: dist/cli.js sits one folder below it, src/cli/main.ts two.
-  let dir = __dirname;
-  while (!existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
-  const manifest = path.join(dir, 'package.json');
-  return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
-}
-
 function usageError(args: readonly string[], why?: string): number {
   const said =
     args.length === 0 ? '' : `express-file-endpoints: ${why ?? `unexpected "${args.join(' ')}"`}\n\n`;
@@ -171,7 +162,7 @@ async function main(args: string[]): Promise<number> {
   }
   // `openapi --version 3.2` takes a value: the version of the document, not of the package.
   if (values.version === true) {
-    console.log(version());
+    console.log(libraryVersion());
     return 0;
   }
   if (!command || positionals.length > 1) return usageError(args);
