@@ -109,7 +109,7 @@ function setHead(res: ServerResponse, response: Response): void {
   const replaced: [string, OutgoingHttpHeader | undefined][] = [];
   const sendDate = res.sendDate;
   try {
-    copyHeaders(res, response.headers, dropEncoding, replaced);
+    copyHeaders(res, response.headers, dropEncoding, response.status === 426, replaced);
   } catch (error) {
     for (let i = replaced.length - 1; i >= 0; i--) {
       const [name, value] = replaced[i]!;
@@ -120,25 +120,24 @@ function setHead(res: ServerResponse, response: Response): void {
     res.sendDate = sendDate;
     throw error;
   }
-  // A 426 must name the protocol to switch to (RFC 9110, 15.5.22): its Upgrade is not the connection's.
-  if (response.status === 426) {
-    const upgrade = response.headers.get('upgrade');
-    if (upgrade !== null) res.setHeader('upgrade', upgrade);
-  }
   res.statusCode = response.status;
   if (response.statusText) res.statusMessage = response.statusText;
 }
 
-/** Copies `headers` onto `res`, noting in `replaced` what each name held before. */
+/**
+ * Copies `headers` onto `res`, noting in `replaced` what each name held before. A 426 keeps its Upgrade:
+ * it names the protocol to switch to (RFC 9110, 15.5.22), not one of this connection's.
+ */
 function copyHeaders(
   res: ServerResponse,
   headers: Headers,
   dropEncoding: boolean,
+  upgradeRequired: boolean,
   replaced: [string, OutgoingHttpHeader | undefined][],
 ): void {
   let cookiesDone = false;
   headers.forEach((value, name) => {
-    if (HOP_BY_HOP.has(name)) return;
+    if (HOP_BY_HOP.has(name) && !(upgradeRequired && name === 'upgrade')) return;
     if (dropEncoding && (name === 'content-encoding' || name === 'content-length')) return;
     if (name === 'set-cookie' && cookiesDone) return;
     const before = res.getHeader(name);
