@@ -4,7 +4,7 @@
  * Only upgrade requests for a route that declares `websocket` are taken; every other one is left,
  * untouched, to the app's own `upgrade` listeners (a `ws` or socket.io server, a proxy), or, when
  * the app has none, to its request handler as a plain request. Where Node has the server's
- * `shouldUpgradeCallback` (24.9+, and recent 22 releases), that is how; elsewhere the `upgrade`
+ * `shouldUpgradeCallback` (24.9+ and 22.21+), that is how; elsewhere the `upgrade`
  * event is used. The app's listeners are never removed or wrapped: the server's `emit` hands the
  * requests a tree takes to that tree alone, so a `ws` server with a `path` beside it never answers
  * them 400. The server is prepared once, however many trees are attached to it.
@@ -117,6 +117,9 @@ function appUpgrade(server: Server, req: IncomingMessage, socket: Duplex, head: 
  * request on its socket, which then closes (Node no longer parses it: no second request can follow).
  */
 function asPlainRequest(server: Server, req: IncomingMessage, socket: Duplex, head: Buffer): void {
+  // Node took its own error listener off the socket before handing it over: a client that resets must not
+  // crash the process.
+  socket.on('error', () => socket.destroy());
   if (head.length > 0) socket.unshift(head);
   const res = new ServerResponse(req);
   res.shouldKeepAlive = false;

@@ -222,6 +222,12 @@ describe('WebSocket endpoints at the edges', () => {
         headers: { connection: 'upgrade', upgrade: 'h2c' },
       });
       expect([h2c.status, h2c.body.toString()]).to.deep.equal([200, 'plain']);
+      // A client that resets while the app answers: the socket goes, the process stays.
+      const reset = net.connect(Number(new URL(running.url).port), '127.0.0.1');
+      await once(reset, 'connect');
+      reset.write('GET /plain HTTP/1.1\r\nHost: x\r\nConnection: upgrade\r\nUpgrade: h2c\r\n\r\n');
+      reset.resetAndDestroy();
+      await delay(100);
 
       const appSockets = new WebSocketServer({ server: running.server, path: '/plain' });
       appSockets.on('connection', (socket) => socket.send('from the app'));
