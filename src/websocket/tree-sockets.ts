@@ -147,7 +147,8 @@ export function treeSockets(mount: SocketMount, options: AttachOptions, passOn: 
   const keepAlive = startKeepAlive(connections, options.pingInterval ?? 30_000);
   const closeTimeout = options.closeTimeout ?? 5_000;
   return {
-    claims: (req) => match(req) !== undefined,
+    // Once closing, no new upgrade is the tree's: it goes where it would without the tree.
+    claims: (req) => !closing && match(req) !== undefined,
     serve: (req, socket, head) =>
       serve(req, socket, head).catch((error: unknown) => {
         socket.destroy();

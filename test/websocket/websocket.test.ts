@@ -192,6 +192,18 @@ describe('WebSocket endpoints beside an app with no upgrade listener', () => {
     }
   });
 
+  it('takes no new upgrade once the endpoints are closed: it is the app’s plain request', async () => {
+    const running = await hosts[0]!.start({ dir });
+    running.endpoints.attach(running.server);
+    try {
+      await running.endpoints.close();
+      const answer = await refusal(`${running.url.replace('http:', 'ws:')}/refuse?name=ada`);
+      expect(answer.status).to.equal(426); // the route's plain GET answer: it serves only WebSockets
+    } finally {
+      await running.close();
+    }
+  });
+
   it('leaves the server untouched when attach is never called', async () => {
     const server = http.createServer((_req, res) => res.end('ok'));
     expect(server.emit).to.equal(http.Server.prototype.emit);
