@@ -80,7 +80,7 @@ export interface ParsedNodeRequest extends IncomingMessage {
 export function bodyFromParsedRequest(req: ParsedNodeRequest): Uint8Array | undefined {
   const raw = req.rawBody;
   if (raw instanceof Uint8Array) return raw;
-  if (typeof raw === 'string') return utf8(raw);
+  if (typeof raw === 'string') return Buffer.from(raw);
   if (!req._body && !req.readableDidRead && !req.readableEnded) return undefined;
   if (req.body === undefined) {
     if (!req.readableDidRead) return undefined;
@@ -94,7 +94,7 @@ export function bodyFromParsedRequest(req: ParsedNodeRequest): Uint8Array | unde
 
 function encodeParsedBody(body: unknown, contentType: string): Uint8Array {
   if (body instanceof Uint8Array) return body;
-  if (typeof body === 'string') return utf8(body);
+  if (typeof body === 'string') return Buffer.from(body);
   const type = contentType.toLowerCase();
   if (type.startsWith('multipart/')) {
     throw new BodyUnavailableError(
@@ -102,31 +102,14 @@ function encodeParsedBody(body: unknown, contentType: string): Uint8Array {
     );
   }
   try {
-    if (type.includes('application/x-www-form-urlencoded')) return utf8(encodeFormBody(body));
+    if (type.includes('application/x-www-form-urlencoded')) return Buffer.from(encodeFormBody(body));
     // JSON, and any other parser that produced a structured value.
-    return utf8(JSON.stringify(body) ?? '');
+    return Buffer.from(JSON.stringify(body) ?? '');
   } catch (error) {
     // Parsers build nesting that encoders cannot walk back: JSON.parse is not bound by the stack.
     if (error instanceof RangeError) throw new BodyTooDeepError();
     throw error;
   }
-}
-
-/**
- * Bytes the bridge encoded from text (a string body, JSON, a form): UTF-8, whatever charset the client
- * sent them in, since a parser decoded them first. The Request's Content-Type must then say UTF-8.
- */
-const encodedAsUtf8 = new WeakSet<Uint8Array>();
-
-function utf8(text: string): Uint8Array {
-  const bytes = Buffer.from(text);
-  encodedAsUtf8.add(bytes);
-  return bytes;
-}
-
-/** Whether `bytes`, from bodyFromParsedRequest, are text the bridge encoded as UTF-8. */
-export function isEncodedAsUtf8(bytes: Uint8Array): boolean {
-  return encodedAsUtf8.has(bytes);
 }
 
 /** Bytes the bridge read from the stream itself and kept as `req.rawBody`: exactly as the client sent them. */

@@ -13,7 +13,6 @@ import { whenClientGone } from './client-gone';
 import {
   bodyFromParsedRequest,
   isAsSent,
-  isEncodedAsUtf8,
   keepRawBody,
   nodeBodyToWebStream,
   NO_READ_AHEAD,
@@ -57,7 +56,11 @@ export function toWebRequest(
   }
   const request = res ? new IncomingRequest(url, init, res) : new Request(url, init);
   appendHeaders(request.headers, req.rawHeaders);
-  if (parsed) describeParsedBody(request.headers, parsed, isAsSent(req, parsed), isEncodedAsUtf8(parsed));
+  // Bytes that are neither req.rawBody's nor req.body's own were encoded by the bridge, from text: UTF-8.
+  if (parsed) {
+    const utf8 = parsed !== req.rawBody && parsed !== req.body;
+    describeParsedBody(request.headers, parsed, isAsSent(req, parsed), utf8);
+  }
   return request;
 }
 
