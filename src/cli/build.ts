@@ -10,7 +10,7 @@ import { plural } from '../words';
 import { checkTree } from './check';
 
 /** Beside the tree's folder: `app` builds into `dist/endpoints`. */
-export function defaultOut(dir: string | undefined): string {
+function defaultOut(dir: string | undefined): string {
   return path.join(path.dirname(treeRoot(dir ?? 'app')), 'dist', 'endpoints');
 }
 

@@ -5,14 +5,6 @@
  * each schema's output). Structural only, so this entry point imports nothing from the library.
  */
 
-/** One method of one route, as the registry describes it; `unknown` when nothing is known. */
-export interface MethodTypes {
-  query?: unknown;
-  headers?: unknown;
-  body?: unknown;
-  responses?: unknown;
-}
-
 /**
  * The registry the client is typed from: the generated `RouteRegistry`, or one written by hand. A
  * mapped type, not an index signature, so that an interface satisfies it.

@@ -4,7 +4,7 @@
  * error is told to `onError` and answered with a 500, as the Node side answers it without a host
  * error handler (the promise never rejects for it).
  */
-import { requestObserved, traceRequest, type RequestTrace } from '../observe';
+import { traceRequest, type RequestTrace } from '../observe';
 import { MALFORMED_PATH, type Router } from '../router';
 import type { Params } from '../types';
 import { answerFor, answerResponse, INTERNAL_ERROR, MALFORMED_PATH_ANSWER, NOT_FOUND } from './answers';
@@ -49,7 +49,7 @@ export async function handleFetch(router: Router<CompiledRoute>, request: Reques
   // `pass`: the page that serves GET here lives in the host app, which `.fetch` does not have.
   if (decision.kind === 'pass') return answerResponse(NOT_FOUND);
   const exportName = decision.kind === 'handler' ? decision.entry.exportName : undefined;
-  const trace = requestObserved() ? traceRequest(route, request.method, exportName, undefined) : undefined;
+  const trace = traceRequest(route, request.method, exportName, undefined);
   const host = new FetchRequest(request);
   if (trace === undefined) {
     const response = await answer(route, match.params, decision, host);

@@ -28,9 +28,9 @@ export {
   type Answer,
 } from './answers';
 export { compileRoute, endpointRouter, LOADING } from './route';
-export type { CompiledRoute, ExpressStyleRoute, MountedRoute, RouteParts } from './route';
+export type { CompiledRoute, ExpressStyleRoute, MountedRoute } from './route';
 export { EndpointCall, type HostRequest } from './endpoint-call';
-export { Failure, runRoute, isResponse, type Outcome } from './run-route';
+export { Failure, runRoute, isResponse } from './run-route';
 export { handledRejection, NextCalledTwiceError } from './run-chain';
 export { handleFetch } from './handle-fetch';
 export { socketHandlerOf, withUpgradeRequired } from './socket-handler';

@@ -3,11 +3,6 @@
  * `node:diagnostics_channel` tracing channels, and the OpenTelemetry server span named by the
  * endpoint's route when an SDK runs. Below dispatch, which publishes; knows no Node http objects.
  */
-export {
-  MIDDLEWARE_CHANNEL,
-  REQUEST_CHANNEL,
-  type MiddlewareTraceContext,
-  type RequestTraceContext,
-} from './channels';
-export { requestObserved, traceRequest, RequestTrace, type TracedRoute } from './request-trace';
+export { type MiddlewareTraceContext, type RequestTraceContext } from './channels';
+export { requestObserved, traceRequest, RequestTrace } from './request-trace';
 export { runMiddleware, settleMiddleware, traceMiddleware } from './middleware-trace';

@@ -2,9 +2,9 @@
  * openapi: the tree described as an OpenAPI 3.1 or 3.2 document (issue 25), from the route table
  * and the contracts' Standard JSON Schema; and the route that serves it from a mount.
  */
-export { generateOpenAPI, type GeneratedDocument, type LoadedModules } from './document';
+export { generateOpenAPI, type LoadedModules } from './document';
 export { toYaml } from './yaml';
-export { serveOpenAPI, type DescribedTree } from './serve';
+export { serveOpenAPI } from './serve';
 export type {
   OpenAPIDocument,
   OpenAPIInfo,
