@@ -31,15 +31,30 @@ export function runRoute(
 ): Outcome | Promise<Outcome> {
   if (route.middleware.length > 0) return runWithMiddleware(route, entry, call);
   // No middleware: call the handler directly and stay synchronous when it is. Awaiting a
-  // Response that is already there costs the request trips through the microtask queue.
-  let result: Response | Promise<Response>;
+  // Response that is already there costs the request trips through the microtask queue; an
+  // async handler's answer is checked in the one `then` that also takes its failure.
+  let result: unknown;
   try {
-    result = callHandler(route, entry, call);
+    result = invoke(entry, call);
   } catch (error) {
     return answerOrReport(error, call, entry.exportName);
   }
-  if (!(result instanceof Promise)) return result;
-  return result.then(undefined, (error: unknown) => answerOrReport(error, call, entry.exportName));
+  if (!isThenable(result)) return checked(route, entry, call, result);
+  return Promise.resolve(result).then(
+    (value) => checked(route, entry, call, value),
+    (error: unknown) => answerOrReport(error, call, entry.exportName),
+  );
+}
+
+/** The handler's answer when HTTP can carry it; anything else is the handler's mistake, reported. */
+function checked(route: CompiledRoute, entry: HandlerEntry, call: EndpointCall, value: unknown): Outcome {
+  if (isSendable(value)) return value;
+  return answerOrReport(notAResponse(route, entry, value), call, entry.exportName);
+}
+
+/** The handler, with the Request when it declares parameters (decided at load: `takesArguments`). */
+function invoke(entry: HandlerEntry, call: EndpointCall): unknown {
+  return entry.takesArguments ? entry.handler(EndpointCall.requestOf(call), call) : callWithNothing(entry);
 }
 
 /** A thrown Response is the answer; anything else is reported. */
@@ -58,9 +73,7 @@ function callHandler(
   entry: HandlerEntry,
   call: EndpointCall,
 ): Response | Promise<Response> {
-  const result = (
-    entry.takesArguments ? entry.handler(EndpointCall.requestOf(call), call) : callWithNothing(entry)
-  ) as unknown;
+  const result = invoke(entry, call);
   if (isThenable(result)) {
     return Promise.resolve(result).then((value) => {
       if (isSendable(value)) return value;
