@@ -33,7 +33,13 @@ export class SchemaComponents {
     for (const [name, definition] of defs) {
       this.schemas[renamed.get(name)!] = rewriteRefs(definition, renamed) as JsonSchema;
     }
-    return rewriteRefs(rest, renamed) as JsonSchema;
+    // A recursive schema refers to itself as `#`, which inside the document is the document: the schema
+    // becomes a component, and `#` a reference to it.
+    if (!JSON.stringify(rest).includes('"$ref":"#"')) return rewriteRefs(rest, renamed) as JsonSchema;
+    const wanted = typeof rest.title === 'string' ? rest.title : 'Recursive';
+    const self = this.#claim(wanted, JSON.stringify(rest), direction);
+    this.schemas[self] = rewriteRefs(rest, renamed, self) as JsonSchema;
+    return { $ref: `#/components/schemas/${self}` };
   }
 
   /** `schema` as a component named after `name`, and the reference to it. */
@@ -64,18 +70,18 @@ function isObject(value: unknown): value is { [key: string]: unknown } {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function rewriteRefs(value: unknown, renamed: ReadonlyMap<string, string>): unknown {
-  if (Array.isArray(value)) return value.map((item) => rewriteRefs(item, renamed));
+function rewriteRefs(value: unknown, renamed: ReadonlyMap<string, string>, self?: string): unknown {
+  if (Array.isArray(value)) return value.map((item) => rewriteRefs(item, renamed, self));
   if (!isObject(value)) return value;
   const out: { [key: string]: unknown } = {};
   for (const [key, item] of Object.entries(value)) {
     if (key === '$ref' && typeof item === 'string' && item.startsWith('#/$defs/')) {
       const name = decodedPointer(item.slice('#/$defs/'.length));
       out.$ref = `#/components/schemas/${renamed.get(name) ?? componentName(name)}`;
-    } else if (key === '$ref' && item === '#') {
-      out.$ref = item; // a recursive root: left as the validator wrote it
+    } else if (key === '$ref' && item === '#' && self !== undefined) {
+      out.$ref = `#/components/schemas/${self}`;
     } else {
-      out[key] = rewriteRefs(item, renamed);
+      out[key] = rewriteRefs(item, renamed, self);
     }
   }
   return out;

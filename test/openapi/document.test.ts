@@ -5,6 +5,7 @@
  * The validator, and why it is that one: test/support/openapi-validator.ts.
  */
 import { expect } from 'chai';
+import { z } from 'zod';
 import path from 'node:path';
 import { mountEndpoints } from '../../src';
 import type { OpenAPIDocument, OpenAPIVersion } from '../../src';
@@ -220,5 +221,34 @@ describe('OpenAPI: $ref names a schema library writes', () => {
     const { document } = generateOpenAPI({ root, files: [file] }, new Map([[file.file, { POST }]]));
     expect(JSON.stringify(document)).to.include('"$ref":"#/components/schemas/');
     expect(JSON.stringify(document)).to.not.include('$defs');
+  });
+});
+
+describe('OpenAPI: a recursive schema', () => {
+  it('becomes a component that refers to itself, and the document validates', async () => {
+    const { generateOpenAPI } = await import('../../src/openapi');
+    const { defineHandler } = await import('../../src');
+    const { describeRouteFile } = await import('../../src/discover');
+    const Category = z.object({
+      name: z.string(),
+      get children(): z.ZodArray<typeof Category> {
+        return z.array(Category);
+      },
+    });
+    const root = path.join(__dirname, 'no-such-tree');
+    const file = { ...describeRouteFile(root, 'endpoint.ts', process.cwd()), exports: undefined };
+    const POST = defineHandler({ body: Category }, () => new Response());
+    const { document } = generateOpenAPI({ root, files: [file] }, new Map([[file.file, { POST }]]));
+    const text = JSON.stringify(document);
+    expect(text).to.not.include('"$ref":"#"');
+    type Post = { post: { requestBody: { content: { 'application/json': { schema: { $ref: string } } } } } };
+    const body = (document.paths['/'] as Post).post.requestBody;
+    const ref = body.content['application/json'].schema.$ref;
+    expect(ref).to.match(/^#\/components\/schemas\//);
+    const component = document.components!.schemas![ref.split('/').pop()!] as {
+      properties: { children: { items: { $ref: string } } };
+    };
+    expect(component.properties.children.items.$ref).to.equal(ref);
+    await validate(document as OpenAPIDocument);
   });
 });
