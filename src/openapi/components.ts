@@ -66,7 +66,8 @@ export class SchemaComponents {
   }
 }
 
-function isObject(value: unknown): value is { [key: string]: unknown } {
+/** A JSON object: not null, not an array. */
+export function isObject(value: unknown): value is { [key: string]: unknown } {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

@@ -5,7 +5,8 @@
  * output (a transform's result is what a client receives).
  */
 import { DESCRIPTION_FIELDS, type EndpointContract, type StandardSchemaV1 } from '../contract';
-import type { SchemaComponents } from './components';
+import { isNullBodyStatus } from '../dispatch';
+import { isObject, type SchemaComponents } from './components';
 import { jsonSchemaOf, type Direction } from './json-schema';
 import type { PathParam } from './paths';
 import type { JsonSchema, OpenAPIVersion } from './types';
@@ -75,8 +76,8 @@ export function buildOperation(source: OperationSource, settings: OperationSetti
 
   const responses: Json = {};
   for (const [status, responseSchema] of Object.entries(contract?.responses ?? {})) {
-    // A 204 or 304 has no content (RFC 9110, sections 15.3.5 and 15.4.5): nothing to convert.
-    if (status === '204' || status === '304') {
+    // A 204, 205 or 304 has no content (RFC 9110, sections 15.3.5, 15.3.6 and 15.4.5): nothing to convert.
+    if (isNullBodyStatus(Number(status))) {
       responses[status] = { description: phrase(status) };
       continue;
     }
@@ -139,7 +140,7 @@ function pathParameter(param: PathParam, properties: Json): Json {
     required: true,
     ...(param.catchAll ? { description: 'The rest of the path: one or more segments, `/`-separated' } : {}),
     // A catch-all's schema describes an array of segments; in the URL it is one string.
-    schema: !param.catchAll && isJson(declared) ? declared : { type: 'string' },
+    schema: !param.catchAll && isObject(declared) ? declared : { type: 'string' },
   };
 }
 
@@ -156,7 +157,7 @@ function objectParameters(
     name,
     in: where,
     required: required.has(name),
-    schema: isJson(property) ? property : {},
+    schema: isObject(property) ? property : {},
   }));
 }
 
@@ -169,11 +170,7 @@ function resolved(schema: JsonSchema, components: SchemaComponents): JsonSchema 
 
 function propertiesOf(schema: JsonSchema, components: SchemaComponents): Json {
   const properties = resolved(schema, components).properties;
-  return isJson(properties) ? properties : {};
-}
-
-function isJson(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return isObject(properties) ? properties : {};
 }
 
 const PHRASES: { [status: string]: string } = {

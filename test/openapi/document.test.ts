@@ -252,3 +252,20 @@ describe('OpenAPI: a recursive schema', () => {
     await validate(document as OpenAPIDocument);
   });
 });
+
+describe('OpenAPI: statuses without content', () => {
+  it('204, 205 and 304 are documented without content, whatever schema the contract gives', async () => {
+    const { generateOpenAPI } = await import('../../src/openapi');
+    const { defineHandler } = await import('../../src');
+    const { describeRouteFile } = await import('../../src/discover');
+    const root = path.join(__dirname, 'no-such-tree');
+    const file = { ...describeRouteFile(root, 'endpoint.ts', process.cwd()), exports: undefined };
+    const responses = { 204: z.object({}), 205: z.object({}), 304: z.object({}) };
+    const POST = defineHandler({ responses }, () => new Response(null, { status: 204 }));
+    const { document } = generateOpenAPI({ root, files: [file] }, new Map([[file.file, { POST }]]));
+    const documented = (document.paths['/'] as { post: { responses: Record<string, object> } }).post
+      .responses;
+    for (const status of ['204', '205', '304'])
+      expect(documented[status], status).to.not.have.property('content');
+  });
+});
