@@ -3,7 +3,8 @@
  * files are read, never run; `--load` also imports every module, in a child process (see src/check).
  */
 import { loadInChild } from '../check';
-import type { DiscoveredTree } from '../discover';
+import { treeRoot, type DiscoveredTree } from '../discover';
+import { readBuildTable } from '../manifest';
 import { contractProblems, validateTree, type Problem } from '../validate';
 import { plural } from '../words';
 import { examineTree, findTree, printProblems } from './examine-tree';
@@ -22,6 +23,14 @@ export async function checkTree(
   options: { load?: boolean },
   cliPath: string,
 ): Promise<{ code: number; tree?: DiscoveredTree }> {
+  // A build was checked when it was made: what can be checked again is the tree it was made from.
+  const built = readBuildTable(treeRoot(dir ?? 'app'));
+  if (built) {
+    console.error(
+      `express-file-endpoints: ${dir ?? 'app'} is a build of ${built.sourceDisplay}; check the tree itself: express-file-endpoints check ${built.sourceDisplay}`,
+    );
+    return { code: 1 };
+  }
   const found = findTree(dir, 'check');
   if (!found) return { code: 1 };
   const examined = examineTree(found);

@@ -126,6 +126,18 @@ describe('express-file-endpoints build', function () {
     ]);
   });
 
+  it('check and build given a build folder name the tree it was made from', () => {
+    writeTree({ 'app/endpoint.ts': GET });
+    expect(run('build').status).to.equal(0);
+    for (const command of ['check', 'build']) {
+      const result = run(command, 'dist/endpoints');
+      expect(result.status, command).to.equal(1);
+      expect(result.stderr, command).to.include(
+        'dist/endpoints is a build of app; check the tree itself: express-file-endpoints check app',
+      );
+    }
+  });
+
   it("stops at check's problems and writes nothing", () => {
     writeTree({ 'app/a/endpoint.ts': GET, 'app/a/endpoint.js': 'exports.GET = () => new Response();\n' });
     const result = run('build');
