@@ -75,9 +75,12 @@ export class Connection implements EndpointWebSocket {
     const fn = this.route.socket[hook] as
       ((socket: EndpointWebSocket, ...rest: unknown[]) => unknown) | undefined;
     if (!fn) return;
-    const args = argument === undefined ? [this.context] : [argument, this.context];
     try {
-      const result = fn.call(this.route.socket, this, ...args);
+      // No array per message: the hooks without an argument (open, drain) get the context second.
+      const result =
+        argument === undefined
+          ? fn.call(this.route.socket, this, this.context)
+          : fn.call(this.route.socket, this, argument, this.context);
       if (typeof (result as PromiseLike<unknown> | null)?.then === 'function') {
         Promise.resolve(result).catch((error: unknown) => this.#failed(hook, error));
       }
