@@ -10,7 +10,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type * as esbuild from 'esbuild';
 import { withoutStack } from '../debug';
-import { discoverTree, displayPath, type DiscoveredTree, type ExportInfo } from '../discover';
+import { discoverTree, displayPath, type DiscoveredTree } from '../discover';
 import { isCommonJsFile } from '../load';
 import {
   BUILD_KIND,
@@ -42,16 +42,16 @@ const HASH_PLACEHOLDER = 'express-file-endpoints:tree-hash';
 const INPUTS_PLACEHOLDER = 'express-file-endpoints:inputs';
 
 /**
- * `loaded`: the exports each file's module really has (what `check --load` found), kept in the table in place
- * of what static reading gave.
+ * `checked`: the tree as `check --load` left it, validated, with the exports its modules really have
+ * (contracts included), which the table keeps. Without it, the tree in `dir` is discovered and validated here.
  */
 export async function buildEndpoints(
   dir: string | URL,
   out: string,
-  loaded?: ReadonlyMap<string, ExportInfo | undefined>,
+  checked?: DiscoveredTree,
 ): Promise<BuildOutcome> {
-  const tree = discoverTree(dir);
-  assertValidTree(tree);
+  const tree = checked ?? discoverTree(dir);
+  if (!checked) assertValidTree(tree);
   const outDir = path.resolve(out);
   // The module format of the package the tree belongs to, as Node would give a `.js` file at its root.
   const format = isCommonJsFile(path.join(tree.root, 'endpoint.js')) ? 'cjs' : 'esm';
@@ -66,10 +66,7 @@ export async function buildEndpoints(
     hash: HASH_PLACEHOLDER,
     inputs: INPUTS_PLACEHOLDER as unknown as string[],
     cwd: process.cwd(),
-    files: tree.files.map((file) => ({
-      file: relativeTo(tree.root, file.file),
-      exports: loaded?.get(file.file) ?? file.exports,
-    })),
+    files: tree.files.map((file) => ({ file: relativeTo(tree.root, file.file), exports: file.exports })),
   };
 
   const result = await compile(tree, format, outDir, moduleName, manifestSource(table, modules, format));

@@ -21,9 +21,8 @@ export async function build(
 ): Promise<number> {
   const checked = await checkTree(dir, { load: true }, cliPath);
   if (checked.code !== 0) return checked.code;
-  // The table keeps the exports the modules really have, contracts included, for `routes` to list.
-  const loaded = new Map(checked.tree!.files.map((file) => [file.file, file.exports]));
-  const outcome = await buildEndpoints(dir ?? 'app', out ?? defaultOut(dir), loaded);
+  // The tree as checked: discovered once, and its table keeps the exports the modules really have.
+  const outcome = await buildEndpoints(dir ?? 'app', out ?? defaultOut(dir), checked.tree);
   const from = displayPath(path.dirname(outcome.module));
   for (const warning of outcome.warnings) console.log(`note: ${warning}`);
   console.log(
