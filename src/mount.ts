@@ -4,7 +4,7 @@
  * Discovery and validation run synchronously so an invalid tree throws at the call; loading
  * modules is asynchronous, and requests that arrive before it ends wait for it.
  */
-import { createNodeMiddleware, DEFAULT_BODY_LIMIT, type NodeMiddleware } from './bridge';
+import { createNodeMiddleware, DEFAULT_BODY_LIMIT, routingOf, type NodeMiddleware } from './bridge';
 import { discoverTree, displayPath, type DiscoveredTree, type RouteFile } from './discover';
 import { failingModule, failingRouter, resolveDevOptions, startDevLoop } from './dev';
 import { describeRoutes, middlewareFilesFor, patternsWithPage, type RouteInfo } from './describe-routes';
@@ -68,10 +68,14 @@ export interface EndpointsMiddleware extends NodeMiddleware {
   attach(server: AttachableServer, options?: AttachOptions): void;
 }
 
-/** What `mountEndpoints(app)` needs of an Express or Connect app. */
+/** What `mountEndpoints(app)` needs of an Express or Connect app, or an Express Router. */
 export interface AppLike {
   use(middleware: EndpointsMiddleware): unknown;
+  /** An Express app's settings. */
   enabled?(setting: string): boolean;
+  /** An Express Router's own `caseSensitive` and `strict` (`express.Router({ caseSensitive: true })`). */
+  caseSensitive?: boolean;
+  strict?: boolean;
 }
 
 export function mountEndpoints(options?: MountOptions): EndpointsMiddleware;
@@ -85,10 +89,16 @@ export function mountEndpoints(
   // An invalid tree (or a missing folder) throws here, synchronously, rather than rejecting: discovery and
   // validation are synchronous, and an app that forgot `await` must stop before it listens, not crash later
   // on an unhandled rejection. Under `await` the two are the same.
+  // The host's settings make the tree stricter, never looser: its guards must cover every spelling the
+  // tree serves. An app's are read again per request (src/bridge/host-routing.ts); a Router's only here,
+  // since a request does not say which Router it came through. Sockets, which no app sees, use these.
   const middleware = createEndpoints({
-    caseSensitive: app.enabled?.('case sensitive routing'),
-    strict: app.enabled?.('strict routing'),
     ...maybeOptions,
+    caseSensitive:
+      maybeOptions?.caseSensitive === true ||
+      app.enabled?.('case sensitive routing') === true ||
+      app.caseSensitive === true,
+    strict: maybeOptions?.strict === true || app.enabled?.('strict routing') === true || app.strict === true,
   });
   app.use(middleware);
   const loaded = middleware.ready.then(() => middleware);
@@ -133,7 +143,11 @@ function createEndpoints(options: MountOptions): EndpointsMiddleware {
     for (const warning of warnings) warn(warning);
     return document;
   };
-  let middleware = createNodeMiddleware({ router: () => router, loaded });
+  let middleware = createNodeMiddleware({
+    router: () => router,
+    loaded,
+    routing: routingOf(options.caseSensitive === true, options.strict === true),
+  });
   let fetch = async (request: Request) => {
     await loaded;
     return handleFetch(router as Router<CompiledRoute>, request);

@@ -153,9 +153,17 @@ export interface MountOptions {
   manifest?: EndpointsManifest;
   /** Web middleware run, in order, around every endpoint of the tree. */
   middleware?: WebMiddleware[];
-  /** Match URLs case-sensitively. Default: the app's `case sensitive routing` setting, else `false`. */
+  /**
+   * Match URLs case-sensitively. Whatever this says, a request that came through an Express app with
+   * `case sensitive routing` (or a Router given to `mountEndpoints(router)` with `caseSensitive`) is
+   * matched case-sensitively, so that a guard in front of the tree covers every path it serves.
+   * Default: `false`, made stricter by the host.
+   */
   caseSensitive?: boolean;
-  /** Treat `/a/` and `/a` as different URLs. Default: the app's `strict routing` setting, else `false`. */
+  /**
+   * Treat `/a/` and `/a` as different URLs. As with `caseSensitive`, the host's `strict routing`
+   * turns it on for the requests that come through it. Default: `false`, made stricter by the host.
+   */
   strict?: boolean;
   /**
    * Largest request body in bytes a handler may read; larger bodies get 413. `false` disables it.

@@ -22,10 +22,11 @@ import {
   isForbiddenMethod,
 } from '../dispatch';
 import { requestObserved, traceRequest, type RequestTrace } from '../observe';
-import { MALFORMED_PATH, type Router } from '../router';
+import { MALFORMED_PATH, type Router, type RouterOptions } from '../router';
 import type { NodeContext, Params } from '../types';
 import { isClientGoneError } from './client-gone';
 import { drainAfterResponse } from './drain-request';
+import { hostRouting } from './host-routing';
 import { mountPathOf, pathBelowMount } from './mount-path';
 import { failRequest, finalNext, sendAnswer, type NextFunction } from './plain-answers';
 import { BodyLimitError, BodyTooDeepError } from './request-body';
@@ -48,6 +49,8 @@ export interface MountState {
   router(): Router<MountedRoute>;
   /** Settles (never rejects) once loading has ended; by then no route is `LOADING`. */
   loaded: Promise<void>;
+  /** The mount's `caseSensitive` and `strict`: what a request is matched with, at the least. */
+  routing: RouterOptions;
 }
 
 /**
@@ -81,7 +84,8 @@ function handleNodeRequest(
   const path = pathBelowMount(req);
   // What the host's next() returns is not ours to handle: a non-promise there must not reach `.catch`.
   if (path === undefined) return void next();
-  const match = mount.router().match(path);
+  // Never more loosely than the Express app in front compares its guards' paths.
+  const match = mount.router().match(path, hostRouting(req, mount.routing));
   if (match === null) return void next();
   // Whatever answers from here on, a body nobody reads is drained (bounded) after the response.
   if (match === MALFORMED_PATH) {
