@@ -1,6 +1,6 @@
 /**
  * The URL a handler sees: the client's full URL. Protocol from Express's `req.protocol` (so
- * `trust proxy` holds), host from the Host header, path from `req.originalUrl` (so sub-path
+ * `trust proxy` holds), host from the Host header (HTTP/2's `:authority`), path from `req.originalUrl` (so sub-path
  * mounts keep their prefix). Invalid hosts are reported, never thrown.
  */
 import type { IncomingMessage } from 'node:http';
@@ -31,7 +31,10 @@ function isValidHost(host: string): boolean {
 
 /** `undefined` when the Host header is present but cannot be a host, or the protocol is not http(s). */
 function requestOrigin(req: ExpressLikeRequest): string | undefined {
-  const host = req.headers.host;
+  // HTTP/2 carries the host in `:authority`, which a client must send in place of Host (RFC 9113,
+  // section 8.3.1); Node's compatibility API passes it on among the headers.
+  const pseudo = req.headers[':authority'];
+  const host = typeof pseudo === 'string' ? pseudo : req.headers.host;
   let authority: string;
   if (host === undefined || host === '') authority = 'localhost';
   else if (isValidHost(host)) authority = host;
