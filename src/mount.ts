@@ -5,9 +5,15 @@
  * modules is asynchronous, and requests that arrive before it ends wait for it.
  */
 import { createNodeMiddleware, DEFAULT_BODY_LIMIT, routingOf, type NodeMiddleware } from './bridge';
-import { discoverTree, displayPath, type DiscoveredTree, type RouteFile } from './discover';
+import {
+  discoverTree,
+  displayPath,
+  middlewareFilesFor,
+  type DiscoveredTree,
+  type RouteFile,
+} from './discover';
 import { failingModule, failingRouter, resolveDevOptions, startDevLoop } from './dev';
-import { describeRoutes, middlewareFilesFor, patternsWithPage, type RouteInfo } from './describe-routes';
+import { describeRoutes, patternsWithPage, type RouteInfo } from './describe-routes';
 import {
   buildMethodTable,
   compileRoute,

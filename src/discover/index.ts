@@ -17,3 +17,4 @@ export { CODE_EXTENSIONS, isCodeFile, isTypeScriptFile, readSource } from './sou
 export { readExports } from './read-exports';
 export { exportsOfSyntaxTree, readExportsExactly } from './syntax-exports';
 export { parseSyntaxTree, positionOf, walk, type Position, type SyntaxNode } from './syntax-tree';
+export { middlewareFilesFor } from './middleware-files';
