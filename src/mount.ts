@@ -316,6 +316,7 @@ async function compile(
       middlewareNames: [...optionNames, ...folders.map((f) => f.displayPath)],
       bodyLimit: bodyLimitOf(mod, options),
       onError,
+      localsFromNode: options.locals,
     });
   };
   // The modules by file, for `.openapi()`: it reads the contracts themselves.

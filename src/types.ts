@@ -39,11 +39,31 @@ export interface NodeContext {
 }
 
 /**
+ * What middleware hands the handlers behind it, on `context.locals`. Empty here: declare what every
+ * route's locals hold (what the `middleware` option adds) by augmenting it,
+ * `declare module 'express-file-endpoints' { interface Locals { requestId: string } }`; what a folder's
+ * `middleware.ts` adds is typed per route by `typegen` (see `defineMiddleware`).
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- augmented by users
+export interface Locals {}
+
+/**
  * Second argument of every handler. `mountEndpoints` always sets `route`, `mountPath` and `after`
  * (on Node and under `.fetch`); they are optional so a unit test can call a handler with `{ params }`.
  */
-export interface EndpointContext<P extends Params | string = Params> {
+export interface EndpointContext<
+  P extends Params | string = Params,
+  // Untyped by default: any middleware may set any key. `RouteContext` and `defineMiddleware` type it.
+  L extends object = Locals & Record<string, unknown>,
+> {
   params: P extends string ? ParamsOf<P> : P;
+  /**
+   * One object per request that middleware fill and handlers read (`locals.user`), the same on every
+   * host: the Node bridge, `.fetch`, other runtimes and WebSocket hooks. It starts empty, or with what
+   * the mount's `locals` option takes from the Node request. Always set by the library; optional so a
+   * unit test can call a handler with `{ params }` (`createTestContext({ locals })` sets it).
+   */
+  locals?: L;
   /** The Node request/response behind this call; `undefined` under `.fetch()` and in unit tests. */
   node?: NodeContext;
   /** The route pattern that matched, as the folders spell it: `/api/users/[id]`. */
@@ -153,6 +173,13 @@ export interface MountOptions {
   manifest?: EndpointsManifest;
   /** Web middleware run, in order, around every endpoint of the tree. */
   middleware?: WebMiddleware[];
+  /**
+   * What a request's `context.locals` starts with, taken from what the app's Express middleware left on
+   * the Node request: `({ req, res }) => ({ user: req.user, ...res.locals })`. Called once per request,
+   * when something first reads `locals`, so handlers need not reach for `context.node`. Not called
+   * under `.fetch` and for WebSocket upgrades, which have no Express request.
+   */
+  locals?: (node: NodeContext) => object;
   /**
    * Match URLs case-sensitively. Whatever this says, a request that came through an Express app with
    * `case sensitive routing` (or a Router given to `mountEndpoints(router)` with `caseSensitive`) is
@@ -281,6 +308,11 @@ export interface WebSocketContext<P extends Params | string = Params> {
   route: string;
   /** Where the tree is mounted, as given to `attach(server, { mountPath })`; `''` at the root. */
   mountPath: string;
+  /**
+   * What the tree's and the folders' middleware put on `context.locals` while the upgrade went through
+   * them (the user a guard found), the same object for every hook of the connection.
+   */
+  locals: Record<string, unknown>;
 }
 
 /** The server's end of one WebSocket connection. */

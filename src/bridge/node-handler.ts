@@ -9,6 +9,7 @@ import {
   type Dispatch,
   dispatch,
   EndpointCall,
+  emptyLocals,
   Failure,
   type HostRequest,
   LOADING,
@@ -232,6 +233,14 @@ class NodeRequest implements HostRequest {
   /** On `finish` (sent) or `close` (the client left); whichever comes first runs the callbacks. */
   whenDone(run: () => void): void {
     whenResponseDone(this.res, run);
+  }
+
+  /** What the mount's `locals` option takes from the Node request, in an object of the request's own. */
+  initialLocals(): Record<string, unknown> {
+    const locals = emptyLocals();
+    const fromNode = this.route.localsFromNode;
+    if (fromNode !== undefined) Object.assign(locals, fromNode(this.node));
+    return locals;
   }
 }
 

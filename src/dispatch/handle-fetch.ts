@@ -9,7 +9,7 @@ import { MALFORMED_PATH, type Router } from '../router';
 import type { Params } from '../types';
 import { answerFor, answerResponse, INTERNAL_ERROR, MALFORMED_PATH_ANSWER, NOT_FOUND } from './answers';
 import { dispatch, type Dispatch } from './method-table';
-import { EndpointCall, type HostRequest } from './endpoint-call';
+import { EndpointCall, emptyLocals, type HostRequest } from './endpoint-call';
 import type { CompiledRoute } from './route';
 import { Failure, runRoute } from './run-route';
 
@@ -35,6 +35,9 @@ class FetchRequest implements HostRequest {
   }
   whenDone(run: () => void): void {
     this.done = run;
+  }
+  initialLocals(): Record<string, unknown> {
+    return emptyLocals();
   }
 }
 

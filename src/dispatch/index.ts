@@ -29,9 +29,11 @@ export {
 } from './answers';
 export { compileRoute, endpointRouter, LOADING } from './route';
 export type { CompiledRoute, ExpressStyleRoute, MountedRoute } from './route';
-export { EndpointCall, type HostRequest } from './endpoint-call';
+export { EndpointCall, emptyLocals, type HostRequest } from './endpoint-call';
 export { Failure, runRoute, isResponse } from './run-route';
 export { handledRejection, NextCalledTwiceError } from './run-chain';
 export { handleFetch } from './handle-fetch';
 export { socketHandlerOf, withUpgradeRequired } from './socket-handler';
 export { logError, tellOnError } from './report-error';
+export { defineMiddleware } from './define-middleware';
+export type { LocalsOf, MiddlewareContext, MiddlewareWithLocals } from './define-middleware';

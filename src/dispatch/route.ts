@@ -31,6 +31,8 @@ export interface CompiledRoute {
   expressRoute: ExpressStyleRoute;
   /** The mount's `onError` (or the default). */
   onError: ErrorReporter;
+  /** The mount's `locals` option: what a request's locals start with, from the Node request. */
+  localsFromNode?: MountOptions['locals'];
   /** The endpoint's `websocket` hooks, when it serves WebSockets (issue 28). */
   socket?: WebSocketHandler;
 }
@@ -50,6 +52,7 @@ export interface RouteParts {
   middlewareNames: string[];
   bodyLimit: number | false;
   onError: ErrorReporter;
+  localsFromNode?: MountOptions['locals'];
   socket?: WebSocketHandler;
 }
 
