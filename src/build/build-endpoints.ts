@@ -16,6 +16,7 @@ import {
   BUILD_KIND,
   BUILD_MARKER,
   libraryVersion,
+  MODULE_NAMES,
   moduleFiles,
   treeHash,
   type BuildTable,
@@ -55,7 +56,7 @@ export async function buildEndpoints(
   const outDir = path.resolve(out);
   // The module format of the package the tree belongs to, as Node would give a `.js` file at its root.
   const format = isCommonJsFile(path.join(tree.root, 'endpoint.js')) ? 'cjs' : 'esm';
-  const moduleName = format === 'esm' ? 'manifest.mjs' : 'manifest.cjs';
+  const moduleName = MODULE_NAMES[format];
   const modules = moduleFiles(tree.files);
   const table: BuildTable = {
     kind: BUILD_KIND,
@@ -83,7 +84,7 @@ export async function buildEndpoints(
   const marker = path.join(outDir, BUILD_MARKER);
   // Until the new module is written, the folder is no build: a failure in between leaves none half made.
   rmSync(marker, { force: true });
-  for (const name of ['manifest.mjs', 'manifest.cjs']) {
+  for (const name of Object.values(MODULE_NAMES)) {
     for (const stale of [name, `${name}.map`, declarationName(name)])
       rmSync(path.join(outDir, stale), { force: true });
   }

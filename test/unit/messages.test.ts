@@ -588,6 +588,13 @@ describe('messages: a build that cannot be mounted or made', function () {
     );
   });
 
+  it('a build folder without its marker', () => {
+    rmSync(path.join(root, 'dist/endpoints', BUILD_MARKER));
+    expect(() => mountEndpoints({ dir: 'dist/endpoints' })).to.throw(
+      'express-file-endpoints: dist/endpoints holds the manifest module manifest.cjs of a build, but not express-file-endpoints-build.json, the file that makes the folder a build and holds its route table. Deploy the build folder whole (a .dockerignore or a files list that leaves out *.json drops it), or run `npx express-file-endpoints build` again.',
+    );
+  });
+
   it('a manifest option that is no manifest', () => {
     expect(() => mountEndpoints({ manifest: {} as EndpointsManifest })).to.throw(
       'express-file-endpoints: the manifest option is not a build made by `express-file-endpoints build`.',
