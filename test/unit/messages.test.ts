@@ -563,7 +563,7 @@ describe("messages: the default onError's log lines", () => {
   });
 });
 
-describe('messages: a build that cannot be mounted or made', function () {
+describe('messages: a build that cannot be mounted or made, and what building notes', function () {
   this.timeout(20_000);
   inScratchFolder();
   const AGAIN = 'Run `npx express-file-endpoints build` again.';
@@ -588,6 +588,13 @@ describe('messages: a build that cannot be mounted or made', function () {
     );
   });
 
+  it('a build folder without its marker', () => {
+    rmSync(path.join(root, 'dist/endpoints', BUILD_MARKER));
+    expect(() => mountEndpoints({ dir: 'dist/endpoints' })).to.throw(
+      'express-file-endpoints: dist/endpoints holds the manifest module manifest.cjs of a build, but not express-file-endpoints-build.json, the file that makes the folder a build and holds its route table. Deploy the build folder whole (a .dockerignore or a files list that leaves out *.json drops it), or run `npx express-file-endpoints build` again.',
+    );
+  });
+
   it('a manifest option that is no manifest', () => {
     expect(() => mountEndpoints({ manifest: {} as EndpointsManifest })).to.throw(
       'express-file-endpoints: the manifest option is not a build made by `express-file-endpoints build`.',
@@ -598,6 +605,24 @@ describe('messages: a build that cannot be mounted or made', function () {
     expect(() => mountEndpoints({ dir: 'dist/endpoints', dev: true })).to.throw(
       "express-file-endpoints: development mode reads the endpoint tree, not a build: mount dir: 'app' with dev.",
     );
+  });
+
+  it("a build that imports the app's TypeScript: a note on what the app must load", async () => {
+    mkdirSync(path.join(root, 'lib'));
+    writeFileSync(path.join(root, 'lib/clock.ts'), 'export const now = (): number => 1;\n');
+    writeFileSync(path.join(root, 'lib/zone.ts'), "export const zone = 'UTC';\n");
+    tree({
+      'a/endpoint.ts': [
+        "import { now } from '../../lib/clock';",
+        "import { zone } from '../../lib/zone';",
+        'export const GET = () => Response.json({ now: now(), zone });',
+        '',
+      ].join('\n'),
+    });
+    const { warnings } = await buildEndpoints('app', 'dist/endpoints');
+    expect(warnings).to.deep.equal([
+      'the build imports lib/clock.ts (and 1 other TypeScript file) from outside the tree as it is: the app must load that same file when it runs, from a bundle of the whole app or through a TypeScript loader. An app that runs what tsc compiled builds the tree tsc wrote instead (docs/build.md, "A TypeScript app").',
+    ]);
   });
 
   it('a tree esbuild cannot compile', async () => {
@@ -811,6 +836,22 @@ describe("messages: the CLI's output", function () {
       ].join('\n'),
       stderr: '',
     });
+  });
+
+  it("build: the app's own modules it imported rather than compiled", () => {
+    mkdirSync(path.join(root, 'models'));
+    writeFileSync(path.join(root, 'models/visits.js'), 'exports.count = () => 0;\n');
+    tree({
+      'a/endpoint.js':
+        "const { count } = require('../../models/visits');\nexports.GET = () => Response.json(count());\n",
+    });
+    expect(run(['build']).stdout).to.equal(
+      [
+        '✓ 1 endpoint, 0 problems in app, every module loaded',
+        "✓ built dist/endpoints/manifest.cjs (CommonJS, 1 file compiled, 1 imported from the app); mount it with dir: 'dist/endpoints'",
+        '',
+      ].join('\n'),
+    );
   });
 
   it('a usage error: what was unexpected, then the usage', () => {
