@@ -62,7 +62,7 @@ async function buildListener(config: ServerConfig): Promise<RequestListener> {
   const [base, routes = 'one'] = config.variant.split('@') as [string, string | undefined];
   const [name, extra] = base.split('+') as [
     string,
-    'json' | 'request' | 'contract' | 'byhand' | 'bridged' | undefined,
+    'json' | 'request' | 'contract' | 'byhand' | 'bridged' | 'ctx' | undefined,
   ];
   const json = extra === 'json';
   // `node-raw`, `express5-native`, `ee-express5`, `hono-node`: one part names the host.
@@ -108,7 +108,8 @@ async function buildListener(config: ServerConfig): Promise<RequestListener> {
       app.use(rawWithResponse() as unknown as Middleware);
       break;
     case 'ee':
-      await mountEndpoints(app, { dir });
+      // `+ctx`: what `getContext()` costs a mount that enables it.
+      await mountEndpoints(app, { dir, asyncContext: extra === 'ctx' });
       break;
     default:
       if (!PEERS.includes(library)) throw new Error(`unknown variant ${config.variant}`);

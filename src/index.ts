@@ -4,7 +4,7 @@ export { DEFAULT_BODY_LIMIT, BodyLimitError, type NodeMiddleware } from './bridg
 export { bridgeMiddleware, type BridgeOptions } from './bridge-middleware';
 export type { EndpointsMiddleware, AppLike } from './mount';
 export type { RouteInfo } from './describe-routes';
-export { defineMiddleware } from './dispatch';
+export { defineMiddleware, getContext } from './dispatch';
 export type {
   HttpMethod,
   HandlerExportName,

@@ -317,6 +317,7 @@ async function compile(
       bodyLimit: bodyLimitOf(mod, options),
       onError,
       localsFromNode: options.locals,
+      asyncContext: options.asyncContext === true,
     });
   };
   // The modules by file, for `.openapi()`: it reads the contracts themselves.

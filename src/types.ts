@@ -181,6 +181,12 @@ export interface MountOptions {
    */
   locals?: (node: NodeContext) => object;
   /**
+   * Run each request's middleware and handler where `getContext()` finds its context, for code deep
+   * in a call stack that was not handed one. It uses `AsyncLocalStorage`, which costs every request a
+   * little; off by default, so a mount that does not use it pays nothing.
+   */
+  asyncContext?: boolean;
+  /**
    * Match URLs case-sensitively. Whatever this says, a request that came through an Express app with
    * `case sensitive routing` (or a Router given to `mountEndpoints(router)` with `caseSensitive`) is
    * matched case-sensitively, so that a guard in front of the tree covers every path it serves.

@@ -36,4 +36,5 @@ export { handleFetch } from './handle-fetch';
 export { socketHandlerOf, withUpgradeRequired } from './socket-handler';
 export { logError, tellOnError } from './report-error';
 export { defineMiddleware } from './define-middleware';
+export { getContext } from './async-context';
 export type { LocalsOf, MiddlewareContext, MiddlewareWithLocals } from './define-middleware';

@@ -33,6 +33,8 @@ export interface CompiledRoute {
   onError: ErrorReporter;
   /** The mount's `locals` option: what a request's locals start with, from the Node request. */
   localsFromNode?: MountOptions['locals'];
+  /** The mount's `asyncContext`: its requests run where `getContext()` finds them. */
+  asyncContext?: boolean;
   /** The endpoint's `websocket` hooks, when it serves WebSockets (issue 28). */
   socket?: WebSocketHandler;
 }
@@ -53,6 +55,7 @@ export interface RouteParts {
   bodyLimit: number | false;
   onError: ErrorReporter;
   localsFromNode?: MountOptions['locals'];
+  asyncContext?: boolean;
   socket?: WebSocketHandler;
 }
 

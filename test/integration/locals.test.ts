@@ -9,7 +9,13 @@ import http from 'node:http';
 import path from 'node:path';
 import { expect } from 'chai';
 import express from 'express';
-import { bridgeMiddleware, mountEndpoints, type NodeContext, type WebMiddleware } from '../../src';
+import {
+  bridgeMiddleware,
+  getContext,
+  mountEndpoints,
+  type NodeContext,
+  type WebMiddleware,
+} from '../../src';
 import { createTestContext, createTestRequest } from '../../src/testing';
 import { GET as me } from '../fixtures/locals-app/(auth)/me/endpoint';
 import { connect, refusal } from '../websocket/sockets';
@@ -159,5 +165,46 @@ describe('locals through bridgeMiddleware', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('getContext(), with asyncContext: true', () => {
+  for (const host of hostsWithFetch) {
+    describe(host.name, () => {
+      let app: Served;
+      let off: Served;
+      before(async () => {
+        [app, off] = await Promise.all([
+          host.start({ dir: DIR, middleware: [requestId], mount: { asyncContext: true } }),
+          host.start({ dir: DIR, middleware: [requestId] }),
+        ]);
+      });
+      after(() => Promise.all([app.close(), off.close()]));
+
+      it("finds each request's own context after awaits, however requests interleave", async () => {
+        const ids = Array.from({ length: 30 }, (_, i) => `id${i}`);
+        const replies = await Promise.all(
+          ids.map((id) => app.request(`/deep/${id}`, { headers: { 'x-request-id': `r-${id}` } })),
+        );
+        replies.forEach((reply, i) => {
+          expect(reply.status, reply.text).to.equal(200);
+          expect(JSON.parse(reply.text)).to.deep.equal({
+            id: ids[i],
+            requestId: `r-${ids[i]}`,
+            route: '/deep/[id]',
+          });
+        });
+      });
+
+      it('throws, naming the option, in a mount without it', async () => {
+        const reply = await off.request('/deep/1');
+        expect(reply.status).to.equal(500);
+        expect(JSON.parse(reply.text).error).to.include('asyncContext: true');
+      });
+    });
+  }
+
+  it('throws outside any request', () => {
+    expect(() => getContext()).to.throw(/outside a request/);
   });
 });
