@@ -11,14 +11,19 @@
  * `node:module`, whose `Module` made none of them). Under Node `require` and `import()` share one cache, so
  * there the loader's usual rules stand.
  *
- * The ES module build has no `module`: there `import()` is the module system's own, Node's or, where Vitest
- * inlines the library (`server.deps.inline`), Vite's module runner's, which shares its modules with the test.
+ * The ES module build never looks: there `import()` is its module system's own, Node's or, where Vitest inlines
+ * the library (`server.deps.inline`), Vite's module runner's, which shares its modules with the test. Vitest
+ * hands inlined code a `module` object and Node's `require` for CommonJS habits; neither is how it was loaded.
  */
 import Module from 'node:module';
+
+/** Written by the package build (tsup's `define`, per format); the sources run as CommonJS (under tsx). */
+declare const __COMMONJS_BUILD__: boolean | undefined;
 
 export const runnerRequire: NodeJS.Require | undefined = foreignRequire();
 
 function foreignRequire(): NodeJS.Require | undefined {
-  if (typeof module !== 'object' || module === null || typeof require !== 'function') return undefined;
+  const commonJs = typeof __COMMONJS_BUILD__ === 'boolean' ? __COMMONJS_BUILD__ : typeof module === 'object';
+  if (!commonJs || typeof module !== 'object' || module === null) return undefined;
   return module instanceof Module ? undefined : require;
 }
