@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { EndpointLoadError, loadModule } from '../../src/load';
 import { loadThroughRunner } from '../../src/load/load-module';
-import { runnerRequire } from '../../src/load/runner-require';
+import { isForeignModuleSystem, runnerRequire } from '../../src/load/runner-require';
 
 describe('loadModule: the exports object of every module shape', () => {
   let dir: string;
@@ -178,6 +178,18 @@ describe("loadThroughRunner: every file through a test runner's require", () => 
 
   it('is not used under Node, whose require and import() share one cache', () => {
     expect(runnerRequire).to.equal(undefined);
+    expect(isForeignModuleSystem(module, require, __filename)).to.equal(false);
+  });
+
+  it("is a registry whose cache holds this file's own module object, not Node's (Jest's)", () => {
+    const own = { exports: {} };
+    const jestLike = Object.assign(() => undefined, { cache: { '/lib/index.js': own } });
+    expect(isForeignModuleSystem(own, jestLike as unknown as NodeJS.Require, '/lib/index.js')).to.equal(true);
+  });
+
+  it("is not a bundle's own wrapper object: Node loaded the bundle, and its cache holds the bundle's module", () => {
+    const wrapper = { exports: {} };
+    expect(isForeignModuleSystem(wrapper, require, __filename)).to.equal(false);
   });
 
   it('returns what the runner gives, without compiling, registering or importing anything itself', async () => {
