@@ -12,6 +12,11 @@
  * JavaScript loads with `import()` under Node's rules, whether or not tsx was registered for
  * TypeScript files elsewhere in the tree (see assertCommonJsSyntax).
  *
+ * Under Node, `require` and `import()` share one module cache, so which of them loads a file changes no instance
+ * the app sees. `import()` stays the way in for JavaScript although Node 22.12+ can `require()` ES modules too:
+ * it takes a module with top-level `await`, and development mode reloads an ES module by giving it a new URL,
+ * which only `import()` follows.
+ *
  * Under a test runner's own module registry (Jest's, see runner-require.ts) none of that applies: every file
  * goes through the runner's `require`, and the runner's transforms decide what a file may contain.
  */
