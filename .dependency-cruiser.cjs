@@ -10,7 +10,7 @@
  * other folders or from above.
  */
 const FLOORS = [
-  ['src/types.ts', 'src/debug.ts', 'src/words.ts'],
+  ['src/types.ts', 'src/debug.ts', 'src/words.ts', 'src/fetch-globals.ts'],
   ['src/discover/'],
   ['src/router/', 'src/observe/'],
   ['src/dispatch/', 'src/contract/'],
