@@ -279,6 +279,31 @@ describe('contracts: defineHandler called directly', () => {
       await handler(createTestRequest('/?id=x'));
       expect(logged).to.deep.equal([]);
     });
+
+    it('a streamed body is returned before it ends, and checked once it has', async () => {
+      let finish!: () => void;
+      const streamed = defineHandler({ responses: { 200: z.string().max(3) } }, () => {
+        const body = new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode('one,'));
+            finish = () => (controller.enqueue(new TextEncoder().encode('two')), controller.close());
+          },
+        });
+        return new Response(body, { headers: { 'content-type': 'text/plain' } });
+      });
+      const res = await streamed(createTestRequest('/'));
+      expect(logged).to.deep.equal([]);
+      const reader = res.body!.getReader();
+      expect(new TextDecoder().decode((await reader.read()).value)).to.equal('one,');
+      finish();
+      expect(new TextDecoder().decode((await reader.read()).value)).to.equal('two');
+      expect((await reader.read()).done).to.equal(true);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(logged).to.have.length(1);
+      expect((logged[0]![1] as ResponseContractError).issues.map((issue) => issue.path)).to.deep.equal([
+        'response',
+      ]);
+    });
   });
 
   describe('mistakes in a contract are found when the file loads', () => {

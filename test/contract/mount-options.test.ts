@@ -176,6 +176,8 @@ describe('contracts: what a mount brings', () => {
         expect(res.status).to.equal(200);
         expect(res.headers['content-type']).to.equal('application/json');
         expect(res.body.toString()).to.equal('{"id":"3","name":"Ada","email":"ada@example.com"}');
+        // Sent whole, with its length, as it is when nothing is checked.
+        expect(res.headers['content-length']).to.equal(String(res.body.length));
         expect(reports).to.have.length(1);
         expect(reports[0]!.error).to.be.instanceOf(ResponseContractError);
         expect(reports[0]!.info).to.include({
