@@ -14,7 +14,7 @@
  * past MAX_COPY the body is not checked, and the copy is dropped when the client leaves.
  */
 import type { ContractIssue } from '../types';
-import { locationIssue, validateWith } from './issues';
+import { FoundIssues, locationIssue, validateWith } from './issues';
 import { mediaType } from './read-input';
 import type { EndpointContract } from './types';
 
@@ -23,12 +23,15 @@ export class ResponseContractError extends Error {
   constructor(
     /** The response's status, whose schema rejected its body. */
     readonly status: number,
-    /** What the schema found, located under `response`: `response.email`. */
+    /** What the schema found, located under `response`: `response.email`; the first 100. */
     readonly issues: ContractIssue[],
+    /** How many more the schema found. */
+    readonly omittedIssues = 0,
   ) {
     super(
       `The handler answered ${status} with a body that does not match its contract's responses[${status}]: ` +
-        issues.map((issue) => `${issue.path}: ${issue.message}`).join('; '),
+        issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ') +
+        (omittedIssues > 0 ? `; and ${omittedIssues} more` : ''),
     );
     this.name = 'ResponseContractError';
   }
@@ -73,10 +76,10 @@ export async function checkResponse(
   const checked = copy.value
     .then(async (value) => {
       if (value === UNCHECKED) return;
-      const issues: ContractIssue[] = [];
-      if (value instanceof Issue) issues.push(value.issue);
+      const issues = new FoundIssues();
+      if (value instanceof Issue) issues.add(value.issue);
       else await validateWith(schema, value, 'response', issues);
-      if (issues.length > 0) report(new ResponseContractError(response.status, issues));
+      if (issues.count > 0) report(new ResponseContractError(response.status, issues.list, issues.omitted));
     })
     .catch(report);
   const whole = await Promise.race([checked.then(() => true), turns(READY_TURNS).then(() => false)]);

@@ -91,7 +91,10 @@ function contractHandler<C extends EndpointContract>(
   async function validatingHandler(request: Request, context?: EndpointContext): Promise<Response> {
     const input = await validateInput(contract, request, rawParams(context));
     if ('issues' in input) {
-      return onInvalid ? onInvalid(input.issues, request) : problemResponse(input.issues, input.status);
+      const { issues, omittedIssues, status } = input;
+      return onInvalid
+        ? onInvalid(issues, request, { omittedIssues })
+        : problemResponse(issues, omittedIssues, status);
     }
     const validated = new ValidatedContext(context, input.values) as unknown as ContractContext<C>;
     const response = await handler(request, validated);

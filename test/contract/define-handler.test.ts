@@ -222,6 +222,40 @@ describe('contracts: defineHandler called directly', () => {
         ],
       });
     });
+
+    it('onInvalid and a broken response: the first 100 issues, and how many more there were', async () => {
+      let seen: { count: number; omittedIssues: number } | undefined;
+      const items = defineHandler(
+        {
+          body: z.array(z.string()),
+          responses: { 200: z.array(z.string()) },
+          onInvalid: (issues, _request, { omittedIssues }) => {
+            seen = { count: issues.length, omittedIssues };
+            return new Response(null, { status: 422 });
+          },
+        },
+        () => Response.json(new Array(250).fill(0)),
+      );
+      const json = { 'content-type': 'application/json' };
+      const invalid = await items(post('/items', JSON.stringify(new Array(1000).fill(0)), json));
+      expect(invalid.status).to.equal(422);
+      expect(seen).to.deep.equal({ count: 100, omittedIssues: 900 });
+
+      const logged: unknown[][] = [];
+      const consoleError = console.error;
+      console.error = (...args: unknown[]) => void logged.push(args);
+      try {
+        await items(post('/items', '["a"]', json));
+      } finally {
+        console.error = consoleError;
+      }
+      const error = logged[0]![1] as ResponseContractError;
+      expect(error.issues).to.have.length(100);
+      expect(error.omittedIssues).to.equal(150);
+      expect(error.message).to.match(
+        /response\[99\]: Invalid input: expected string, received number; and 150 more$/,
+      );
+    });
   });
 
   describe('response contracts, called directly', () => {

@@ -1,0 +1,58 @@
+/**
+ * An invalid request's answer stays small whatever was sent: on every host, a body with an issue
+ * per item (100,000 numbers where strings are expected) gets a 400 listing the first 100 issues,
+ * counting the rest, with a one-line `detail`, where it was a document about 75 times the
+ * request's size that took seconds to build.
+ */
+import path from 'node:path';
+import { expect } from 'chai';
+import { hostsWithFetch, type Served } from '../integration/hosts';
+
+const DIR = path.join(__dirname, '../fixtures/contract-edges-app/app');
+const ITEMS = 100_000;
+
+describe('contracts: an invalid request with an issue per item', function () {
+  this.timeout(20_000);
+  const body = JSON.stringify({ items: new Array<number>(ITEMS).fill(0) });
+
+  for (const host of hostsWithFetch) {
+    describe(host.name, () => {
+      let served: Served;
+      const reported: unknown[] = [];
+      before(async () => {
+        served = await host.start({ dir: DIR, onError: (error) => void reported.push(error) });
+      });
+      after(() => served?.close());
+
+      it('gets the first 100 issues and the count of the rest, in an answer smaller than the request', async () => {
+        const res = await served.request('/items', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        });
+        expect(res.status).to.equal(400);
+        expect(res.text.length).to.be.below(body.length / 10);
+        const problem = JSON.parse(res.text) as {
+          detail: string;
+          issues: { path: string; pointer: string }[];
+          omittedIssues: number;
+        };
+        expect(Object.keys(problem)).to.deep.equal([
+          'type',
+          'title',
+          'status',
+          'detail',
+          'issues',
+          'omittedIssues',
+        ]);
+        expect(problem.issues).to.have.length(100);
+        expect(problem.issues[0]).to.include({ path: 'body.items[0]', pointer: '/items/0' });
+        expect(problem.issues[99]).to.include({ path: 'body.items[99]', pointer: '/items/99' });
+        expect(problem.omittedIssues).to.equal(ITEMS - 100);
+        const paths = Array.from({ length: 10 }, (_, i) => `body.items[${i}]`).join(', ');
+        expect(problem.detail).to.equal(`${ITEMS} issues with the request: ${paths}, …`);
+        expect(reported).to.deep.equal([]);
+      });
+    });
+  }
+});
