@@ -17,6 +17,7 @@ import {
   tellOnError,
   type CompiledRoute,
   LOADING,
+  middlewareOptionNames,
   type MountedRoute,
   socketHandlerOf,
   WEBSOCKET_EXPORT,
@@ -140,9 +141,11 @@ function createEndpoints(options: MountOptions): EndpointsMiddleware {
   };
   if (options.openapi) {
     // Only a mount with the option is wrapped: the others' requests pay nothing for it.
+    // The tree's middleware (an auth check around every endpoint) guards the document too.
+    const onError = options.onError ?? logError;
     ({ middleware, fetch } = serveOpenAPI(
       options.openapi,
-      { loaded, current: () => described, document },
+      { loaded, current: () => described, document, middleware: options.middleware ?? [], onError },
       {
         middleware,
         fetch,
@@ -269,9 +272,7 @@ async function compile(
 
   const pages = patternsWithPage(tree);
   const optionMiddleware = options.middleware ?? [];
-  const optionNames = optionMiddleware.map(
-    (mw, i) => `middleware option #${i + 1}${mw.name ? ` (${mw.name})` : ''}`,
-  );
+  const optionNames = middlewareOptionNames(optionMiddleware);
   const onError = options.onError ?? logError;
   const checksResponses = mountChecksResponses(options);
   const routeFor = (file: RouteFile): CompiledRoute => {

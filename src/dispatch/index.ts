@@ -27,7 +27,7 @@ export {
   PLAIN_TEXT,
   type Answer,
 } from './answers';
-export { compileRoute, endpointRouter, LOADING } from './route';
+export { compileRoute, endpointRouter, LOADING, middlewareOptionNames } from './route';
 export type { CompiledRoute, ExpressStyleRoute, MountedRoute } from './route';
 export { EndpointCall, type HostRequest } from './endpoint-call';
 export { Failure, runRoute, isResponse } from './run-route';

@@ -14,7 +14,13 @@ import compression from 'compression';
 import connect from 'connect';
 import express5 from 'express';
 import helmet from 'helmet';
-import { mountEndpoints, type EndpointsMiddleware, type ErrorReporter, type WebMiddleware } from '../../src';
+import {
+  mountEndpoints,
+  type EndpointsMiddleware,
+  type ErrorReporter,
+  type MountOptions,
+  type WebMiddleware,
+} from '../../src';
 import { httpRequest, listen } from '../support/net';
 
 // The npm alias `express4` has no types of its own; the API used here is the same as 5's.
@@ -35,6 +41,8 @@ export interface HostOptions {
   middleware?: WebMiddleware[];
   /** More middleware first of all (a request logger). */
   first?: Middleware[];
+  /** More of `mountEndpoints`'s options (`openapi`, `checkResponses`…). */
+  mount?: Omit<MountOptions, 'dir' | 'onError' | 'middleware'>;
 }
 
 /** One request of `request()`: the method, headers and body as sent. */
@@ -175,6 +183,7 @@ function expressHost(name: string, express: typeof express5): Host {
           dir: options.dir,
           onError: options.onError,
           middleware: options.middleware,
+          ...options.mount,
         });
         app.use(options.prefix, endpoints);
         await endpoints.ready;
@@ -183,6 +192,7 @@ function expressHost(name: string, express: typeof express5): Host {
           dir: options.dir,
           onError: options.onError,
           middleware: options.middleware,
+          ...options.mount,
         });
       }
       app.get('/contact', (_req, res) => {
@@ -209,6 +219,7 @@ const connectHost: Host = {
       dir: options.dir,
       onError: options.onError,
       middleware: options.middleware,
+      ...options.mount,
     });
     if (options.prefix) app.use(options.prefix, endpoints);
     else app.use(endpoints);
@@ -229,6 +240,7 @@ const nodeHost: Host = {
       dir: options.dir,
       onError: options.onError,
       middleware: options.middleware,
+      ...options.mount,
     });
     await endpoints.ready;
     const handle = createChain(
@@ -310,6 +322,7 @@ export const fetchHost: Host<Served> = {
       dir: options.dir,
       onError: options.onError,
       middleware: options.middleware,
+      ...options.mount,
     });
     await endpoints.ready;
     const url = 'http://localhost';
