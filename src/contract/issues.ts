@@ -75,8 +75,41 @@ export async function validateWith(
   location: ContractLocation,
   issues: FoundIssues,
 ): Promise<unknown> {
-  const result = await schema['~standard'].validate(value);
+  const result = await validate(schema, value);
   if (result.issues === undefined) return result.value;
   issues.addAll(location, result.issues);
   return undefined;
+}
+
+/** What Zod schemas have besides the Standard Schema interface (Zod 3.24+ and 4, classic and mini). */
+interface ZodSchema {
+  safeParseAsync(
+    value: unknown,
+  ): Promise<
+    { success: true; data: unknown } | { success: false; error: { issues: StandardSchemaV1.Issue[] } }
+  >;
+}
+
+/**
+ * Zod's `~standard.validate` tries a synchronous run first. An async refinement it meets there has
+ * started, and Zod drops its promise to start over asynchronously, which runs the refinement again.
+ * When the refinement rejects (its database is down), the dropped promise is a rejection nobody
+ * handles, and Node's default ends the process for it. Zod's own `safeParseAsync` runs once,
+ * asynchronously, and hands the rejection back: the request fails with it, not the process.
+ *
+ * Its asynchronous run passes all of a property's issues as arguments of one call, which overflows
+ * the stack for a large array of wrong items (200,000 on Node's default stack); its synchronous run
+ * does not. Such a RangeError is retried through `~standard.validate`.
+ */
+async function validate(schema: StandardSchemaV1, value: unknown): Promise<StandardSchemaV1.Result<unknown>> {
+  const zod = schema as StandardSchemaV1 & Partial<ZodSchema>;
+  if (schema['~standard'].vendor === 'zod' && typeof zod.safeParseAsync === 'function') {
+    try {
+      const result = await zod.safeParseAsync(value);
+      return result.success ? { value: result.data } : { issues: result.error.issues };
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+    }
+  }
+  return schema['~standard'].validate(value);
 }

@@ -6,6 +6,9 @@
  */
 import path from 'node:path';
 import { expect } from 'chai';
+import { z } from 'zod';
+import { defineHandler } from '../../src';
+import { createTestRequest } from '../../src/testing';
 import { hostsWithFetch, type Served } from '../integration/hosts';
 
 const DIR = path.join(__dirname, '../fixtures/contract-edges-app/app');
@@ -55,4 +58,20 @@ describe('contracts: an invalid request with an issue per item', function () {
       });
     });
   }
+
+  it("more issues than Zod's asynchronous run can carry: still a 400, from its synchronous run", async () => {
+    // Zod's `safeParseAsync`, which the library prefers, overflows the stack on so many issues.
+    const items = 250_000;
+    const handler = defineHandler({ body: z.object({ items: z.array(z.string()) }) }, () => new Response());
+    const res = await handler(
+      createTestRequest('/items', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ items: new Array<number>(items).fill(0) }),
+      }),
+    );
+    expect(res.status).to.equal(400);
+    const problem = (await res.json()) as { issues: unknown[]; omittedIssues: number };
+    expect([problem.issues.length, problem.omittedIssues]).to.deep.equal([100, items - 100]);
+  });
 });
