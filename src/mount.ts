@@ -7,7 +7,13 @@
 import { createNodeMiddleware, DEFAULT_BODY_LIMIT, type NodeMiddleware } from './bridge';
 import { discoverTree, displayPath, type DiscoveredTree, type RouteFile } from './discover';
 import { failingModule, failingRouter, resolveDevOptions, startDevLoop } from './dev';
-import { describeRoutes, middlewareFilesFor, patternsWithPage, type RouteInfo } from './describe-routes';
+import {
+  describeRoutes,
+  middlewareFilesFor,
+  patternsWithPage,
+  updateRoutes,
+  type RouteInfo,
+} from './describe-routes';
 import {
   buildMethodTable,
   compileRoute,
@@ -231,7 +237,7 @@ async function loadTree(
     throw error;
   }
   swap(compiled.router);
-  routes.splice(0, routes.length, ...describeRoutes(compiled.loaded));
+  updateRoutes(routes, compiled.loaded);
   for (const { file, error } of failures) {
     tellOnError(onError, error, {
       file: file.displayPath,
