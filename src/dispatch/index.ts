@@ -34,4 +34,4 @@ export { Failure, runRoute, isResponse } from './run-route';
 export { handledRejection, NextCalledTwiceError } from './run-chain';
 export { handleFetch } from './handle-fetch';
 export { socketHandlerOf, withUpgradeRequired } from './socket-handler';
-export { logError, tellOnError } from './report-error';
+export { logError, markTold, tellOnError } from './report-error';
