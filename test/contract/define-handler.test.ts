@@ -252,9 +252,7 @@ describe('contracts: defineHandler called directly', () => {
       const error = logged[0]![1] as ResponseContractError;
       expect(error.issues).to.have.length(100);
       expect(error.omittedIssues).to.equal(150);
-      expect(error.message).to.match(
-        /response\[99\]: Invalid input: expected string, received number; and 150 more$/,
-      );
+      expect(error.message).to.include('response[99]').and.include('150 more');
     });
   });
 

@@ -52,8 +52,9 @@ describe('contracts: an invalid request with an issue per item', function () {
         expect(problem.issues[0]).to.include({ path: 'body.items[0]', pointer: '/items/0' });
         expect(problem.issues[99]).to.include({ path: 'body.items[99]', pointer: '/items/99' });
         expect(problem.omittedIssues).to.equal(ITEMS - 100);
-        const paths = Array.from({ length: 10 }, (_, i) => `body.items[${i}]`).join(', ');
-        expect(problem.detail).to.equal(`${ITEMS} issues with the request: ${paths}, …`);
+        // One short line: the count and the first paths (its wording is pinned in messages.test.ts).
+        expect(problem.detail).to.match(/^100000 issues with the request: body\.items\[0\], /);
+        expect(problem.detail.length).to.be.below(200);
         expect(reported).to.deep.equal([]);
       });
     });

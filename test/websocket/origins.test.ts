@@ -32,7 +32,7 @@ for (const host of hosts) {
         headers: { ...SESSION, origin: 'https://evil.example' },
       });
       expect(answer.status).to.equal(403);
-      expect(answer.body).to.equal('Forbidden: this origin may not open a WebSocket');
+      expect(answer.body).to.match(/origin/);
       expect(audit).to.not.include(id);
     });
 
