@@ -47,6 +47,22 @@ export function describeRoutes(tree: DiscoveredTree): RouteInfo[] {
     });
 }
 
+/**
+ * Puts the table of `tree` into `rows` in place: the row of an endpoint already there stays the same
+ * object, its fields updated, so a row kept before the modules loaded (or before a reload in
+ * development mode) says what the table says now.
+ */
+export function updateRoutes(rows: RouteInfo[], tree: DiscoveredTree): void {
+  const kept = new Map(rows.map((row) => [row.file, row]));
+  const updated = describeRoutes(tree).map((row) => {
+    const old = kept.get(row.file);
+    if (!old) return row;
+    delete old.contracts;
+    return Object.assign(old, row);
+  });
+  rows.splice(0, rows.length, ...updated);
+}
+
 /** URL patterns that a page serves; route groups collapse, so this compares URLs, not folders. */
 export function patternsWithPage(tree: DiscoveredTree): Set<string> {
   return new Set(tree.files.filter((f) => f.kind === 'page').map((f) => f.pattern));

@@ -13,7 +13,7 @@ import {
   type RouteFile,
 } from './discover';
 import { failingModule, failingRouter, resolveDevOptions, startDevLoop } from './dev';
-import { describeRoutes, patternsWithPage, type RouteInfo } from './describe-routes';
+import { describeRoutes, patternsWithPage, updateRoutes, type RouteInfo } from './describe-routes';
 import {
   buildMethodTable,
   compileRoute,
@@ -23,6 +23,7 @@ import {
   tellOnError,
   type CompiledRoute,
   LOADING,
+  middlewareOptionNames,
   type MountedRoute,
   socketHandlerOf,
   WEBSOCKET_EXPORT,
@@ -160,9 +161,19 @@ function createEndpoints(options: MountOptions): EndpointsMiddleware {
   };
   if (options.openapi) {
     // Only a mount with the option is wrapped: the others' requests pay nothing for it.
+    // The tree's middleware (an auth check around every endpoint) guards the document too.
+    const onError = options.onError ?? logError;
     ({ middleware, fetch } = serveOpenAPI(
       options.openapi,
-      { loaded, current: () => described, document },
+      {
+        loaded,
+        current: () => described,
+        document,
+        middleware: options.middleware ?? [],
+        onError,
+        locals: options.locals,
+        asyncContext: options.asyncContext === true,
+      },
       {
         middleware,
         fetch,
@@ -248,7 +259,7 @@ async function loadTree(
     throw error;
   }
   swap(compiled.router);
-  routes.splice(0, routes.length, ...describeRoutes(compiled.loaded));
+  updateRoutes(routes, compiled.loaded);
   for (const { file, error } of failures) {
     tellOnError(onError, error, {
       file: file.displayPath,
@@ -289,9 +300,7 @@ async function compile(
 
   const pages = patternsWithPage(tree);
   const optionMiddleware = options.middleware ?? [];
-  const optionNames = optionMiddleware.map(
-    (mw, i) => `middleware option #${i + 1}${mw.name ? ` (${mw.name})` : ''}`,
-  );
+  const optionNames = middlewareOptionNames(optionMiddleware);
   const onError = options.onError ?? logError;
   const checksResponses = mountChecksResponses(options);
   const routeFor = (file: RouteFile): CompiledRoute => {

@@ -150,8 +150,15 @@ export interface ContractIssue {
   message: string;
 }
 
-/** Answers a request a contract rejects: `issues` lists every problem found. */
-export type InvalidInputHandler = (issues: ContractIssue[], request: Request) => Response | Promise<Response>;
+/**
+ * Answers a request a contract rejects: `issues` lists the problems found, the first 100 of them;
+ * `omittedIssues` counts the rest (a large body can have one per item).
+ */
+export type InvalidInputHandler = (
+  issues: ContractIssue[],
+  request: Request,
+  info: { omittedIssues: number },
+) => Response | Promise<Response>;
 
 /** What the manifest module of a build exports by default (`express-file-endpoints build`). */
 export interface EndpointsManifest {

@@ -7,7 +7,7 @@
  */
 import type { RequestTrace } from '../observe';
 import type { EndpointContext, NodeContext, Params } from '../types';
-import { isClientAbort, tellOnError } from './report-error';
+import { isClientAbort, tellOnError, wasTold } from './report-error';
 import type { CompiledRoute } from './route';
 
 /** What a host knows of one request. */
@@ -104,7 +104,7 @@ export class EndpointCall implements EndpointContext {
   report(error: unknown, what: string = this.#exportName, passedToNext = this.#host.errorsGoToNext()): void {
     if (this.#isExpected(error)) return;
     this.#trace?.failed(error);
-    this.#tell(error, what, passedToNext);
+    if (!wasTold(error)) this.#tell(error, what, passedToNext);
   }
 
   #isExpected(error: unknown): boolean {

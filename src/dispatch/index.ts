@@ -27,14 +27,14 @@ export {
   PLAIN_TEXT,
   type Answer,
 } from './answers';
-export { compileRoute, endpointRouter, LOADING } from './route';
+export { compileRoute, endpointRouter, LOADING, middlewareOptionNames } from './route';
 export type { CompiledRoute, ExpressStyleRoute, MountedRoute } from './route';
 export { EndpointCall, emptyLocals, type HostRequest } from './endpoint-call';
 export { Failure, runRoute, isResponse } from './run-route';
 export { handledRejection, NextCalledTwiceError } from './run-chain';
 export { handleFetch } from './handle-fetch';
 export { socketHandlerOf, withUpgradeRequired } from './socket-handler';
-export { logError, tellOnError } from './report-error';
+export { logError, markTold, tellOnError } from './report-error';
 export { defineMiddleware } from './define-middleware';
 export { getContext } from './async-context';
 export type { LocalsOf, MiddlewareContext, MiddlewareWithLocals } from './define-middleware';

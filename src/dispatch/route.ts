@@ -48,6 +48,11 @@ export const LOADING: unique symbol = Symbol('express-file-endpoints.loading');
 /** What the route table of a mount leads to: a route ready to serve, or one still loading. */
 export type MountedRoute = CompiledRoute | typeof LOADING;
 
+/** How errors name the `middleware` option's functions: `middleware option #1 (requireAuth)`. */
+export function middlewareOptionNames(middleware: readonly WebMiddleware[]): string[] {
+  return middleware.map((mw, i) => `middleware option #${i + 1}${mw.name ? ` (${mw.name})` : ''}`);
+}
+
 /** What a route is made of beside its file and its method table. */
 export interface RouteParts {
   middleware: WebMiddleware[];

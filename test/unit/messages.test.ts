@@ -1,7 +1,8 @@
 /**
  * The exact text of every message users see, pinned here and only here: startup errors for a broken
  * tree, load errors, a handler's wrong return value, the answers the library gives by itself (400,
- * 404, 405, 413, 500), the default onError's log lines, and the CLI's output. Each names the file and
+ * 404, 405, 413, 500; a contract's 400, a WebSocket handshake's 403), the default onError's log
+ * lines, and the CLI's output. Each names the file and
  * the fix, so a change to one is a change a reviewer sees. Every other test asserts what a message
  * is about (its status, the file it names, a key fact), so a change of wording touches this file
  * alone. The CLI runs as a child process, from src/cli/main.ts through tsx: this file is in the slow suite.
@@ -14,14 +15,18 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect } from 'chai';
 import express from 'express';
+import { z } from 'zod';
 import {
   bridgeMiddleware,
+  defineHandler,
   mountEndpoints,
+  ResponseContractError,
   type EndpointsManifest,
   type EndpointsMiddleware,
   type WebMiddleware,
 } from '../../src';
 import { buildEndpoints } from '../../src/build';
+import { createTestRequest } from '../../src/testing';
 import { discoverTree } from '../../src/discover';
 import { fixFor } from '../../src/dispatch/run-route';
 import { EndpointLoadError, loadModule } from '../../src/load';
@@ -504,6 +509,58 @@ describe('messages: the answers the library gives by itself', () => {
       [405, 'Method Not Allowed'],
       [500, 'Internal Server Error'],
     ]);
+  });
+});
+
+describe('messages: contracts and sockets', () => {
+  it('a 400 with more issues than it lists: the count, ten paths, and an ellipsis', async () => {
+    const handler = defineHandler({ body: z.array(z.string()) }, () => new Response());
+    const res = await handler(
+      createTestRequest('/', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(new Array(150).fill(0)),
+      }),
+    );
+    const paths = Array.from({ length: 10 }, (_, i) => `body[${i}]`).join(', ');
+    expect(((await res.json()) as { detail: string }).detail).to.equal(
+      `150 issues with the request: ${paths}, …`,
+    );
+  });
+
+  it('a response that breaks its contract in more places than the report lists', () => {
+    const issue = { location: 'response' as const, path: 'response[0]', pointer: '/0', message: 'Wrong' };
+    expect(new ResponseContractError(200, [issue], 149).message).to.equal(
+      "The handler answered 200 with a body that does not match its contract's responses[200]: response[0]: Wrong; and 149 more",
+    );
+  });
+
+  it('a WebSocket handshake from another origin, and an allowed origin that is not one', async () => {
+    const endpoints = mountEndpoints({ dir: path.join(__dirname, '../fixtures/socket-app') });
+    await endpoints.ready;
+    const server = http.createServer(endpoints);
+    endpoints.attach(server);
+    const listening = await listen(server);
+    try {
+      const reply = await httpRequest(`${listening.url}/echo`, {
+        headers: {
+          connection: 'Upgrade',
+          upgrade: 'websocket',
+          'sec-websocket-version': '13',
+          'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+          origin: 'https://evil.example',
+        },
+      });
+      expect([reply.status, reply.body.toString()]).to.deep.equal([
+        403,
+        'Forbidden: this origin may not open a WebSocket',
+      ]);
+      expect(() => endpoints.attach(server, { allowedOrigins: ['app.example.com'] })).to.throw(
+        `attach(server, { allowedOrigins }): "app.example.com" is not an origin; write it as a browser sends it, e.g. 'https://app.example.com'`,
+      );
+    } finally {
+      await listening.close();
+    }
   });
 });
 
