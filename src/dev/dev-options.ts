@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { defaultTypesFile } from '../typed-routes';
+import { environmentVariable } from '../runtime';
 import type { DevLogger, DevOptions, DevReload } from './types';
 
 export interface ResolvedDevOptions {
@@ -25,7 +26,7 @@ export function resolveDevOptions(
   root: string,
 ): ResolvedDevOptions | undefined {
   if (dev === false) return undefined;
-  if (dev === undefined && process.env.NODE_ENV !== 'development') return undefined;
+  if (dev === undefined && environmentVariable('NODE_ENV') !== 'development') return undefined;
   const given: DevOptions = typeof dev === 'object' ? dev : {};
   return {
     debounce: given.debounce ?? 30,
