@@ -11,6 +11,10 @@
  *
  * JavaScript loads with `import()` under Node's rules, whether or not tsx was registered for
  * TypeScript files elsewhere in the tree (see assertCommonJsSyntax).
+ *
+ * Bun and Deno compile TypeScript themselves, all of it (enums, extensionless imports, `export` in
+ * a CommonJS package): there a `.ts` file is imported as it is, and tsx, whose hooks are Node's,
+ * is never looked for.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -18,6 +22,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { compileFunction } from 'node:vm';
 import { isTypeScriptFile } from '../discover';
+import { runtime } from '../runtime';
 import { EndpointLoadError, commonJsHint, typeScriptHint } from './load-error';
 import { isCommonJsFile, isStrictlyCommonJsFile } from './module-format';
 import { importAsEsModule, registerTsxFrom } from './tsx-loader';
@@ -35,6 +40,13 @@ export async function loadModule(file: string, displayPath: string): Promise<Mod
 }
 
 async function loadTypeScript(file: string, displayPath: string): Promise<ModuleExports> {
+  if (runtime.name !== 'Node') {
+    try {
+      return moduleExports(await importFile(file));
+    } catch (error) {
+      throw new EndpointLoadError(displayPath, error);
+    }
+  }
   let withTsx: boolean;
   try {
     withTsx = await registerTsxFrom(path.dirname(file));
