@@ -7,7 +7,7 @@
  *
  * so one suite can assert the same behaviour everywhere. A fifth, `.fetch`, is the tree alone as
  * a Web handler, with no app and no socket around it (`hostsWithFetch`): a suite whose requests go
- * through `request()` runs on it too.
+ * through `request()` runs on it too, and on Bun and Deno (../runtimes/runtime-hosts.ts).
  */
 import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import compression from 'compression';
@@ -23,6 +23,7 @@ import {
   type WebMiddleware,
 } from '../../src';
 import { listen, requestOver } from '../support/net';
+import { runtimeHosts } from '../runtimes/runtime-hosts';
 
 // The npm alias `express4` has no types of its own; the API used here is the same as 5's.
 const express4 = require('express4') as typeof express5;
@@ -351,6 +352,12 @@ export const fetchHost: Host<Served> = {
   },
 };
 
+/**
+ * The hosts with a server and sockets: the four Node hosts, or Bun and Deno in their place under
+ * `npm run test:runtimes`.
+ */
+export const serverHosts: Host<Served>[] = process.env.TEST_HOSTS === 'runtimes' ? runtimeHosts : hosts;
+
 /** Pieces as a stream, one chunk each. */
 function streamOf(pieces: Buffer[]): ReadableStream<Uint8Array> {
   let next = 0;
@@ -362,5 +369,9 @@ function streamOf(pieces: Buffer[]): ReadableStream<Uint8Array> {
   });
 }
 
-/** The four Node hosts and `.fetch`. */
-export const hostsWithFetch: Host<Served>[] = [...hosts, fetchHost];
+/**
+ * The four Node hosts and `.fetch`; or, under `npm run test:runtimes` (.mocharc.runtimes.cjs sets
+ * `TEST_HOSTS=runtimes`), Bun and Deno in their place: the same suites, once more, on the other runtimes.
+ */
+export const hostsWithFetch: Host<Served>[] =
+  process.env.TEST_HOSTS === 'runtimes' ? runtimeHosts : [...hosts, fetchHost];
