@@ -1,6 +1,7 @@
 /**
  * The Request a handler gets under `.fetch`: the caller's (Bun's, Deno's, a Node adapter's, a test's),
- * copied into a real `Request`, with what the tree promises on every host:
+ * copied into a real `Request` (its URL, method, headers and body), with what the tree promises on
+ * every host:
  *
  * - its body is counted against the endpoint's `bodyLimit` as it is read, and a read that fails
  *   because the client left says so (request-body.ts);
@@ -30,12 +31,15 @@ export class ServedRequest extends Request {
   #signal: AbortSignal | undefined;
 
   constructor(source: Request, exchange: Exchange, bodyLimit: number | false) {
-    const init: RequestInitWithDuplex = { signal: null };
-    if (source.body !== null) {
-      init.body = countedBody(source.body, bodyLimit);
+    // Copied from its parts, not with `new Request(source)`: servers on Node (srvx, @hono/node-server) hand
+    // over look-alikes of a Request, which Node's Request constructor cannot copy.
+    const init: RequestInitWithDuplex = { method: source.method, headers: source.headers, signal: null };
+    const body = source.body;
+    if (body !== null) {
+      init.body = countedBody(body, bodyLimit);
       init.duplex = 'half';
     }
-    super(source, init);
+    super(source.url, init);
     this.#source = source;
     this.#exchange = exchange;
     if ((source as Request & { [TEST_REQUEST]?: boolean })[TEST_REQUEST] === true) {
