@@ -41,6 +41,7 @@ import {
 import { openBuild, type OpenedBuild } from './manifest';
 import type { Router } from './router';
 import type { MountOptions, WebMiddleware } from './types';
+import { runtime } from './runtime';
 import { assertValidTree } from './validate';
 import {
   attachWebSockets,
@@ -292,11 +293,13 @@ async function compile(
     }),
   };
   if (!validated) assertValidTree(loaded);
-  // `ws` is loaded only for a tree that serves WebSockets, and its absence is told at startup.
+  // `ws` is loaded only for a tree that serves WebSockets, and its absence is told at startup. Not on Bun
+  // and Deno, where `attach` cannot serve them (it takes a Node server) and where importing `ws` asks Deno
+  // for a permission to read the environment that the app has no other need of.
   const needsWs = [...modules].find(
     ([file, mod]) => file.kind === 'endpoint' && socketHandlerOf(mod, file.displayPath),
   );
-  if (needsWs) await loadWebSocketLibrary(needsWs[0].displayPath);
+  if (needsWs && runtime.name === 'Node') await loadWebSocketLibrary(needsWs[0].displayPath);
 
   const pages = patternsWithPage(tree);
   const optionMiddleware = options.middleware ?? [];

@@ -17,6 +17,7 @@ import {
   runRoute,
   answerFor,
   BAD_ORIGIN,
+  declaresMoreThan,
   MALFORMED_PATH_ANSWER,
   PAYLOAD_TOO_LARGE,
   REWRITTEN_PATH_ANSWER,
@@ -137,7 +138,7 @@ async function answerRoute(answer: RouteAnswer, trace: RequestTrace | undefined)
 
   const url = requestUrl(req);
   if (url === undefined) return sendAnswer(res, BAD_ORIGIN);
-  if (exceedsLimit(req, route.bodyLimit)) {
+  if (declaresMoreThan(req.headers['content-length'], route.bodyLimit)) {
     res.setHeader('connection', 'close');
     return sendAnswer(res, PAYLOAD_TOO_LARGE);
   }
@@ -242,10 +243,4 @@ class NodeRequest implements HostRequest {
     if (fromNode !== undefined) Object.assign(locals, fromNode(this.node));
     return locals;
   }
-}
-
-function exceedsLimit(req: IncomingMessage, limit: number | false): boolean {
-  if (limit === false) return false;
-  const length = req.headers['content-length'];
-  return length !== undefined && Number(length) > limit;
 }

@@ -33,6 +33,13 @@ export { EndpointCall, emptyLocals, type HostRequest } from './endpoint-call';
 export { Failure, runRoute, isResponse } from './run-route';
 export { handledRejection, NextCalledTwiceError } from './run-chain';
 export { handleFetch } from './handle-fetch';
+export {
+  BodyLimitError,
+  ClientClosedError,
+  DEFAULT_BODY_LIMIT,
+  declaresMoreThan,
+  isBodyLimitError,
+} from './request-body';
 export { socketHandlerOf, withUpgradeRequired } from './socket-handler';
 export { logError, markTold, tellOnError } from './report-error';
 export { defineMiddleware } from './define-middleware';

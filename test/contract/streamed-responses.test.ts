@@ -62,7 +62,7 @@ function openOverHttp(url: string): Promise<Opened> {
 }
 
 async function openOverFetch(served: Served, target: string): Promise<Opened> {
-  const response = await served.endpoints.fetch(new Request(served.url + target));
+  const response = await served.endpoints!.fetch(new Request(served.url + target));
   const reader = response.body!.getReader();
   const decoder = new TextDecoder();
   const { value } = await reader.read();
