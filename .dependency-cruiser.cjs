@@ -3,8 +3,9 @@
  * in src/, and every import goes down. The floors, from the bottom: the public vocabulary and the
  * words messages share; files on disk; the route table and the tracing channels (issue 27);
  * handlers, their contracts and answers in Web terms; Node
- * I/O, validation, loading, typed routes and the route listing; development mode, `check`, the test
- * helpers, bridgeMiddleware, the OpenAPI document, the typed client and reading a build; mounting and
+ * I/O, validation, loading, typed routes, the route listing and the topics; development mode, `check`, the test
+ * helpers, bridgeMiddleware, the OpenAPI document, the typed client, reading a build, WebSockets and
+ * the Redis backplane; mounting and
  * writing a build; the entry points, the library's and the command line's.
  * A folder may import from itself and from any floor below its own, never from its own floor's
  * other folders or from above.
@@ -14,7 +15,7 @@ const FLOORS = [
   ['src/discover/'],
   ['src/router/', 'src/observe/'],
   ['src/dispatch/', 'src/contract/'],
-  ['src/bridge/', 'src/validate/', 'src/load/', 'src/typed-routes/', 'src/describe-routes.ts'],
+  ['src/bridge/', 'src/validate/', 'src/load/', 'src/typed-routes/', 'src/describe-routes.ts', 'src/topics/'],
   [
     'src/dev/',
     'src/check/',

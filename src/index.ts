@@ -69,4 +69,29 @@ export type {
   ServeOpenAPIOptions,
 } from './openapi';
 export type { WebSocketHandler, WebSocketContext, EndpointWebSocket, WebSocketCloseDetails } from './types';
+export {
+  broadcastChannelBackplane,
+  clusterBackplane,
+  setupClusterPrimary,
+  SlowSubscriberError,
+  type BroadcastChannelBackplaneOptions,
+  type ClusterBackplaneOptions,
+} from './topics';
+export type {
+  Backplane,
+  BackplaneLink,
+  BackplaneMessage,
+  PublishTopic,
+  SubscribeTopics,
+  Topic,
+  TopicDataOf,
+  TopicMessage,
+  TopicNameOf,
+  TopicRegistry,
+  TopicStats,
+  TopicSubscribeOptions,
+  TopicSubscription,
+  TopicsOptions,
+} from './types';
+export type { DeliverTraceContext, DropMessage, PublishTraceContext } from './observe';
 export type { AttachOptions } from './websocket';
