@@ -25,6 +25,7 @@ const FLOORS = [
     'src/client/',
     'src/manifest/',
     'src/websocket/',
+    'src/redis-backplane/',
   ],
   ['src/mount.ts', 'src/build/'],
   ['src/index.ts', 'src/cli/'],

@@ -93,5 +93,6 @@ export type {
   TopicSubscription,
   TopicsOptions,
 } from './types';
+export { redisBackplane, type RedisBackplaneOptions, type RedisClientLike } from './redis-backplane';
 export type { DeliverTraceContext, DropMessage, PublishTraceContext } from './observe';
 export type { AttachOptions } from './websocket';
