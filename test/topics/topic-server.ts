@@ -46,7 +46,8 @@ async function main(): Promise<void> {
     if (command.type === 'stats') send({ type: 'stats', stats: endpoints.topicStats() });
     else if (command.type === 'memory') {
       for (let i = 0; i < 3; i++) gc?.();
-      send({ type: 'memory', heapUsed: process.memoryUsage().heapUsed });
+      const { heapUsed, arrayBuffers } = process.memoryUsage();
+      send({ type: 'memory', heapUsed, arrayBuffers });
     } else if (command.type === 'publish') {
       for (let i = 0; i < (command.count ?? 1); i++) endpoints.publish(command.topic, command.data);
       send({ type: 'published' });

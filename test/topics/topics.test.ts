@@ -139,6 +139,27 @@ describe('topics in one process', () => {
     expect(() => endpoints.subscribe([''])).to.throw(TypeError, /non-empty string/);
   });
 
+  it('closes a socket that falls backpressureLimit bytes behind with 1013; the others go on', async () => {
+    await start({ topics: { backpressureLimit: 64 * 1024 } });
+    const slow = await socketClient(`${wsBase}/ws?topic=t`);
+    const fast = await socketClient(`${wsBase}/ws?topic=t`);
+    // The client stops reading: what the server sends piles up in the kernel, then in the server.
+    const raw = (slow.ws as unknown as { _socket: import('node:net').Socket })._socket;
+    raw.pause();
+    const chunk = 'y'.repeat(32 * 1024);
+    for (let i = 0; i < 300; i++) {
+      endpoints.publish('t', chunk);
+      if (i % 10 === 9) await new Promise((resolve) => setImmediate(resolve));
+    }
+    await fast.waitFor(300);
+    raw.resume();
+    expect((await slow.closed).code).to.equal(1013);
+    expect(slow.received.length).to.be.below(300);
+    expect(endpoints.topicStats().slowSubscribers).to.equal(1);
+    endpoints.publish('t', 'still');
+    await fast.waitFor(301);
+  });
+
   it('closing the mount ends its streams', async () => {
     await start();
     const subscription = endpoints.subscribe('t');
