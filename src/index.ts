@@ -56,6 +56,7 @@ export type {
   RouteLocals,
   WebSocketRouteRegistry,
   WebSocketRoute,
+  TopicsOf,
 } from './typed-routes';
 export type { EndpointMethods, HandlerTypes } from './typed-routes';
 export type { TestRequestOptions } from './testing';
