@@ -189,3 +189,17 @@ describe('topics in one process', () => {
     expect(seen).to.deep.equal(['start traced', 'end traced delivered 1 size 6']);
   });
 });
+
+describe('topics in a unit test', () => {
+  it('createTestContext({ publish }) hands a handler a publish that records', async () => {
+    const { createTestContext, createTestRequest } = await import('../../src/testing');
+    const { POST } = (await import('../fixtures/topics-app/publish/endpoint')) as {
+      POST: (request: Request, context: object) => Promise<Response>;
+    };
+    const sent: unknown[] = [];
+    const context = createTestContext({ publish: (topic, data) => void sent.push([topic, data]) });
+    const request = createTestRequest('/publish?topic=news', { method: 'POST', body: 'hello' });
+    expect((await POST(request, context)).status).to.equal(204);
+    expect(sent).to.deep.equal([['news', 'hello']]);
+  });
+});
