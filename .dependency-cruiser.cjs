@@ -4,8 +4,9 @@
  * (floor 0: debug.ts reads the environment through it); the public vocabulary and the
  * words messages share; files on disk; the route table and the tracing channels (issue 27);
  * handlers, their contracts and answers in Web terms; Node
- * I/O, validation, loading, typed routes and the route listing; development mode, `check`, the test
- * helpers, bridgeMiddleware, the OpenAPI document, the typed client and reading a build; mounting and
+ * I/O, validation, loading, typed routes, the route listing and the topics; development mode, `check`, the test
+ * helpers, bridgeMiddleware, the OpenAPI document, the typed client, reading a build, WebSockets and
+ * the Redis backplane; mounting and
  * writing a build; the entry points, the library's and the command line's.
  * A folder may import from itself and from any floor below its own, never from its own floor's
  * other folders or from above.
@@ -16,7 +17,7 @@ const FLOORS = [
   ['src/discover/'],
   ['src/router/', 'src/observe/'],
   ['src/dispatch/', 'src/contract/'],
-  ['src/bridge/', 'src/validate/', 'src/load/', 'src/typed-routes/', 'src/describe-routes.ts'],
+  ['src/bridge/', 'src/validate/', 'src/load/', 'src/typed-routes/', 'src/describe-routes.ts', 'src/topics/'],
   [
     'src/dev/',
     'src/check/',
@@ -26,6 +27,7 @@ const FLOORS = [
     'src/client/',
     'src/manifest/',
     'src/websocket/',
+    'src/redis-backplane/',
   ],
   ['src/mount.ts', 'src/build/'],
   ['src/index.ts', 'src/cli/'],

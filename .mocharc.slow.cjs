@@ -31,6 +31,11 @@ module.exports = {
     'test/websocket/check.test.ts', // the CLI in child processes: check --load, build
     'test/websocket/without-ws.test.ts', // builds the package, runs it in child processes without ws
     'test/websocket/many-connections.test.ts', // 1,000 WebSockets per host against a child process's server
+    'test/topics/redis.test.ts', // a redis-server per test, and three servers in child processes
+    'test/topics/cluster.test.ts', // a node:cluster primary and three workers, in child processes
+    'test/topics/typed-topics.test.ts', // a TypeScript program over generated declarations: seconds
+    'test/topics/property.test.ts', // 450 sockets over three child processes and a redis-server, for 5 s by design
+    'test/topics/slow-subscriber.test.ts', // 25 MiB published to stalled clients of a child process, its memory measured
     'examples/express-app/test/browser.test.ts', // Chromium, through playwright-core
     'test/build/cli-build.test.ts', // the CLI in a child process; `check --load` spawns again
     'test/build/typescript-app.test.ts', // tsc compiles an app in a child process, then the CLI builds it in another

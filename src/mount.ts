@@ -26,6 +26,7 @@ import {
   middlewareOptionNames,
   type MountedRoute,
   socketHandlerOf,
+  type TopicAccess,
   WEBSOCKET_EXPORT,
   withUpgradeRequired,
 } from './dispatch';
@@ -40,8 +41,9 @@ import {
 } from './openapi';
 import { openBuild, type OpenedBuild } from './manifest';
 import type { Router } from './router';
-import type { MountOptions, WebMiddleware } from './types';
 import { runtime } from './runtime';
+import { TopicHub, TopicStream } from './topics';
+import type { MountOptions, PublishTopic, SubscribeTopics, TopicStats, WebMiddleware } from './types';
 import { assertValidTree } from './validate';
 import {
   attachWebSockets,
@@ -60,10 +62,20 @@ export interface EndpointsMiddleware extends NodeMiddleware {
   /** The whole tree as a Web handler: 404 when nothing matches. */
   fetch(request: Request): Promise<Response>;
   /**
-   * Stops development mode's watcher, and closes the WebSockets of attached servers with 1001
-   * (going away); resolves at once when there is neither.
+   * Stops development mode's watcher, closes the WebSockets of attached servers with 1001
+   * (going away), ends the topic subscriptions of streams and disconnects the topics' backplane;
+   * resolves at once when there is none of these.
    */
   close(): Promise<void>;
+  /**
+   * Sends `data` to every subscriber of `topic`, sockets and streams, in every process of the app
+   * that the mount's backplane reaches (see docs/websockets.md).
+   */
+  publish: PublishTopic;
+  /** The publications to `topics` from now on, as an async iterator; ends with `options.signal`. */
+  subscribe: SubscribeTopics;
+  /** What the mount's topics did so far: publications, deliveries, what was lost. */
+  topicStats(): TopicStats;
   /**
    * The tree's OpenAPI 3.1 (or 3.2) document, once every module is loaded: every endpoint, and
    * what its contract says (see docs/openapi.md).
@@ -127,12 +139,31 @@ function createEndpoints(options: MountOptions): EndpointsMiddleware {
 
   // Rows are updated in place once the modules are loaded, so a reference kept earlier stays current.
   const routes = describeRoutes(tree);
+  // One per mount, made here rather than per request: a mount whose code never publishes pays nothing more.
+  const onError = options.onError ?? logError;
+  const topics = new TopicHub({
+    backplane: options.topics?.backplane,
+    backpressureLimit: options.topics?.backpressureLimit,
+    report: (error, what, file, topic) =>
+      tellOnError(onError, error, { route: '', file, export: what, topic, passedToNext: false }),
+  });
+  const publish: PublishTopic = (topic, data) => topics.publish(topic, data);
+  const subscribe = ((names, subscribeOptions) =>
+    new TopicStream(topics, names, subscribeOptions)) as SubscribeTopics;
+  const topicAccess: TopicAccess = {
+    publish,
+    subscribe: (names, subscribeOptions, signal) =>
+      new TopicStream(topics, names, {
+        ...subscribeOptions,
+        signal: subscribeOptions?.signal ? AbortSignal.any([subscribeOptions.signal, signal]) : signal,
+      }),
+  };
   // The table is known before any module loads: a request no endpoint matches need not wait.
   let router: Router<MountedRoute> = loadingRouter(tree, options);
   // The tree as last loaded, with its modules: what `.openapi()` describes.
   let described: { tree: DiscoveredTree; modules?: LoadedModules } = { tree };
-  const keep: typeof compile = (...args) =>
-    compile(...args).then(
+  const keep: typeof compile = (loadedTree, mountOptions, load, validated) =>
+    compile(loadedTree, mountOptions, load, validated, topicAccess).then(
       (result) => ((described = { tree: result.loaded, modules: result.modules }), result),
     );
   const devLoop = dev
@@ -194,8 +225,15 @@ function createEndpoints(options: MountOptions): EndpointsMiddleware {
     routes,
     fetch,
     close: async () => {
-      await Promise.all([devLoop?.close(), ...socketServers.map((sockets) => sockets.closeAll())]);
+      await Promise.all([
+        devLoop?.close(),
+        ...socketServers.map((sockets) => sockets.closeAll()),
+        topics.close(),
+      ]);
     },
+    publish,
+    subscribe,
+    topicStats: () => topics.stats(),
     openapi: async (openapiOptions: OpenAPIOptions = {}) => {
       await loaded;
       return document(openapiOptions);
@@ -205,7 +243,8 @@ function createEndpoints(options: MountOptions): EndpointsMiddleware {
         router: () => router,
         loaded,
         mayServeSockets,
-        onError: options.onError ?? logError,
+        onError,
+        topics,
       };
       socketServers.push(attachWebSockets(server, socketMount, attachOptions));
     },
@@ -278,6 +317,7 @@ async function compile(
   options: MountOptions,
   load: (file: RouteFile) => Promise<ModuleExports>,
   validated = false,
+  topics?: TopicAccess,
 ): Promise<{ router: Router<CompiledRoute>; loaded: DiscoveredTree; modules: LoadedModules }> {
   const modules = new Map<RouteFile, ModuleExports>();
   await Promise.all(
@@ -330,6 +370,7 @@ async function compile(
       onError,
       localsFromNode: options.locals,
       asyncContext: options.asyncContext === true,
+      topics,
     });
   };
   // The modules by file, for `.openapi()`: it reads the contracts themselves.

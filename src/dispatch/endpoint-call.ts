@@ -6,7 +6,7 @@
  * from `req`/`res`, `.fetch` from its Request. Nothing here knows which host it serves.
  */
 import type { RequestTrace } from '../observe';
-import type { EndpointContext, NodeContext, Params } from '../types';
+import type { EndpointContext, NodeContext, Params, PublishTopic, SubscribeTopics } from '../types';
 import { isClientAbort, tellOnError, wasTold } from './report-error';
 import type { CompiledRoute } from './route';
 
@@ -91,6 +91,19 @@ export class EndpointCall implements EndpointContext {
   /** Made on first use: a request whose middleware and handler never read it pays nothing for it. */
   get locals(): Record<string, unknown> {
     return (this.#locals ??= this.#host.initialLocals());
+  }
+
+  /** The mount's, shared by every request: nothing is made per request. */
+  get publish(): PublishTopic | undefined {
+    return this.#route.topics?.publish;
+  }
+
+  /** Made on each read, and only then: a subscription ends with this request. */
+  get subscribe(): SubscribeTopics | undefined {
+    const topics = this.#route.topics;
+    if (topics === undefined) return undefined;
+    return ((names, options) =>
+      topics.subscribe(names, options, EndpointCall.requestOf(this).signal)) as SubscribeTopics;
   }
 
   get after(): (fn: AfterCallback) => void {

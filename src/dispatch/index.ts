@@ -28,7 +28,7 @@ export {
   type Answer,
 } from './answers';
 export { compileRoute, endpointRouter, LOADING, middlewareOptionNames } from './route';
-export type { CompiledRoute, ExpressStyleRoute, MountedRoute } from './route';
+export type { CompiledRoute, ExpressStyleRoute, MountedRoute, TopicAccess } from './route';
 export { EndpointCall, emptyLocals, type HostRequest } from './endpoint-call';
 export { Failure, runRoute, isResponse } from './run-route';
 export { handledRejection, NextCalledTwiceError } from './run-chain';

@@ -33,6 +33,11 @@ export function tellOnError(onError: ErrorReporter, error: unknown, info: Endpoi
 export function logError(error: unknown, info: EndpointErrorInfo): void {
   if (info.passedToNext) return;
   const request = info.request;
+  if (info.export.startsWith('topics.')) {
+    const topic = info.topic === undefined ? '' : ` (topic ${info.topic})`;
+    console.error(`express-file-endpoints: ${info.file}: ${info.export} failed${topic}:`, error);
+    return;
+  }
   if (request === undefined) {
     console.error(
       `express-file-endpoints: ${info.file} failed to load; ${info.route} answers with this error:`,

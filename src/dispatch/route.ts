@@ -1,7 +1,15 @@
 /** A route ready to serve: what the router's values are, and how one is put together. */
 import type { DiscoveredTree, RouteFile } from '../discover';
 import { createRouter, type Router } from '../router';
-import type { ErrorReporter, MountOptions, WebMiddleware, WebSocketHandler } from '../types';
+import type {
+  ErrorReporter,
+  MountOptions,
+  PublishTopic,
+  TopicSubscribeOptions,
+  TopicSubscription,
+  WebMiddleware,
+  WebSocketHandler,
+} from '../types';
 import { expressPath } from './express-path';
 import { HTTP_METHODS } from './http-methods';
 import type { MethodTable } from './method-table';
@@ -37,6 +45,19 @@ export interface CompiledRoute {
   asyncContext?: boolean;
   /** The endpoint's `websocket` hooks, when it serves WebSockets (issue 28). */
   socket?: WebSocketHandler;
+  /** The mount's topics, for `context.publish` and `context.subscribe`. */
+  topics?: TopicAccess;
+}
+
+/** What a handler's context reaches of the mount's topics (src/topics is a floor up; the mount wires it). */
+export interface TopicAccess {
+  readonly publish: PublishTopic;
+  /** A stream's subscription, ended when `signal` (the request's) aborts. */
+  subscribe(
+    topics: string | readonly string[],
+    options: TopicSubscribeOptions | undefined,
+    signal: AbortSignal,
+  ): TopicSubscription;
 }
 
 /**
@@ -62,6 +83,7 @@ export interface RouteParts {
   localsFromNode?: MountOptions['locals'];
   asyncContext?: boolean;
   socket?: WebSocketHandler;
+  topics?: TopicAccess;
 }
 
 /**

@@ -86,3 +86,16 @@ export type EndpointMethods<Module> = {
   : Module extends { default: infer Default }
     ? { [M in Exclude<FallbackMethod, keyof Module>]: HandlerTypes<Default> }
     : unknown);
+
+/**
+ * The topics an endpoint module declares (`export const topics`), as the generated declaration file
+ * puts them in `TopicRegistry`: a pattern per key, with the data it carries. An object declares data
+ * (`{ 'chat/[room]': {} as ChatMessage }`); an array of names (`['orders'] as const`) declares names only.
+ */
+export type TopicsOf<Module> = Module extends { topics: infer Declared }
+  ? Declared extends readonly string[]
+    ? { [Name in Declared[number]]: unknown }
+    : Declared extends object
+      ? { [Name in Extract<keyof Declared, string>]: Declared[Name] }
+      : Record<never, never>
+  : Record<never, never>;

@@ -9,6 +9,7 @@ import type { WebSocketServer } from 'ws';
 import { hasRewrittenPath, requestUrl, targetPath } from '../bridge';
 import { LOADING, tellOnError, type MountedRoute } from '../dispatch';
 import { MALFORMED_PATH, type RouteMatch, type Router } from '../router';
+import type { TopicHub } from '../topics';
 import type { ErrorReporter } from '../types';
 import { Connection } from './connection';
 import { checkedOrigins, isAllowedOrigin } from './origin-check';
@@ -49,6 +50,8 @@ export interface SocketMount {
   mayServeSockets: boolean;
   /** Told about a handshake that failed (`ws` missing, a listener of the app's that threw). */
   onError: ErrorReporter;
+  /** The mount's topics, which its sockets subscribe to. */
+  topics: TopicHub;
 }
 
 /** An upgrade request the tree took and then found it has no socket for: the app's after all. */
@@ -83,6 +86,8 @@ export function treeSockets(mount: SocketMount, options: AttachOptions, passOn: 
   const mountPath = checkedMountPath(options.mountPath);
   const allowedOrigins = checkedOrigins(options.allowedOrigins);
   const connections = new Set<Connection>();
+  const closeTimeout = options.closeTimeout ?? 5_000;
+  const settings = { topics: mount.topics, closeTimeout };
   // Made on the first upgrade the tree accepts, from `ws`, loaded then.
   let sockets: Promise<WebSocketServer> | undefined;
   // Headers a middleware set on the acceptance (a Set-Cookie), for the 101 answer to `req`.
@@ -153,7 +158,7 @@ export function treeSockets(mount: SocketMount, options: AttachOptions, passOn: 
     acceptHeaders.set(req, decision.headers);
     wss.handleUpgrade(req, socket, head as Parameters<WebSocketServer['handleUpgrade']>[2], (ws) => {
       answer();
-      const connection = new Connection(ws, socket, route, context);
+      const connection = new Connection(ws, socket, route, context, settings);
       connections.add(connection);
       connection.start(() => connections.delete(connection));
       if (closing) ws.close(GOING_AWAY, 'Server shutting down');
@@ -161,7 +166,6 @@ export function treeSockets(mount: SocketMount, options: AttachOptions, passOn: 
   };
 
   const keepAlive = startKeepAlive(connections, options.pingInterval ?? 30_000);
-  const closeTimeout = options.closeTimeout ?? 5_000;
   return {
     // Once closing, no new upgrade is the tree's: it goes where it would without the tree.
     claims: (req) => !closing && match(req) !== undefined,
