@@ -17,7 +17,6 @@ import {
   answerFor,
   BAD_ORIGIN,
   MALFORMED_PATH_ANSWER,
-  PAYLOAD_TOO_LARGE,
   REWRITTEN_PATH_ANSWER,
   isForbiddenMethod,
 } from '../dispatch';
@@ -27,7 +26,7 @@ import type { NodeContext, Params } from '../types';
 import { isClientGoneError } from './client-gone';
 import { drainAfterResponse } from './drain-request';
 import { mountPathOf, pathBelowMount } from './mount-path';
-import { failRequest, finalNext, sendAnswer, type NextFunction } from './plain-answers';
+import { failRequest, finalNext, refuse, sendAnswer, type NextFunction } from './plain-answers';
 import { BodyLimitError, BodyTooDeepError } from './request-body';
 import { hasRewrittenPath, requestUrl } from './request-url';
 import { sendWebResponse, type SendOptions } from './send-response';
@@ -86,7 +85,7 @@ function handleNodeRequest(
   // Whatever answers from here on, a body nobody reads is drained (bounded) after the response.
   if (match === MALFORMED_PATH) {
     drainAfterResponse(req, res);
-    return sendAnswer(res, MALFORMED_PATH_ANSWER);
+    return refuse(res, next, MALFORMED_PATH_ANSWER);
   }
   const { value: route, params } = match;
   if (route === LOADING) {
@@ -96,7 +95,7 @@ function handleNodeRequest(
   drainAfterResponse(req, res);
   // The Request's URL must name the path that was routed; one the URL parser would rewrite
   // (`/files/%2e%2e`) never reaches middleware or a handler.
-  if (hasRewrittenPath(req)) return sendAnswer(res, REWRITTEN_PATH_ANSWER);
+  if (hasRewrittenPath(req)) return refuse(res, next, REWRITTEN_PATH_ANSWER);
 
   const method = req.method ?? 'GET';
   // CONNECT, TRACE and TRACK cannot be a Request, so no handler serves them.
@@ -128,13 +127,15 @@ interface RouteAnswer {
 
 async function answerRoute(answer: RouteAnswer, trace: RequestTrace | undefined): Promise<void> {
   const { req, res, next, route, decision } = answer;
+  if (decision.kind === 'not-allowed') return refuse(res, next, answerFor(decision)!);
   if (decision.kind !== 'handler') return sendAnswer(res, answerFor(decision)!);
 
   const url = requestUrl(req);
-  if (url === undefined) return sendAnswer(res, BAD_ORIGIN);
+  if (url === undefined) return refuse(res, next, BAD_ORIGIN);
   if (exceedsLimit(req, route.bodyLimit)) {
+    // Answered before the body is read: the client learns at once that the connection ends.
     res.setHeader('connection', 'close');
-    return sendAnswer(res, PAYLOAD_TOO_LARGE);
+    return next(new BodyLimitError(route.bodyLimit as number));
   }
 
   const entry = decision.entry;

@@ -25,6 +25,7 @@ export {
   NOT_FOUND,
   PAYLOAD_TOO_LARGE,
   PLAIN_TEXT,
+  RequestRefusedError,
   type Answer,
 } from './answers';
 export { compileRoute, endpointRouter, LOADING } from './route';

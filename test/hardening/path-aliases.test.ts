@@ -48,6 +48,12 @@ const end = (res: http.ServerResponse, status: number, body: string) => {
   res.end(body);
 };
 
+/** The app's error handler: the error's status (the library's refusals carry theirs) and message. */
+const appError = (error: unknown, res: http.ServerResponse) => {
+  const { status, message } = error as { status?: number; message?: string };
+  end(res, status ?? 500, message ?? 'app error');
+};
+
 /** A guard that refuses everything under `/admin` without a login, written the host's way. */
 const requireLogin: Handler = (_req, res) => end(res, 401, 'login first');
 
@@ -72,6 +78,7 @@ const HOSTS: Record<'Express 5' | 'Express 4' | 'Connect' | 'node:http', HostApp
       for (const mw of rest) app.use(mw);
       for (const [route, handler] of routes) app.use(route.replace(/\/\*.*$/, ''), handler);
       app.use((_req: Req, res: http.ServerResponse) => end(res, 404, 'app 404'));
+      app.use((error: unknown, _req: Req, res: http.ServerResponse, _next: unknown) => appError(error, res));
       return listen(http.createServer(app));
     },
   },
@@ -95,7 +102,7 @@ const HOSTS: Record<'Express 5' | 'Express 4' | 'Connect' | 'node:http', HostApp
         const step = (i: number) => {
           const handler = chain[i];
           if (!handler) return end(res, 404, 'app 404');
-          handler(req, res, (error?: unknown) => (error ? end(res, 500, 'app error') : step(i + 1)));
+          handler(req, res, (error?: unknown) => (error ? appError(error, res) : step(i + 1)));
         };
         step(0);
       });
@@ -112,6 +119,7 @@ function expressHost(express: typeof express5, privateRoute: string): HostApp {
       for (const mw of rest) app.use(mw as express5.RequestHandler);
       for (const [, handler] of routes) app.all(privateRoute, handler as express5.RequestHandler);
       app.use((_req, res) => end(res, 404, 'app 404'));
+      app.use((error: unknown, _req: Req, res: http.ServerResponse, _next: unknown) => appError(error, res));
       return listen(http.createServer(app));
     },
   };

@@ -14,7 +14,13 @@ import compression from 'compression';
 import connect from 'connect';
 import express5 from 'express';
 import helmet from 'helmet';
-import { mountEndpoints, type EndpointsMiddleware, type ErrorReporter, type WebMiddleware } from '../../src';
+import {
+  mountEndpoints,
+  type EndpointsMiddleware,
+  type ErrorReporter,
+  type MountOptions,
+  type WebMiddleware,
+} from '../../src';
 import { httpRequest, listen } from '../support/net';
 
 // The npm alias `express4` has no types of its own; the API used here is the same as 5's.
@@ -23,8 +29,11 @@ const express4 = require('express4') as typeof express5;
 export interface HostOptions {
   /** Endpoint tree. */
   dir: string;
-  /** `express.json()` and `express.urlencoded({ extended: true })` before the endpoints. */
-  bodyParsers?: boolean;
+  /**
+   * `express.json()` and `express.urlencoded({ extended: true })` before the endpoints; with a
+   * `limit`, the parsers' own limit (`'3mb'`).
+   */
+  bodyParsers?: boolean | { limit: string };
   /** `compression()` before the endpoints. */
   compression?: boolean;
   /** Mount the endpoints under this path (e.g. `/v1`) instead of at the root. */
@@ -35,6 +44,8 @@ export interface HostOptions {
   middleware?: WebMiddleware[];
   /** More middleware first of all (a request logger). */
   first?: Middleware[];
+  /** More of `mountEndpoints`'s options. */
+  mount?: Pick<MountOptions, 'bodyLimit'>;
 }
 
 /** One request of `request()`: the method, headers and body as sent. */
@@ -116,10 +127,18 @@ const legacyRoutes: Middleware = (req, res, next) => {
 
 const notFound: Middleware = (_req, res) => send(res, 404, 'text/plain; charset=utf-8', 'app 404');
 
+/** The app's error handler, in the usual shape: the error's own status (body-parser's, http-errors'), else 500. */
 const errorHandler = (error: unknown, _req: Req, res: ServerResponse, _next: Next): void => {
   const message = error instanceof Error ? error.message : String(error);
-  send(res, 500, 'application/json', JSON.stringify({ caught: message }));
+  send(res, statusOf(error), 'application/json', JSON.stringify({ caught: message }));
 };
+
+/** `status` (or `statusCode`) of an error when it is an error status, as Express's final handler reads it. */
+export function statusOf(error: unknown): number {
+  const { status, statusCode } = (error ?? {}) as { status?: unknown; statusCode?: unknown };
+  const code = typeof status === 'number' ? status : statusCode;
+  return typeof code === 'number' && code >= 400 && code < 600 ? code : 500;
+}
 
 function send(res: ServerResponse, status: number, type: string, body: string): void {
   res.statusCode = status;
@@ -133,11 +152,14 @@ function send(res: ServerResponse, status: number, type: string, body: string): 
  * `verify` keeps the raw bytes as `req.rawBody` only when the client asks with `x-keep-raw`, so
  * both paths of the bridge — raw bytes, and re-encoding `req.body` — can be tested on one server.
  */
-function bodyParsers(express: typeof express5): Middleware[] {
+function bodyParsers(express: typeof express5, limit?: string): Middleware[] {
   const verify = (req: Req, _res: ServerResponse, buf: Buffer) => {
     if (req.headers['x-keep-raw']) req.rawBody = Buffer.from(buf);
   };
-  return [express.json({ verify }), express.urlencoded({ extended: true, verify })] as Middleware[];
+  return [
+    express.json({ verify, limit }),
+    express.urlencoded({ extended: true, verify, limit }),
+  ] as Middleware[];
 }
 
 /** The same, the way Express apps usually set cookies: `res.cookie`. */
@@ -155,7 +177,9 @@ function before(express: typeof express5, options: HostOptions, first = upstream
     first,
     helmet() as Middleware,
     ...(options.compression ? [compression() as Middleware] : []),
-    ...(options.bodyParsers ? bodyParsers(express) : []),
+    ...(options.bodyParsers
+      ? bodyParsers(express, options.bodyParsers === true ? undefined : options.bodyParsers.limit)
+      : []),
   ];
 }
 
@@ -175,6 +199,7 @@ function expressHost(name: string, express: typeof express5): Host {
           dir: options.dir,
           onError: options.onError,
           middleware: options.middleware,
+          ...options.mount,
         });
         app.use(options.prefix, endpoints);
         await endpoints.ready;
@@ -183,6 +208,7 @@ function expressHost(name: string, express: typeof express5): Host {
           dir: options.dir,
           onError: options.onError,
           middleware: options.middleware,
+          ...options.mount,
         });
       }
       app.get('/contact', (_req, res) => {
@@ -209,6 +235,7 @@ const connectHost: Host = {
       dir: options.dir,
       onError: options.onError,
       middleware: options.middleware,
+      ...options.mount,
     });
     if (options.prefix) app.use(options.prefix, endpoints);
     else app.use(endpoints);
@@ -229,6 +256,7 @@ const nodeHost: Host = {
       dir: options.dir,
       onError: options.onError,
       middleware: options.middleware,
+      ...options.mount,
     });
     await endpoints.ready;
     const handle = createChain(
@@ -310,6 +338,7 @@ export const fetchHost: Host<Served> = {
       dir: options.dir,
       onError: options.onError,
       middleware: options.middleware,
+      ...options.mount,
     });
     await endpoints.ready;
     const url = 'http://localhost';

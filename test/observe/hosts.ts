@@ -31,6 +31,11 @@ export interface HostOptions {
   first?: Middleware;
 }
 
+/** The app's error handler answers with the error's own status (the library's refusals carry one), else 500. */
+function statusOf(error: unknown): number {
+  return (error as { status?: number } | undefined)?.status ?? 500;
+}
+
 function send(res: ServerResponse, status: number, body: string): void {
   res.statusCode = status;
   res.setHeader('content-type', 'text/plain; charset=utf-8');
@@ -51,8 +56,8 @@ export async function startHost(name: HostName, options: HostOptions = {}): Prom
     res.type('text').send('ok');
   });
   app.use((_req, res) => send(res, 404, 'app 404'));
-  app.use((_error: unknown, _req: express5.Request, res: express5.Response, _next: express5.NextFunction) =>
-    send(res, 500, 'app 500'),
+  app.use((error: unknown, _req: express5.Request, res: express5.Response, _next: express5.NextFunction) =>
+    send(res, statusOf(error), 'app error'),
   );
   return listen(http.createServer(app));
 }
@@ -72,7 +77,7 @@ async function startNode(options: HostOptions): Promise<Listening> {
   await endpoints.ready;
   const app = (req: IncomingMessage, res: ServerResponse) => {
     const afterTree: Next = (error) => {
-      if (error !== undefined) return send(res, 500, 'app 500');
+      if (error !== undefined) return send(res, statusOf(error), 'app error');
       if (req.url === '/legacy/health') return send(res, 200, 'ok');
       send(res, 404, 'app 404');
     };
