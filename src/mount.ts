@@ -133,7 +133,11 @@ function createEndpoints(options: MountOptions): EndpointsMiddleware {
     for (const warning of warnings) warn(warning);
     return document;
   };
-  let middleware = createNodeMiddleware({ router: () => router, loaded });
+  let middleware = createNodeMiddleware({
+    router: () => router,
+    loaded,
+    passUnservedMethods: options.unservedMethods !== '405',
+  });
   let fetch = async (request: Request) => {
     await loaded;
     return handleFetch(router as Router<CompiledRoute>, request);

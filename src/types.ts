@@ -163,6 +163,13 @@ export interface MountOptions {
    */
   bodyLimit?: number | false;
   /**
+   * What a request for a method the file does not serve gets. `'next'` (the default): it goes on to the
+   * app, as Express's router leaves it, so the app's routes that still serve other methods on the same
+   * path keep working, and the app's 404 answers the rest. `'405'`: a 405 with `Allow`, through the app's
+   * error handler. A bare node:http server and `.fetch`, with no app behind the tree, answer 405 either way.
+   */
+  unservedMethods?: 'next' | '405';
+  /**
    * Told about every error (never about a client that went away). The default logs it with
    * `console.error`, naming the file and the export, unless the host's error handler also gets it
    * (`passedToNext`), so Express apps do not log each error twice.

@@ -47,6 +47,11 @@ export interface MountState {
   router(): Router<MountedRoute>;
   /** Settles (never rejects) once loading has ended; by then no route is `LOADING`. */
   loaded: Promise<void>;
+  /**
+   * A method the file does not serve goes on to the app behind the tree (`unservedMethods: 'next'`)
+   * rather than getting a 405; with no app behind it (no `next`), it is a 405 either way.
+   */
+  passUnservedMethods: boolean;
 }
 
 /**
@@ -103,6 +108,9 @@ function handleNodeRequest(
     ? { kind: 'not-allowed' as const, allow: route.table.allow }
     : dispatch(route.table, method);
   if (decision.kind === 'pass') return void next();
+  // As Express's router leaves a method no route serves to the rest of the app: the app's other
+  // routes on this path (a partly moved resource) and its 404 answer it.
+  if (decision.kind === 'not-allowed' && hostGetsErrors && mount.passUnservedMethods) return void next();
   // Request loggers and metrics name a request by `req.route.path`, as for Express's own routes.
   (req as IncomingMessage & { route?: unknown }).route = route.expressRoute;
   const answer: RouteAnswer = { req, res, next, hostGetsErrors, route, params, decision };

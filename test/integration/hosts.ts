@@ -45,7 +45,7 @@ export interface HostOptions {
   /** More middleware first of all (a request logger). */
   first?: Middleware[];
   /** More of `mountEndpoints`'s options. */
-  mount?: Pick<MountOptions, 'bodyLimit'>;
+  mount?: Pick<MountOptions, 'bodyLimit' | 'unservedMethods'>;
 }
 
 /** One request of `request()`: the method, headers and body as sent. */

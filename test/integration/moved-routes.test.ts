@@ -2,6 +2,8 @@
  * A route moved from the app into the tree answers as the native route did, on every host:
  *   - the library's own refusals (400, 405, 413) reach the app's error handler, which answers them
  *     in the app's shape; only a bare node:http server and `.fetch` get the plain answers;
+ *   - a method the file does not serve goes on to the app, so a path only partly moved keeps the
+ *     app's own routes for its other methods, whether the tree is mounted before or after them;
  *   - a body the app's parser already read under its own limit is not refused again by the
  *     tree's default limit, while a limit the endpoint states still holds.
  * test/differential/ compares whole answers with native Express routes; this suite pins each
@@ -10,9 +12,13 @@
 import http from 'node:http';
 import path from 'node:path';
 import { expect } from 'chai';
-import { mountEndpoints, type EndpointsMiddleware } from '../../src';
-import { httpRequest, listen, type Listening } from '../support/net';
-import { hosts, type RunningHost } from './hosts';
+import connect from 'connect';
+import express5 from 'express';
+import { mountEndpoints, type EndpointsMiddleware, type MountOptions } from '../../src';
+import { httpRequest, listen, requestText, type Listening } from '../support/net';
+import { hosts, statusOf, type RunningHost } from './hosts';
+
+const express4 = require('express4') as typeof express5;
 
 const dir = path.join(__dirname, '../fixtures/moved-app/app');
 const quiet = () => {};
@@ -31,6 +37,81 @@ function sendAsWritten(port: number, target: string): Promise<{ status: number; 
     });
     req.end();
   });
+}
+
+const PARTLY_MOVED_HOSTS = ['Express 5', 'Express 4', 'Connect', 'node:http'] as const;
+
+type Req = http.IncomingMessage;
+type Res = http.ServerResponse;
+type Next = (error?: unknown) => void;
+
+function reply(res: Res, status: number, text: string): void {
+  res.statusCode = status;
+  res.setHeader('content-type', 'text/plain; charset=utf-8');
+  res.end(text);
+}
+
+/**
+ * An app whose hoax routes are partly moved: the tree serves `DELETE /hoaxes/[hoaxId]`, and the app's
+ * own router still serves `GET /hoaxes/:hoaxId` and `POST /hoaxes/attachments` (an upload). The tree
+ * goes before or after that router; the app's 404 and error handler come last.
+ */
+async function startPartlyMoved(
+  hostName: (typeof PARTLY_MOVED_HOSTS)[number],
+  order: 'before' | 'after',
+  options: MountOptions = {},
+): Promise<Listening> {
+  const endpoints = mountEndpoints({ dir, onError: quiet, ...options });
+  await endpoints.ready;
+  const notFound = (_req: Req, res: Res) => reply(res, 404, 'app 404');
+  const onError = (error: unknown, _req: Req, res: Res, _next: Next) => {
+    res.statusCode = statusOf(error);
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify({ caught: (error as Error).message }));
+  };
+  if (hostName === 'Express 5' || hostName === 'Express 4') {
+    const express = hostName === 'Express 5' ? express5 : express4;
+    const router = express.Router();
+    router.get('/hoaxes/:hoaxId', (req, res) => void res.type('text').send(`app: hoax ${req.params.hoaxId}`));
+    router.post(
+      '/hoaxes/attachments',
+      (_req, res) => void res.status(201).type('text').send('app: attachment stored'),
+    );
+    const app = express();
+    if (order === 'before') app.use(endpoints);
+    app.use(router);
+    if (order === 'after') app.use(endpoints);
+    app.use(notFound);
+    app.use(onError);
+    return listen(http.createServer(app));
+  }
+  // Connect and node:http: the same router, written by hand.
+  const router = (req: Req, res: Res, next: Next) => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    if (req.method === 'POST' && path === '/hoaxes/attachments')
+      return reply(res, 201, 'app: attachment stored');
+    const hoax = /^\/hoaxes\/([^/]+)$/.exec(path);
+    if ((req.method === 'GET' || req.method === 'HEAD') && hoax)
+      return reply(res, 200, `app: hoax ${hoax[1]}`);
+    next();
+  };
+  const chain = order === 'before' ? [endpoints, router, notFound] : [router, endpoints, notFound];
+  if (hostName === 'Connect') {
+    const app = connect();
+    for (const handle of chain) app.use(handle as connect.NextHandleFunction);
+    app.use(onError as connect.ErrorHandleFunction);
+    return listen(http.createServer(app));
+  }
+  return listen(
+    http.createServer((req, res) => {
+      let index = 0;
+      const next: Next = (error) => {
+        if (error !== undefined) return onError(error, req, res, next);
+        chain[index++]?.(req, res, next);
+      };
+      next();
+    }),
+  );
 }
 
 describe('integration: a moved route answers as the native one did', function () {
@@ -89,7 +170,7 @@ describe('integration: a moved route answers as the native one did', function ()
         const express = (await import('express')).default;
         const seen: unknown[] = [];
         const app = express();
-        await mountEndpoints(app, { dir, onError: quiet });
+        await mountEndpoints(app, { dir, onError: quiet, unservedMethods: '405' });
         app.use((error: unknown, _req: unknown, res: import('express').Response, _next: unknown) => {
           seen.push(error);
           res.status(418).end();
@@ -138,6 +219,65 @@ describe('integration: a moved route answers as the native one did', function ()
           'text/plain; charset=utf-8',
         ]);
       });
+    });
+  });
+  describe('a path partly moved: the app still serves its other methods', () => {
+    for (const hostName of PARTLY_MOVED_HOSTS) {
+      for (const order of ['before', 'after'] as const) {
+        describe(`${hostName}, the tree mounted ${order} the app's router`, () => {
+          let server: Listening;
+          before(async () => {
+            server = await startPartlyMoved(hostName, order);
+          });
+          after(() => server?.close());
+
+          it('the moved method is the endpoint’s', async () => {
+            const reply = await requestText(`${server.url}/hoaxes/7`, { method: 'DELETE' });
+            expect([reply.status, reply.body]).to.deep.equal([200, '{"deleted":"7"}']);
+          });
+
+          it('the app’s routes on the same paths answer their methods', async () => {
+            const upload = await requestText(`${server.url}/hoaxes/attachments`, { method: 'POST' });
+            expect([upload.status, upload.body]).to.deep.equal([201, 'app: attachment stored']);
+            const read = await requestText(`${server.url}/hoaxes/7`);
+            expect([read.status, read.body]).to.deep.equal([200, 'app: hoax 7']);
+          });
+
+          it('a method neither serves gets the app’s 404, as Express gives it', async () => {
+            const reply = await requestText(`${server.url}/hoaxes/7`, { method: 'PUT' });
+            expect([reply.status, reply.body]).to.deep.equal([404, 'app 404']);
+          });
+        });
+      }
+    }
+
+    it("with unservedMethods: '405' and the tree first, the app's routes on those paths are cut off", async () => {
+      const server = await startPartlyMoved('Express 5', 'before', { unservedMethods: '405' });
+      try {
+        const upload = await requestText(`${server.url}/hoaxes/attachments`, { method: 'POST' });
+        expect([upload.status, upload.headers.allow]).to.deep.equal([405, 'DELETE, OPTIONS']);
+        expect(caught(upload.body)).to.match(/not allowed/i);
+      } finally {
+        await server.close();
+      }
+    });
+
+    it('.fetch, with no app behind the tree, answers 405 with Allow', async () => {
+      const endpoints = mountEndpoints({ dir, onError: quiet });
+      const reply = await endpoints.fetch(new Request('http://localhost/hoaxes/7', { method: 'PUT' }));
+      expect([reply.status, reply.headers.get('allow')]).to.deep.equal([405, 'DELETE, OPTIONS']);
+    });
+
+    it('a bare node:http server, with no app behind the tree, answers 405 with Allow', async () => {
+      const endpoints = mountEndpoints({ dir, onError: quiet });
+      await endpoints.ready;
+      const server = await listen(http.createServer(endpoints));
+      try {
+        const reply = await requestText(`${server.url}/hoaxes/7`, { method: 'PUT' });
+        expect([reply.status, reply.headers.allow]).to.deep.equal([405, 'DELETE, OPTIONS']);
+      } finally {
+        await server.close();
+      }
     });
   });
 });
