@@ -298,7 +298,7 @@ async function compile(
       socket: socketHandlerOf(mod, file.displayPath),
       middleware: [...optionMiddleware, ...folders.map((f) => modules.get(f)!.default as WebMiddleware)],
       middlewareNames: [...optionNames, ...folders.map((f) => f.displayPath)],
-      bodyLimit: bodyLimitOf(mod, options),
+      ...bodyLimitsOf(mod, options),
       onError,
     });
   };
@@ -307,11 +307,20 @@ async function compile(
   return { router: endpointRouter(tree, options, routeFor), loaded, modules: byFile };
 }
 
-function bodyLimitOf(mod: ModuleExports, options: MountOptions): number | false {
+/**
+ * The endpoint's limit (its own `config.bodyLimit`, else the mount's, else the default), and the one
+ * a body the app's parser already read is held to: a limit the app stated, never the default.
+ */
+function bodyLimitsOf(
+  mod: ModuleExports,
+  options: MountOptions,
+): { bodyLimit: number | false; parsedBodyLimit: number | false } {
   const config = mod.config as { bodyLimit?: unknown } | undefined;
   const own = config?.bodyLimit;
-  if (own === false || typeof own === 'number') return own;
-  return options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  if (own === false || typeof own === 'number') return { bodyLimit: own, parsedBodyLimit: own };
+  const mounted = options.bodyLimit;
+  if (mounted !== undefined) return { bodyLimit: mounted, parsedBodyLimit: mounted };
+  return { bodyLimit: DEFAULT_BODY_LIMIT, parsedBodyLimit: false };
 }
 
 function devFromBuildError(build: OpenedBuild): Error {

@@ -159,7 +159,8 @@ export interface MountOptions {
   strict?: boolean;
   /**
    * Largest request body in bytes a handler may read; larger bodies get 413. `false` disables it.
-   * Default 1 MiB. An endpoint overrides it with `export const config = { bodyLimit }`.
+   * Default 1 MiB. An endpoint overrides it with `export const config = { bodyLimit }`. A body the
+   * app's parser already read is held only to a limit stated here or by the endpoint, not to the default.
    */
   bodyLimit?: number | false;
   /**

@@ -27,7 +27,7 @@ import { isClientGoneError } from './client-gone';
 import { drainAfterResponse } from './drain-request';
 import { mountPathOf, pathBelowMount } from './mount-path';
 import { failRequest, finalNext, refuse, sendAnswer, type NextFunction } from './plain-answers';
-import { BodyLimitError, BodyTooDeepError } from './request-body';
+import { bodyAlreadyRead, BodyLimitError, BodyTooDeepError } from './request-body';
 import { hasRewrittenPath, requestUrl } from './request-url';
 import { sendWebResponse, type SendOptions } from './send-response';
 import { toWebRequest } from './web-request';
@@ -140,11 +140,8 @@ async function answerRoute(answer: RouteAnswer, trace: RequestTrace | undefined)
 
   const url = requestUrl(req);
   if (url === undefined) return refuse(res, next, BAD_ORIGIN);
-  if (exceedsLimit(req, route.bodyLimit)) {
-    // Answered before the body is read: the client learns at once that the connection ends.
-    res.setHeader('connection', 'close');
-    return next(new BodyLimitError(route.bodyLimit as number));
-  }
+  const tooLarge = bodyOverLimit(req, res, route);
+  if (tooLarge) return next(tooLarge);
 
   const entry = decision.entry;
   // The handler's Request is built only when something can see it.
@@ -213,7 +210,8 @@ class NodeRequest implements HostRequest {
   ) {}
 
   buildRequest(): Request {
-    return toWebRequest(this.req, this.res, this.url, { bodyLimit: this.route.bodyLimit });
+    const { bodyLimit, parsedBodyLimit } = this.route;
+    return toWebRequest(this.req, this.res, this.url, { bodyLimit, parsedBodyLimit });
   }
 
   get node(): NodeContext {
@@ -240,8 +238,22 @@ class NodeRequest implements HostRequest {
   }
 }
 
-function exceedsLimit(req: IncomingMessage, limit: number | false): boolean {
-  if (limit === false) return false;
+/**
+ * A body over the route's limit by its Content-Length, refused before the handler runs. A body the
+ * app's parser already read is held only to a limit the app stated (`parsedBodyLimit`), not to the
+ * default one: the parser accepted it under its own limit.
+ */
+function bodyOverLimit(
+  req: IncomingMessage,
+  res: ServerResponse,
+  route: CompiledRoute,
+): BodyLimitError | undefined {
   const length = req.headers['content-length'];
-  return length !== undefined && Number(length) > limit;
+  if (length === undefined) return undefined;
+  const read = bodyAlreadyRead(req);
+  const limit = read ? route.parsedBodyLimit : route.bodyLimit;
+  if (limit === false || !(Number(length) > limit)) return undefined;
+  // The rest of an upload this large is not read: the client learns at once that the connection ends.
+  if (!read) res.setHeader('connection', 'close');
+  return new BodyLimitError(limit);
 }

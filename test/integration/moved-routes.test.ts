@@ -221,6 +221,65 @@ describe('integration: a moved route answers as the native one did', function ()
       });
     });
   });
+  describe("a body the app's parser already read", () => {
+    // 2 MiB of JSON: over the tree's default limit (1 MiB), under the app's parser's ('3mb').
+    const big = JSON.stringify({ data: 'x'.repeat(2 * 1024 * 1024) });
+    const json = { 'content-type': 'application/json' };
+    const chunked = { ...json, 'transfer-encoding': 'chunked' };
+
+    for (const host of hosts) {
+      describe(host.name, () => {
+        let app: RunningHost;
+        let stated: RunningHost;
+        before(async () => {
+          [app, stated] = await Promise.all([
+            host.start({ dir, onError: quiet, bodyParsers: { limit: '3mb' } }),
+            host.start({
+              dir,
+              onError: quiet,
+              bodyParsers: { limit: '3mb' },
+              mount: { bodyLimit: 1024 * 1024 },
+            }),
+          ]);
+        });
+        after(() => Promise.all([app?.close(), stated?.close()]));
+
+        it('is not refused again by the default limit, by Content-Length or chunked', async () => {
+          for (const headers of [json, chunked]) {
+            const reply = await httpRequest(`${app.url}/echo`, { method: 'POST', headers, body: big });
+            expect([reply.status, reply.body.toString()]).to.deep.equal([200, `{"bytes":${big.length}}`]);
+          }
+        });
+
+        it("is held to the endpoint's own config.bodyLimit, through the app's error handler", async () => {
+          const body = JSON.stringify({ data: 'x'.repeat(2000) });
+          for (const headers of [json, chunked]) {
+            const reply = await httpRequest(`${app.url}/limited`, { method: 'POST', headers, body });
+            expect(reply.status).to.equal(413);
+            expect(caught(reply.body.toString())).to.match(/too large: the limit is 1000 bytes/);
+          }
+        });
+
+        it('is held to a bodyLimit the mount states', async () => {
+          for (const headers of [json, chunked]) {
+            const reply = await httpRequest(`${stated.url}/echo`, { method: 'POST', headers, body: big });
+            expect(reply.status).to.equal(413);
+            expect(caught(reply.body.toString())).to.match(/too large/);
+          }
+        });
+
+        it('a body no parser read still meets the default limit', async () => {
+          const reply = await httpRequest(`${app.url}/echo`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/octet-stream' },
+            body: big,
+          });
+          expect(reply.status).to.equal(413);
+        });
+      });
+    }
+  });
+
   describe('a path partly moved: the app still serves its other methods', () => {
     for (const hostName of PARTLY_MOVED_HOSTS) {
       for (const order of ['before', 'after'] as const) {
