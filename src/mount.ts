@@ -12,6 +12,7 @@ import {
   buildMethodTable,
   compileRoute,
   endpointRouter,
+  etagModeOf,
   handleFetch,
   logError,
   tellOnError,
@@ -137,10 +138,13 @@ function createEndpoints(options: MountOptions): EndpointsMiddleware {
     router: () => router,
     loaded,
     passUnservedMethods: options.unservedMethods !== '405',
+    etag: etagModeOf(options.etag),
   });
+  // `.fetch` has no host app whose setting it could follow: ETags only when the option asks.
+  const fetchSettings = { etag: options.etag === undefined ? 'off' : etagModeOf(options.etag) } as const;
   let fetch = async (request: Request) => {
     await loaded;
-    return handleFetch(router as Router<CompiledRoute>, request);
+    return handleFetch(router as Router<CompiledRoute>, request, fetchSettings);
   };
   if (options.openapi) {
     // Only a mount with the option is wrapped: the others' requests pay nothing for it.

@@ -8,6 +8,7 @@ import {
   type CompiledRoute,
   type Dispatch,
   dispatch,
+  type EtagMode,
   EndpointCall,
   Failure,
   type HostRequest,
@@ -32,8 +33,13 @@ import { hasRewrittenPath, requestUrl } from './request-url';
 import { sendWebResponse, type SendOptions } from './send-response';
 import { toWebRequest } from './web-request';
 
-const SEND_HEAD: SendOptions = { head: true };
-const SEND_BODY: SendOptions = {};
+/** What sendWebResponse is told, for HEAD and for the other methods, in each ETag mode: made once. */
+const SEND = Object.fromEntries(
+  (['host', 'weak', 'strong', 'off'] as const).map((etag) => [
+    etag,
+    { head: { head: true, etag }, body: { etag } },
+  ]),
+) as Record<EtagMode, { head: SendOptions; body: SendOptions }>;
 
 /** A Connect/Express middleware; `next` is optional so a bare node:http server can call it too. */
 export type NodeMiddleware = (req: IncomingMessage, res: ServerResponse, next?: NextFunction) => void;
@@ -52,6 +58,8 @@ export interface MountState {
    * rather than getting a 405; with no app behind it (no `next`), it is a 405 either way.
    */
   passUnservedMethods: boolean;
+  /** ETags and 304s for bodies sent whole: the `etag` option (`host`: as the Express app says). */
+  etag: EtagMode;
 }
 
 /**
@@ -113,7 +121,7 @@ function handleNodeRequest(
   if (decision.kind === 'not-allowed' && hostGetsErrors && mount.passUnservedMethods) return void next();
   // Request loggers and metrics name a request by `req.route.path`, as for Express's own routes.
   (req as IncomingMessage & { route?: unknown }).route = route.expressRoute;
-  const answer: RouteAnswer = { req, res, next, hostGetsErrors, route, params, decision };
+  const answer: RouteAnswer = { req, res, next, hostGetsErrors, route, params, decision, etag: mount.etag };
   // Checked per request, and cheap: no subscriber and no OpenTelemetry SDK, no trace (issue 27).
   if (!requestObserved()) return answerRoute(answer, undefined);
   const exportName = decision.kind === 'handler' ? decision.entry.exportName : undefined;
@@ -131,6 +139,7 @@ interface RouteAnswer {
   route: CompiledRoute;
   params: Params;
   decision: Exclude<Dispatch, { kind: 'pass' }>;
+  etag: EtagMode;
 }
 
 async function answerRoute(answer: RouteAnswer, trace: RequestTrace | undefined): Promise<void> {
@@ -157,7 +166,8 @@ async function answerRoute(answer: RouteAnswer, trace: RequestTrace | undefined)
   const outcome = result instanceof Promise ? await result : result;
   if (outcome instanceof Failure) return failRequest(req, res, next, outcome.error);
   try {
-    await sendWebResponse(res, outcome, req.method === 'HEAD' ? SEND_HEAD : SEND_BODY);
+    const send = SEND[answer.etag];
+    await sendWebResponse(res, outcome, req.method === 'HEAD' ? send.head : send.body);
   } catch (error) {
     call.report(error);
     return failRequest(req, res, next, error);

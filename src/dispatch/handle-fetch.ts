@@ -7,7 +7,16 @@
 import { traceRequest, type RequestTrace } from '../observe';
 import { MALFORMED_PATH, type Router } from '../router';
 import type { Params } from '../types';
-import { answerFor, answerResponse, INTERNAL_ERROR, MALFORMED_PATH_ANSWER, NOT_FOUND } from './answers';
+import {
+  answerFor,
+  answerResponse,
+  INTERNAL_ERROR,
+  isNullBodyStatus,
+  MALFORMED_PATH_ANSWER,
+  NOT_FOUND,
+} from './answers';
+import { isFresh, NOT_MODIFIED_DROPS, webEntityTag, type EtagMode } from './conditional';
+import { joinChunks, readAvailable, type Available } from './read-available';
 import { dispatch, type Dispatch } from './method-table';
 import { EndpointCall, type HostRequest } from './endpoint-call';
 import type { CompiledRoute } from './route';
@@ -38,7 +47,19 @@ class FetchRequest implements HostRequest {
   }
 }
 
-export async function handleFetch(router: Router<CompiledRoute>, request: Request): Promise<Response> {
+/** What `.fetch` takes from the mount's options. */
+export interface FetchSettings {
+  /** ETags and 304s for bodies whole at once (`off`, the default: the option was not given). */
+  etag: EtagMode;
+}
+
+const DEFAULT_SETTINGS: FetchSettings = { etag: 'off' };
+
+export async function handleFetch(
+  router: Router<CompiledRoute>,
+  request: Request,
+  settings: FetchSettings = DEFAULT_SETTINGS,
+): Promise<Response> {
   const url = new URL(request.url);
   const match = router.match(url.pathname);
   if (match === null) return answerResponse(NOT_FOUND);
@@ -52,13 +73,13 @@ export async function handleFetch(router: Router<CompiledRoute>, request: Reques
   const trace = traceRequest(route, request.method, exportName, undefined);
   const host = new FetchRequest(request);
   if (trace === undefined) {
-    const response = await answer(route, match.params, decision, host);
+    const response = await answer(route, match.params, decision, host, settings);
     return host.done ? whenBodyDone(response, host.done) : response;
   }
   trace.requestSource = () => request;
   let response: Response;
   try {
-    response = await trace.run(() => answer(route, match.params, decision, host, trace));
+    response = await trace.run(() => answer(route, match.params, decision, host, settings, trace));
   } catch (error) {
     trace.failed(error);
     trace.finish(undefined, true);
@@ -77,19 +98,70 @@ async function answer(
   params: Params,
   decision: Exclude<Dispatch, { kind: 'pass' }>,
   host: FetchRequest,
+  settings: FetchSettings,
   trace?: RequestTrace,
 ): Promise<Response> {
   if (decision.kind !== 'handler') return answerResponse(answerFor(decision)!);
   const request = host.request;
   const call = new EndpointCall(params, route, decision.entry.exportName, host, trace);
   const outcome = await runRoute(route, decision.entry, call);
-  const response = outcome instanceof Failure ? answerResponse(INTERNAL_ERROR) : outcome;
+  let response = outcome instanceof Failure ? answerResponse(INTERNAL_ERROR) : outcome;
+  if (settings.etag === 'weak' || settings.etag === 'strong') {
+    response = await withValidators(request, response, settings.etag === 'weak');
+  }
   if (request.method !== 'HEAD' || response.body === null) return response;
   await response.body.cancel();
   return new Response(null, {
     status: response.status,
     statusText: response.statusText,
     headers: response.headers,
+  });
+}
+
+/**
+ * The Response with the ETag of its body, when that body is all there at once (not a stream that
+ * waits) and the handler set none; a 304 without it when the request is fresh. A Response fetch()
+ * returned is left as it is: its headers describe the bytes it was sent as, not the ones it holds.
+ */
+async function withValidators(request: Request, response: Response, weak: boolean): Promise<Response> {
+  const body = response.body;
+  if (body === null || isNullBodyStatus(response.status) || response.type !== 'default') return response;
+  const reader = body.getReader();
+  const start = await readAvailable(reader);
+  const init = { status: response.status, statusText: response.statusText, headers: response.headers };
+  if (!start.done) return new Response(restOf(start, reader), init);
+  const bytes = joinChunks(start.chunks);
+  const headers = new Headers(response.headers);
+  if (!headers.get('etag')) headers.set('etag', await webEntityTag(bytes, weak));
+  const fresh = isFresh(
+    request.method,
+    response.status,
+    (name) => request.headers.get(name),
+    headers.get('etag') ?? undefined,
+    headers.get('last-modified') ?? undefined,
+  );
+  if (!fresh) return new Response(bytes as Uint8Array<ArrayBuffer>, { ...init, headers });
+  for (const name of NOT_MODIFIED_DROPS) headers.delete(name);
+  return new Response(null, { status: 304, headers });
+}
+
+/** The chunks read so far, then the rest of the body: a streamed body as it was. */
+function restOf(
+  start: Available,
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+): ReadableStream<Uint8Array> {
+  const first = start.chunks;
+  let pending = start.pending;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const chunk = first.shift();
+      if (chunk) return controller.enqueue(chunk);
+      const result = await (pending ?? reader.read());
+      pending = undefined;
+      if (result.done) controller.close();
+      else controller.enqueue(result.value);
+    },
+    cancel: (reason) => reader.cancel(reason),
   });
 }
 

@@ -33,6 +33,15 @@ export type { CompiledRoute, ExpressStyleRoute, MountedRoute } from './route';
 export { EndpointCall, type HostRequest } from './endpoint-call';
 export { Failure, runRoute, isResponse } from './run-route';
 export { handledRejection, NextCalledTwiceError } from './run-chain';
-export { handleFetch } from './handle-fetch';
+export { handleFetch, type FetchSettings } from './handle-fetch';
+export { joinChunks, readAvailable, type Available } from './read-available';
+export {
+  etagModeOf,
+  formatEntityTag,
+  isFresh,
+  NOT_MODIFIED_DROPS,
+  webEntityTag,
+  type EtagMode,
+} from './conditional';
 export { socketHandlerOf, withUpgradeRequired } from './socket-handler';
 export { logError, tellOnError } from './report-error';

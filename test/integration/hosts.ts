@@ -45,7 +45,9 @@ export interface HostOptions {
   /** More middleware first of all (a request logger). */
   first?: Middleware[];
   /** More of `mountEndpoints`'s options. */
-  mount?: Pick<MountOptions, 'bodyLimit' | 'unservedMethods'>;
+  mount?: Pick<MountOptions, 'bodyLimit' | 'unservedMethods' | 'etag'>;
+  /** Express's `app.set(name, value)` for each, before anything is mounted (Express hosts only). */
+  settings?: Record<string, unknown>;
 }
 
 /** One request of `request()`: the method, headers and body as sent. */
@@ -191,6 +193,7 @@ function expressHost(name: string, express: typeof express5): Host {
     async start(options) {
       const app = express();
       app.set('trust proxy', true);
+      for (const [name, value] of Object.entries(options.settings ?? {})) app.set(name, value);
       for (const mw of before(express, options, expressUpstream)) app.use(mw);
       let endpoints: EndpointsMiddleware;
       if (options.prefix) {
@@ -330,7 +333,7 @@ export const fetchHost: Host<Served> = {
   trustsProxy: false,
   node: false,
   async start(options) {
-    const needNode = (['prefix', 'first', 'bodyParsers', 'compression'] as const).filter(
+    const needNode = (['prefix', 'first', 'bodyParsers', 'compression', 'settings'] as const).filter(
       (key) => options[key],
     );
     if (needNode.length > 0) throw new Error(`.fetch has no Node app for ${needNode.join(', ')}`);

@@ -1,5 +1,7 @@
 /**
  * A route moved from the app into the tree answers as the native route did, on every host:
+ *   - a body sent whole gets the ETag the app's `etag` setting says (or the `etag` option's), and a
+ *     fresh conditional GET or HEAD a 304, as Express's `res.send` gives them; streams get none;
  *   - the library's own refusals (400, 405, 413) reach the app's error handler, which answers them
  *     in the app's shape; only a bare node:http server and `.fetch` get the plain answers;
  *   - a method the file does not serve goes on to the app, so a path only partly moved keeps the
@@ -9,6 +11,7 @@
  * test/differential/ compares whole answers with native Express routes; this suite pins each
  * behaviour on Express 5, Express 4, Connect, node:http and `.fetch`.
  */
+import { createHash } from 'node:crypto';
 import http from 'node:http';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -16,13 +19,20 @@ import connect from 'connect';
 import express5 from 'express';
 import { mountEndpoints, type EndpointsMiddleware, type MountOptions } from '../../src';
 import { httpRequest, listen, requestText, type Listening } from '../support/net';
-import { hosts, statusOf, type RunningHost } from './hosts';
+import { hosts, hostsWithFetch, statusOf, type RunningHost, type Served } from './hosts';
 
 const express4 = require('express4') as typeof express5;
 
 const dir = path.join(__dirname, '../fixtures/moved-app/app');
 const quiet = () => {};
 const caught = (text: string) => (JSON.parse(text) as { caught: string }).caught;
+
+/** The ETag Express's `etag` package gives these bytes (its format, written out here). */
+function entityTag(text: string, weak: boolean): string {
+  const bytes = Buffer.from(text);
+  const hash = createHash('sha1').update(bytes).digest('base64').slice(0, 27);
+  return `${weak ? 'W/' : ''}"${bytes.length.toString(16)}-${hash}"`;
+}
 
 /** One GET with its target exactly as written: no URL parser resolves or encodes it first. */
 function sendAsWritten(port: number, target: string): Promise<{ status: number; body: string }> {
@@ -116,6 +126,153 @@ async function startPartlyMoved(
 
 describe('integration: a moved route answers as the native one did', function () {
   this.timeout(10_000);
+
+  describe('ETags and conditional requests', () => {
+    const body = '{"id":"1"}';
+    const WEAK = entityTag(body, true);
+
+    for (const host of hostsWithFetch) {
+      const express = host.name.startsWith('Express');
+      describe(host.name, () => {
+        /** As the host is by default: Express's weak ETags in an Express app, none elsewhere. */
+        let plain: Served;
+        /** `etag: true`, for hosts that have no setting of their own. */
+        let tagged: Served;
+        before(async () => {
+          [plain, tagged] = await Promise.all([
+            host.start({ dir, onError: quiet }),
+            host.start({ dir, onError: quiet, mount: { etag: true } }),
+          ]);
+        });
+        after(() => Promise.all([plain?.close(), tagged?.close()]));
+
+        it(express ? "by default, the app's weak ETag" : 'by default, none', async () => {
+          const reply = await plain.request('/items/1');
+          expect([reply.status, reply.text]).to.deep.equal([200, body]);
+          expect(reply.headers.etag).to.equal(express ? WEAK : undefined);
+        });
+
+        it('with etag: true, the weak ETag Express gives the same bytes', async () => {
+          const reply = await tagged.request('/items/1');
+          expect(reply.headers.etag).to.equal(WEAK);
+        });
+
+        it('a fresh If-None-Match on GET and HEAD: 304, no body, no Content-Type or Content-Length', async () => {
+          for (const method of ['GET', 'HEAD']) {
+            const reply = await tagged.request('/items/1', { method, headers: { 'if-none-match': WEAK } });
+            expect([method, reply.status, reply.text]).to.deep.equal([method, 304, '']);
+            expect(reply.headers.etag).to.equal(WEAK);
+            expect(reply.headers['content-type']).to.equal(undefined);
+            expect(reply.headers['content-length']).to.equal(undefined);
+          }
+        });
+
+        it('a stale If-None-Match, or Cache-Control: no-cache: the whole answer', async () => {
+          const stale = await tagged.request('/items/1', { headers: { 'if-none-match': 'W/"other"' } });
+          expect([stale.status, stale.text]).to.deep.equal([200, body]);
+          const reload = await tagged.request('/items/1', {
+            headers: { 'if-none-match': WEAK, 'cache-control': 'no-cache' },
+          });
+          expect(reload.status).to.equal(200);
+        });
+
+        it("the handler's own ETag stays, and decides", async () => {
+          const reply = await tagged.request('/tagged', { headers: { 'if-none-match': '"v1"' } });
+          expect([reply.status, reply.headers.etag]).to.deep.equal([304, '"v1"']);
+        });
+
+        it("If-Modified-Since against the handler's Last-Modified", async () => {
+          const later = await tagged.request('/modified', {
+            headers: { 'if-modified-since': 'Wed, 02 Apr 2025 10:00:00 GMT' },
+          });
+          expect(later.status).to.equal(304);
+          const earlier = await tagged.request('/modified', {
+            headers: { 'if-modified-since': 'Mon, 31 Mar 2025 10:00:00 GMT' },
+          });
+          expect([earlier.status, earlier.text]).to.deep.equal([200, 'modified']);
+        });
+
+        it('a POST gets an ETag, as res.json gives one, but never a 304', async () => {
+          const created = await tagged.request('/created', { method: 'POST' });
+          const tag = entityTag('{"created":true}', true);
+          expect([created.status, created.headers.etag]).to.deep.equal([201, tag]);
+          const again = await tagged.request('/created', {
+            method: 'POST',
+            headers: { 'if-none-match': tag },
+          });
+          expect(again.status).to.equal(201);
+        });
+
+        it('a large body made at once gets one; a stream and an empty answer do not', async () => {
+          const big = await tagged.request('/big');
+          expect(big.headers.etag).to.equal(entityTag('x'.repeat(200 * 1024), true));
+          const stream = await tagged.request('/stream', { headers: { 'if-none-match': '*' } });
+          expect([stream.status, stream.text, stream.headers.etag]).to.deep.equal([
+            200,
+            'first,second',
+            undefined,
+          ]);
+          const empty = await tagged.request('/empty');
+          expect([empty.status, empty.headers.etag]).to.deep.equal([204, undefined]);
+        });
+
+        it("etag: 'strong' and etag: false", async () => {
+          const [strong, off] = await Promise.all([
+            host.start({ dir, onError: quiet, mount: { etag: 'strong' } }),
+            host.start({ dir, onError: quiet, mount: { etag: false } }),
+          ]);
+          try {
+            expect((await strong.request('/items/1')).headers.etag).to.equal(entityTag(body, false));
+            expect((await off.request('/items/1')).headers.etag).to.equal(undefined);
+          } finally {
+            await Promise.all([strong.close(), off.close()]);
+          }
+        });
+      });
+    }
+
+    for (const host of hosts.filter((h) => h.name.startsWith('Express'))) {
+      describe(`${host.name}: the app's etag setting`, () => {
+        const started: Served[] = [];
+        const start = async (settings: Record<string, unknown>) => {
+          const app = await host.start({ dir, onError: quiet, settings });
+          started.push(app);
+          return app;
+        };
+        after(() => Promise.all(started.map((app) => app.close())));
+
+        it("app.set('etag', false): no ETag, and the handler's own still answers 304, as res.send does", async () => {
+          const app = await start({ etag: false });
+          expect((await app.request('/items/1')).headers.etag).to.equal(undefined);
+          const tagged = await app.request('/tagged', { headers: { 'if-none-match': '"v1"' } });
+          expect(tagged.status).to.equal(304);
+        });
+
+        it("app.set('etag', 'strong') and a function of the app's own", async () => {
+          const strong = await start({ etag: 'strong' });
+          expect((await strong.request('/items/1')).headers.etag).to.equal(entityTag(body, false));
+          const custom = await start({ etag: (bytes: Buffer) => `"custom-${bytes.length}"` });
+          const reply = await custom.request('/items/1');
+          expect(reply.headers.etag).to.equal(`"custom-${body.length}"`);
+          const fresh = await custom.request('/items/1', {
+            headers: { 'if-none-match': reply.headers.etag as string },
+          });
+          expect(fresh.status).to.equal(304);
+        });
+
+        it('the mount option overrides the setting', async () => {
+          const app = await host.start({
+            dir,
+            onError: quiet,
+            settings: { etag: false },
+            mount: { etag: true },
+          });
+          started.push(app);
+          expect((await app.request('/items/1')).headers.etag).to.equal(WEAK);
+        });
+      });
+    }
+  });
 
   describe("the library's refusals go to the app's error handler", () => {
     for (const host of hosts) {
