@@ -31,6 +31,7 @@ module.exports = {
     'test/websocket/many-connections.test.ts', // 1,000 WebSockets per host against a child process's server
     'examples/express-app/test/browser.test.ts', // Chromium, through playwright-core
     'test/build/cli-build.test.ts', // the CLI in a child process; `check --load` spawns again
+    'test/differential/differential.test.ts', // two apps per Express version, ~350 requests on fresh connections, 1 MiB uploads: seconds
     'test/integration/from-build.test.ts', // the shared integration suites again, in a child mocha
     'examples/express-app/test/from-build.test.ts', // the example's tests again, in a child mocha
   ],
