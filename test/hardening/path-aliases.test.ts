@@ -48,10 +48,13 @@ const end = (res: http.ServerResponse, status: number, body: string) => {
   res.end(body);
 };
 
-/** The app's error handler: the error's status (the library's refusals carry theirs) and message. */
+/**
+ * The app's error handler: the error's status (the library's refusals carry theirs) and message,
+ * marked as the app's answer.
+ */
 const appError = (error: unknown, res: http.ServerResponse) => {
   const { status, message } = error as { status?: number; message?: string };
-  end(res, status ?? 500, message ?? 'app error');
+  end(res, status ?? 500, `app: ${message ?? 'error'}`);
 };
 
 /** A guard that refuses everything under `/admin` without a login, written the host's way. */
@@ -204,7 +207,8 @@ for (const [name, host] of Object.entries(HOSTS)) {
         ]) {
           const reply = await send(server, 'GET', target);
           expect(reply.status, target).to.equal(400);
-          expect(reply.body, target).to.match(/"\.\." segment/);
+          // The app's error handler answered the tree's refusal.
+          expect(reply.body, target).to.match(/^app: .*"\.\." segment/);
         }
         expect(seen).to.deep.equal([]);
         // Without dot segments the guard sees the path the tree routes.
@@ -251,6 +255,7 @@ for (const [name, host] of Object.entries(HOSTS)) {
           ]) {
             const reply = await send(server, 'GET', target);
             expect(reply.status, target).to.equal(400);
+            expect(reply.body, target).to.match(/^app: .*"\.\." segment/);
           }
           expect(seen).to.deep.equal(['/private/x']);
         });
@@ -277,7 +282,7 @@ for (const [name, host] of Object.entries(HOSTS)) {
         for (const method of ['TRACE']) {
           const reply = await send(server, method, '/private/x');
           expect(reply.status, method).to.equal(405);
-          expect(reply.body, method).to.match(/not allowed/i);
+          expect(reply.body, method).to.match(/^app: .*not allowed/i);
         }
         expect(await send(server, 'GET', '/private/x')).to.include({ status: 401 });
       });
