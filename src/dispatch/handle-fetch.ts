@@ -125,10 +125,17 @@ async function answer(
  */
 async function withValidators(request: Request, response: Response, weak: boolean): Promise<Response> {
   const body = response.body;
-  if (body === null || isNullBodyStatus(response.status) || response.type !== 'default') return response;
+  if (body === null || body.locked || isNullBodyStatus(response.status) || response.type !== 'default')
+    return response;
   const reader = body.getReader();
-  const start = await readAvailable(reader);
   const init = { status: response.status, statusText: response.statusText, headers: response.headers };
+  let start: Available;
+  try {
+    start = await readAvailable(reader);
+  } catch (error) {
+    // A body that fails at once fails for the caller who reads it, as it would have without the ETag.
+    return new Response(new ReadableStream({ start: (controller) => controller.error(error) }), init);
+  }
   if (!start.done) return new Response(restOf(start, reader), init);
   const bytes = joinChunks(start.chunks);
   const headers = new Headers(response.headers);

@@ -231,6 +231,15 @@ describe('integration: a moved route answers as the native one did', function ()
       });
     }
 
+    it('.fetch with etag: true: a body that fails still fails for the caller who reads it', async () => {
+      const endpoints = mountEndpoints({ dir, onError: quiet, etag: true });
+      const response = await endpoints.fetch(new Request('http://localhost/broken'));
+      expect(response.status).to.equal(200);
+      let failure: unknown;
+      await response.text().catch((error: unknown) => (failure = error));
+      expect(failure).to.be.instanceOf(Error);
+    });
+
     for (const host of hosts.filter((h) => h.name.startsWith('Express'))) {
       describe(`${host.name}: the app's etag setting`, () => {
         const started: Served[] = [];
