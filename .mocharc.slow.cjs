@@ -16,6 +16,8 @@ module.exports = {
     'test/openapi/openapi-typescript.test.ts', // a TypeScript program over the generated types: seconds
     'test/integration/module-systems.test.ts', // an app per package type, each in a child process
     'test/integration/typescript-loading.test.ts', // an app per TypeScript loader, in child processes
+    'test/integration/http2-express.test.ts', // an app on http2-express, in a child process
+    'test/integration/test-runners.test.ts', // Jest, Vitest, node:test and mocha on fixture apps, in child processes
     'test/hardening/soak.test.ts', // 5 s of load from scripts/soak.mjs, in child processes
     'test/hardening/guards.property.test.ts', // 11,000 generated paths per host, seconds each
     'test/hardening/body-limits.test.ts', // waits out the server's 2 s drain timeout
@@ -32,6 +34,7 @@ module.exports = {
     'examples/express-app/test/browser.test.ts', // Chromium, through playwright-core
     'test/build/cli-build.test.ts', // the CLI in a child process; `check --load` spawns again
     'test/differential/differential.test.ts', // two apps per Express version, ~350 requests on fresh connections, 1 MiB uploads: seconds
+    'test/build/typescript-app.test.ts', // tsc compiles an app in a child process, then the CLI builds it in another
     'test/integration/from-build.test.ts', // the shared integration suites again, in a child mocha
     'examples/express-app/test/from-build.test.ts', // the example's tests again, in a child mocha
   ],

@@ -21,4 +21,8 @@ export default defineConfig({
   shims: true,
   // The version a build records and a mount from a build compares (src/manifest/version.ts).
   define: { __LIBRARY_VERSION__: JSON.stringify(version) },
+  // Which build this is: only the CommonJS one asks whether a test runner's require loaded it (src/load/runner-require.ts).
+  esbuildOptions(options, { format }) {
+    options.define = { ...options.define, __COMMONJS_BUILD__: String(format === 'cjs') };
+  },
 });

@@ -4,6 +4,7 @@
  *
  *   npx tsx bench/compare.ts --keep before            # bundle the current source, keep it as "before"
  *   npx tsx bench/compare.ts ee-node:before ee-node node-response --rounds 8
+ *   npx tsx bench/compare.ts ee-express5 express5-readfloor --semi-space 16   # young generation pinned
  *
  * `variant:name` runs the variant from a kept bundle, so a change is measured against the code
  * before it in the same run. Each round measures every variant once, in a rotating order; the
@@ -31,8 +32,11 @@ async function main(): Promise<void> {
       rounds: { type: 'string', default: '6' },
       duration: { type: 'string', default: '2' },
       keep: { type: 'string' },
+      'semi-space': { type: 'string' },
     },
   });
+  const pinned = values['semi-space'];
+  const semiSpace = pinned ? [`--min-semi-space-size=${pinned}`, `--max-semi-space-size=${pinned}`] : [];
   await buildBench();
   if (values.keep) {
     const to = path.join(KEPT, values.keep);
@@ -49,6 +53,10 @@ async function main(): Promise<void> {
 
   const servers = new Map<string, RunningServer>();
   const samples = new Map<string, number[]>(positionals.map((v) => [v, []]));
+  // Heap bytes and GC pause µs per request, beside the CPU.
+  const heap = new Map<string, { allocated: number[]; gc: number[] }>(
+    positionals.map((v) => [v, { allocated: [], gc: [] }]),
+  );
   const load = new LoadProcess();
   await load.ready;
   try {
@@ -57,7 +65,7 @@ async function main(): Promise<void> {
       const build = kept ? path.join(KEPT, kept) : BUILD;
       if (!existsSync(build)) throw new Error(`no kept bundle "${kept}": run with --keep ${kept} first`);
       const config = { scenario: scenario.id, variant } as ServerConfig;
-      servers.set(label, await startServer(config, [], build));
+      servers.set(label, await startServer(config, semiSpace, build));
     }
     const job = {
       type: 'cannon' as const,
@@ -74,8 +82,15 @@ async function main(): Promise<void> {
         await load.run({ ...job, url, duration: round === 0 ? 0.5 * FIRST_WARMUP_FACTOR : 0.5 });
         await ask(server.child, { type: 'cpu-start' }, 'cpu-started');
         const result = await load.run({ ...job, url, duration });
-        const cpu = await ask<{ micros: number }>(server.child, { type: 'cpu-stop' }, 'cpu');
-        samples.get(label)!.push(cpu.micros / Math.max(1, result.total));
+        const cpu = await ask<{ micros: number; allocated: number; gcMicros: number }>(
+          server.child,
+          { type: 'cpu-stop' },
+          'cpu',
+        );
+        const requests = Math.max(1, result.total);
+        samples.get(label)!.push(cpu.micros / requests);
+        heap.get(label)!.allocated.push(cpu.allocated / requests);
+        heap.get(label)!.gc.push(cpu.gcMicros / requests);
       }
       process.stderr.write(`round ${round + 1}/${rounds}\n`);
     }
@@ -85,12 +100,15 @@ async function main(): Promise<void> {
   }
   const reference = samples.get(positionals[0]!)!;
   console.log(
-    `\n(${scenario.id}) ${rounds} rounds of ${duration} s, µs CPU per request, Node ${process.versions.node}`,
+    `\n(${scenario.id}) ${rounds} rounds of ${duration} s, µs CPU per request, Node ${process.versions.node}` +
+      (pinned ? `, young generation pinned at ${pinned} MiB` : ''),
   );
   for (const [label, values] of samples) {
     const ratio = median(values.map((v, i) => v / reference[i]!));
+    const { allocated, gc } = heap.get(label)!;
     console.log(
       `  ${label.padEnd(28)} ${median(values).toFixed(1).padStart(7)}   ×${ratio.toFixed(2)}   ` +
+        `${(median(allocated) / 1024).toFixed(1).padStart(5)} KB/req  GC ${median(gc).toFixed(2)} µs/req   ` +
         `[${values.map((v) => v.toFixed(0)).join(' ')}]`,
     );
   }

@@ -43,12 +43,17 @@ export const THROUGHPUT: ThroughputScenario[] = [
     variants: [
       'node-raw',
       'node-response',
+      'node-readfloor',
+      'node-readfloor+request',
       'express5-floor',
       'express5-response',
+      'express5-readfloor',
+      'express5-readfloor+request',
       'express5-native',
       'express5-native+bridged',
       'ee-express5',
       'ee-express5+request',
+      'ee-express5+ctx',
       'hono-express5',
       'honoNoGlobals-express5',
       'srvx-express5',
@@ -67,7 +72,7 @@ export const THROUGHPUT: ThroughputScenario[] = [
     ],
     baseline: 'express5-native',
     notes:
-      'The handler is `GET()`: it declares no parameters, so express-file-endpoints builds no Request for it (the peers build theirs lazily too). The `+request` rows run the same handler declared as `GET(_request)`, for which it builds one. `+bridged` puts a Web middleware that only calls `next()` in front of the native route, through `bridgeMiddleware`.',
+      'The handler is `GET()`: it declares no parameters, so express-file-endpoints builds no Request for it (the peers build theirs lazily too). The `+request` rows run the same handler declared as `GET(_request)`, for which it builds one. `+bridged` puts a Web middleware that only calls `next()` in front of the native route, through `bridgeMiddleware`. `+ctx` mounts with `asyncContext: true` (what `getContext()` costs). The `readfloor` rows are the floor of any bridge that hands out the real `Response`: `Response.json()` built, its body read back, its headers copied and written with one `end()`, no routing; `+request` also builds the real Request a `GET(request)` handler gets.',
   },
   {
     id: 'b',
@@ -79,6 +84,8 @@ export const THROUGHPUT: ThroughputScenario[] = [
     expected: { status: 200, body: Buffer.from(ECHO_BODY) },
     variants: [
       'node-raw',
+      'node-reqstream',
+      'express5-reqstream',
       'express5-native+json',
       'ee-express5',
       'ee-express5+json',
@@ -103,7 +110,7 @@ export const THROUGHPUT: ThroughputScenario[] = [
     ],
     baseline: 'express5-native+json',
     notes:
-      '`+json`: `express.json()` runs before the route or bridge, so the body arrives already parsed. `+contract`: the handler is `defineHandler({ body: EchoDocument }, …)`, a Zod schema of the document; `+byhand`: the same schema applied in a plain handler (`request.json()`, then `safeParse`), as one writes it without contracts.',
+      'The `reqstream` rows are the floor of any bridge that hands out a real Request: one over a pull stream of the Node request, its JSON read, and the `Response.json()` of it written as `readfloor` writes one. `+json`: `express.json()` runs before the route or bridge, so the body arrives already parsed. `+contract`: the handler is `defineHandler({ body: EchoDocument }, …)`, a Zod schema of the document; `+byhand`: the same schema applied in a plain handler (`request.json()`, then `safeParse`), as one writes it without contracts.',
   },
   {
     id: 'c',
@@ -182,18 +189,20 @@ const ahead = (scenario: Target['scenario'], group: string, variant: string, vs:
 const extra = (target: Target): Target => ({ ...target, extra: true });
 
 export const TARGETS: Target[] = [
-  cpu('a', '(a) GET in Express 5', 'ee-express5', 'express5-native', 1.0),
-  cpu('a', '(a) GET in Express 5', 'ee-express5', 'express5-response', 1.1),
-  cpu('a', '(a) GET in Express 5, peers', 'ee-express5', 'honoNoGlobals-express5', 0.85),
-  cpu('a', '(a) GET in Express 5, peers', 'ee-express5', 'srvx-express5', 0.9),
-  cpu('a', '(a) GET in Express 5, peers', 'ee-express5', 'remix-express5', 0.9),
-  cpu('a', '(a) GET in Express 5, peers', 'ee-express5', 'whatwg-express5', 0.7),
-  cpu('a', '(a) GET on node:http', 'ee-node', 'node-response', 1.1),
-  cpu('a', '(a) GET on node:http', 'ee-node', 'srvx-node', 0.9),
-  cpu('a', '(a) GET on node:http', 'ee-node', 'remix-node', 0.9),
-  cpu('b', '(b) POST 1 KiB JSON echo', 'ee-express5', 'express5-native+json', 1.0),
-  ...['honoNoGlobals-express5', 'srvx-express5', 'remix-express5', 'whatwg-express5'].map((peer) =>
-    ahead('b', '(b) POST 1 KiB JSON echo, no-global peers', 'ee-express5', peer),
+  // Against the floor a real Request and Response allow, and the peers that run the same handler.
+  cpu('a', '(a) GET in Express 5, `GET()`', 'ee-express5', 'express5-readfloor', 1.1),
+  cpu('a', '(a) GET in Express 5, `GET()`', 'ee-express5', 'honoNoGlobals-express5', 1.0),
+  cpu('a', '(a) GET in Express 5, `GET()`', 'ee-express5', 'srvx-express5', 1.05),
+  cpu('a', '(a) GET on node:http, `GET()`', 'ee-node', 'node-readfloor', 1.1),
+  cpu('a', '(a) GET on node:http, `GET()`', 'ee-node', 'honoNoGlobals-node', 1.0),
+  cpu('a', '(a) GET on node:http, `GET()`', 'ee-node', 'srvx-node', 1.05),
+  cpu('a', '(a) GET in Express 5, `GET(request)`', 'ee-express5+request', 'express5-readfloor+request', 1.1),
+  cpu('a', '(a) GET in Express 5, `asyncContext: true`', 'ee-express5+ctx', 'ee-express5', 1.05),
+  cpu('b', '(b) POST 1 KiB JSON echo', 'ee-express5', 'express5-reqstream', 1.1),
+  cpu('b', '(b) POST 1 KiB JSON echo', 'ee-express5', 'srvx-express5', 1.0),
+  cpu('b', '(b) POST 1 KiB JSON echo', 'ee-express5', 'honoNoGlobals-express5', 1.0),
+  ...['whatwg-express5', 'remix-express5'].map((peer) =>
+    ahead('b', '(b) POST 1 KiB JSON echo, ahead of', 'ee-express5', peer),
   ),
   {
     scenario: 'c',
@@ -206,7 +215,9 @@ export const TARGETS: Target[] = [
   },
   cpu('d', '(d) 1,000 endpoints', 'ee-express5@many', 'ee-express5@one', 1.05),
   cpu('d', '(d) 1,000 endpoints', 'ee-node@many', 'ee-node@one', 1.05),
-  // The same bars where the issue sets none.
+  // The same bars where the issue sets none, and the earlier bars against native routes.
+  extra(cpu('a', '(a) GET in Express 5', 'ee-express5', 'express5-native', 1.0)),
+  extra(cpu('b', '(b) POST 1 KiB JSON echo', 'ee-express5', 'express5-native+json', 1.0)),
   extra(cpu('a', '(a) GET in Express 4', 'ee-express4', 'express4-native', 1.0)),
   extra(cpu('a', '(a) GET on node:http, peers', 'ee-node', 'honoNoGlobals-node', 0.85)),
   extra(cpu('a', '(a) GET on node:http, peers', 'ee-node', 'whatwg-node', 0.7)),

@@ -15,6 +15,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import http, { type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
+import v8 from 'node:v8';
 import { Readable, Writable, pipeline } from 'node:stream';
 import type { Express } from 'express';
 import { bridgeMiddleware, mountEndpoints } from '../src/index';
@@ -62,7 +63,7 @@ async function buildListener(config: ServerConfig): Promise<RequestListener> {
   const [base, routes = 'one'] = config.variant.split('@') as [string, string | undefined];
   const [name, extra] = base.split('+') as [
     string,
-    'json' | 'request' | 'contract' | 'byhand' | 'bridged' | 'etag' | 'noetag' | undefined,
+    'json' | 'request' | 'contract' | 'byhand' | 'bridged' | 'ctx' | 'etag' | 'noetag' | undefined,
   ];
   const json = extra === 'json';
   // `node-raw`, `express5-native`, `ee-express5`, `hono-node`: one part names the host.
@@ -83,6 +84,8 @@ async function buildListener(config: ServerConfig): Promise<RequestListener> {
   if (host === 'node') {
     if (library === 'raw') return rawNode(config.scenario);
     if (library === 'response') return rawWithResponse();
+    if (library === 'readfloor') return readFloor(extra === 'request');
+    if (library === 'reqstream') return requestStreamFloor();
     // The middleware answers 404 itself when no `next` is given.
     // `+etag`: ETags and 304s, which node:http has only when the option asks.
     if (library === 'ee')
@@ -111,8 +114,15 @@ async function buildListener(config: ServerConfig): Promise<RequestListener> {
     case 'response':
       app.use(rawWithResponse() as unknown as Middleware);
       break;
+    case 'readfloor':
+      app.use(readFloor(extra === 'request') as unknown as Middleware);
+      break;
+    case 'reqstream':
+      app.use(requestStreamFloor() as unknown as Middleware);
+      break;
     case 'ee':
-      await mountEndpoints(app, { dir });
+      // `+ctx`: what `getContext()` costs a mount that enables it.
+      await mountEndpoints(app, { dir, asyncContext: extra === 'ctx' });
       break;
     default:
       if (!PEERS.includes(library)) throw new Error(`unknown variant ${config.variant}`);
@@ -203,6 +213,66 @@ function rawWithResponse(): RequestListener {
   };
 }
 
+/**
+ * The floors a bridge that hands out the runtime's real `Request` and `Response` cannot go under,
+ * with no routing and no checks: (a) `Response.json()` built, its body read back, its headers copied
+ * and the bytes written with one `end()`; with `request`, the real Request a `GET(request)` handler
+ * gets is built too (the URL, and the headers appended as they were sent).
+ */
+function readFloor(request: boolean): RequestListener {
+  return (req, res) => {
+    if (request) {
+      const built = new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, {
+        headers: headersOf(req),
+      });
+      if (built.method !== 'GET') throw new Error('unreachable');
+    }
+    void writeResponse(res, Response.json(HELLO));
+  };
+}
+
+/**
+ * (b) The floor for a POST: a real Request over a pull stream of the Node request, its JSON read,
+ * and the `Response.json()` of it written as `readFloor` writes one.
+ */
+function requestStreamFloor(): RequestListener {
+  return (req, res) => {
+    const request = new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, {
+      method: req.method,
+      headers: headersOf(req),
+      body: pullStream(req),
+      duplex: 'half',
+    } as RequestInit);
+    void request.json().then((value) => writeResponse(res, Response.json(value)));
+  };
+}
+
+function headersOf(req: IncomingMessage): Headers {
+  const headers = new Headers();
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+  return headers;
+}
+
+function pullStream(req: IncomingMessage): ReadableStream<Uint8Array> {
+  const iterator = req[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done, value } = await iterator.next();
+      if (done) controller.close();
+      else controller.enqueue(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
+    },
+  });
+}
+
+async function writeResponse(res: ServerResponse, response: Response): Promise<void> {
+  const body = Buffer.from(await response.arrayBuffer());
+  res.statusCode = response.status;
+  response.headers.forEach((value, name) => res.setHeader(name, value));
+  res.setHeader('content-length', body.byteLength);
+  res.end(body);
+}
+
 function sendJson(res: ServerResponse, value: unknown): void {
   const body = JSON.stringify(value);
   res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
@@ -222,13 +292,23 @@ function watchMemory(): void {
   let before = 0;
   let peakTracker: { stop(): number } | undefined;
   let cpu = process.cpuUsage();
+  let heap: HeapTracker | undefined;
   process.on('message', (message: { type: string }) => {
     if (message.type === 'cpu-start') {
+      heap = trackHeap();
       cpu = process.cpuUsage();
       process.send!({ type: 'cpu-started' });
     } else if (message.type === 'cpu-stop') {
       const used = process.cpuUsage(cpu);
-      process.send!({ type: 'cpu', micros: used.user + used.system, user: used.user, system: used.system });
+      const { allocated, gcMicros } = heap?.stop() ?? { allocated: Number.NaN, gcMicros: Number.NaN };
+      process.send!({
+        type: 'cpu',
+        micros: used.user + used.system,
+        user: used.user,
+        system: used.system,
+        allocated,
+        gcMicros,
+      });
     } else if (message.type === 'globals') {
       const replaced = globalThis.Request !== NATIVE_REQUEST || globalThis.Response !== NATIVE_RESPONSE;
       process.send!({ type: 'globals', replaced });
@@ -241,6 +321,44 @@ function watchMemory(): void {
       process.send!({ type: 'mem', before, peak, now: process.memoryUsage.rss() });
     }
   });
+}
+
+interface HeapTracker {
+  stop(): { allocated: number; gcMicros: number };
+}
+
+/**
+ * Bytes allocated on the JavaScript heap, and time spent in GC pauses, from now on. V8 exposes no
+ * allocation counter, but every collection reports the heap it found and the heap it left: what was
+ * allocated is what each collection found beyond what the one before it left, plus the growth since
+ * the last one (`v8.GCProfiler`, Node 19.6+).
+ */
+function trackHeap(): HeapTracker {
+  const profiler = new v8.GCProfiler();
+  const startUsed = v8.getHeapStatistics().used_heap_size;
+  profiler.start();
+  return {
+    stop() {
+      const endUsed = v8.getHeapStatistics().used_heap_size;
+      const result = profiler.stop() as {
+        statistics: {
+          cost: number;
+          beforeGC: { heapStatistics: { usedHeapSize: number } };
+          afterGC: { heapStatistics: { usedHeapSize: number } };
+        }[];
+      };
+      let allocated = 0;
+      let gcMicros = 0;
+      let left = startUsed;
+      for (const gc of result.statistics) {
+        allocated += Math.max(0, gc.beforeGC.heapStatistics.usedHeapSize - left);
+        left = gc.afterGC.heapStatistics.usedHeapSize;
+        gcMicros += gc.cost;
+      }
+      allocated += Math.max(0, endUsed - left);
+      return { allocated, gcMicros };
+    },
+  };
 }
 
 /**

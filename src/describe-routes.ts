@@ -3,7 +3,7 @@
  * endpoint with the methods dispatch will serve, worked out from the statically read exports,
  * and, once the modules are loaded, what their contracts validate.
  */
-import type { DiscoveredTree, RouteFile } from './discover';
+import { middlewareFilesFor, type DiscoveredTree } from './discover';
 import { methodsFor, WEBSOCKET_EXPORT } from './dispatch';
 import type { ContractSummary } from './types';
 
@@ -47,31 +47,23 @@ export function describeRoutes(tree: DiscoveredTree): RouteInfo[] {
     });
 }
 
+/**
+ * Puts the table of `tree` into `rows` in place: the row of an endpoint already there stays the same
+ * object, its fields updated, so a row kept before the modules loaded (or before a reload in
+ * development mode) says what the table says now.
+ */
+export function updateRoutes(rows: RouteInfo[], tree: DiscoveredTree): void {
+  const kept = new Map(rows.map((row) => [row.file, row]));
+  const updated = describeRoutes(tree).map((row) => {
+    const old = kept.get(row.file);
+    if (!old) return row;
+    delete old.contracts;
+    return Object.assign(old, row);
+  });
+  rows.splice(0, rows.length, ...updated);
+}
+
 /** URL patterns that a page serves; route groups collapse, so this compares URLs, not folders. */
 export function patternsWithPage(tree: DiscoveredTree): Set<string> {
   return new Set(tree.files.filter((f) => f.kind === 'page').map((f) => f.pattern));
-}
-
-/** Middleware files in the endpoint's folder and every folder above it, outermost first. */
-export function middlewareFilesFor(tree: DiscoveredTree, endpoint: RouteFile): RouteFile[] {
-  return middlewareFilesOf(tree).filter((f) => isPrefix(f.folders, endpoint.folders));
-}
-
-// The tree's middleware files, outermost first, found once per tree: asked for each endpoint,
-// a scan of every file each time grew with the square of the tree (25 ms for 1,000 endpoints).
-const middlewareByTree = new WeakMap<DiscoveredTree, RouteFile[]>();
-
-function middlewareFilesOf(tree: DiscoveredTree): RouteFile[] {
-  let files = middlewareByTree.get(tree);
-  if (!files) {
-    files = tree.files
-      .filter((f) => f.kind === 'middleware')
-      .sort((a, b) => a.folders.length - b.folders.length);
-    middlewareByTree.set(tree, files);
-  }
-  return files;
-}
-
-function isPrefix(prefix: string[], folders: string[]): boolean {
-  return prefix.length <= folders.length && prefix.every((name, i) => folders[i] === name);
 }

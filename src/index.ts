@@ -4,7 +4,14 @@ export { DEFAULT_BODY_LIMIT, BodyLimitError, type NodeMiddleware } from './bridg
 export { bridgeMiddleware, type BridgeOptions } from './bridge-middleware';
 export type { EndpointsMiddleware, AppLike } from './mount';
 export type { RouteInfo } from './describe-routes';
-export type { HttpMethod, HandlerExportName } from './dispatch';
+export { defineMiddleware, getContext } from './dispatch';
+export type {
+  HttpMethod,
+  HandlerExportName,
+  LocalsOf,
+  MiddlewareContext,
+  MiddlewareWithLocals,
+} from './dispatch';
 export { defineHandler, ResponseContractError } from './contract';
 export type {
   EndpointContract,
@@ -23,6 +30,7 @@ export type {
   Params,
   ParamsOf,
   NodeContext,
+  Locals,
   EndpointContext,
   EndpointHandler,
   WebMiddleware,
@@ -45,6 +53,7 @@ export type {
   RoutePattern,
   RouteParams,
   RouteContext,
+  RouteLocals,
   WebSocketRouteRegistry,
   WebSocketRoute,
 } from './typed-routes';

@@ -4,20 +4,28 @@
  * Discovery and validation run synchronously so an invalid tree throws at the call; loading
  * modules is asynchronous, and requests that arrive before it ends wait for it.
  */
-import { createNodeMiddleware, DEFAULT_BODY_LIMIT, type NodeMiddleware } from './bridge';
-import { discoverTree, displayPath, type DiscoveredTree, type RouteFile } from './discover';
+import { createNodeMiddleware, DEFAULT_BODY_LIMIT, routingOf, type NodeMiddleware } from './bridge';
+import {
+  discoverTree,
+  displayPath,
+  middlewareFilesFor,
+  type DiscoveredTree,
+  type RouteFile,
+} from './discover';
 import { failingModule, failingRouter, resolveDevOptions, startDevLoop } from './dev';
-import { describeRoutes, middlewareFilesFor, patternsWithPage, type RouteInfo } from './describe-routes';
+import { describeRoutes, patternsWithPage, updateRoutes, type RouteInfo } from './describe-routes';
 import {
   buildMethodTable,
   compileRoute,
   endpointRouter,
   etagModeOf,
+  fetchEtagModeOf,
   handleFetch,
   logError,
   tellOnError,
   type CompiledRoute,
   LOADING,
+  middlewareOptionNames,
   type MountedRoute,
   socketHandlerOf,
   WEBSOCKET_EXPORT,
@@ -35,6 +43,7 @@ import {
 import { openBuild, type OpenedBuild } from './manifest';
 import type { Router } from './router';
 import type { MountOptions, WebMiddleware } from './types';
+import { runtime } from './runtime';
 import { assertValidTree } from './validate';
 import {
   attachWebSockets,
@@ -69,10 +78,14 @@ export interface EndpointsMiddleware extends NodeMiddleware {
   attach(server: AttachableServer, options?: AttachOptions): void;
 }
 
-/** What `mountEndpoints(app)` needs of an Express or Connect app. */
+/** What `mountEndpoints(app)` needs of an Express or Connect app, or an Express Router. */
 export interface AppLike {
   use(middleware: EndpointsMiddleware): unknown;
+  /** An Express app's settings. */
   enabled?(setting: string): boolean;
+  /** An Express Router's own `caseSensitive` and `strict` (`express.Router({ caseSensitive: true })`). */
+  caseSensitive?: boolean;
+  strict?: boolean;
 }
 
 export function mountEndpoints(options?: MountOptions): EndpointsMiddleware;
@@ -86,10 +99,16 @@ export function mountEndpoints(
   // An invalid tree (or a missing folder) throws here, synchronously, rather than rejecting: discovery and
   // validation are synchronous, and an app that forgot `await` must stop before it listens, not crash later
   // on an unhandled rejection. Under `await` the two are the same.
+  // The host's settings make the tree stricter, never looser: its guards must cover every spelling the
+  // tree serves. An app's are read again per request (src/bridge/host-routing.ts); a Router's only here,
+  // since a request does not say which Router it came through. Sockets, which no app sees, use these.
   const middleware = createEndpoints({
-    caseSensitive: app.enabled?.('case sensitive routing'),
-    strict: app.enabled?.('strict routing'),
     ...maybeOptions,
+    caseSensitive:
+      maybeOptions?.caseSensitive === true ||
+      app.enabled?.('case sensitive routing') === true ||
+      app.caseSensitive === true,
+    strict: maybeOptions?.strict === true || app.enabled?.('strict routing') === true || app.strict === true,
   });
   app.use(middleware);
   const loaded = middleware.ready.then(() => middleware);
@@ -137,20 +156,31 @@ function createEndpoints(options: MountOptions): EndpointsMiddleware {
   let middleware = createNodeMiddleware({
     router: () => router,
     loaded,
+    routing: routingOf(options.caseSensitive === true, options.strict === true),
     passUnservedMethods: options.unservedMethods !== '405',
     etag: etagModeOf(options.etag),
   });
-  // `.fetch` has no host app whose setting it could follow: ETags only when the option asks.
-  const fetchSettings = { etag: options.etag === undefined ? 'off' : etagModeOf(options.etag) } as const;
+  const fetchSettings = { etag: fetchEtagModeOf(options.etag) };
   let fetch = async (request: Request) => {
     await loaded;
     return handleFetch(router as Router<CompiledRoute>, request, fetchSettings);
   };
   if (options.openapi) {
     // Only a mount with the option is wrapped: the others' requests pay nothing for it.
+    // The tree's middleware (an auth check around every endpoint) guards the document too.
+    const onError = options.onError ?? logError;
     ({ middleware, fetch } = serveOpenAPI(
       options.openapi,
-      { loaded, current: () => described, document },
+      {
+        loaded,
+        current: () => described,
+        document,
+        middleware: options.middleware ?? [],
+        onError,
+        locals: options.locals,
+        asyncContext: options.asyncContext === true,
+        etag: options.etag,
+      },
       {
         middleware,
         fetch,
@@ -236,7 +266,7 @@ async function loadTree(
     throw error;
   }
   swap(compiled.router);
-  routes.splice(0, routes.length, ...describeRoutes(compiled.loaded));
+  updateRoutes(routes, compiled.loaded);
   for (const { file, error } of failures) {
     tellOnError(onError, error, {
       file: file.displayPath,
@@ -269,17 +299,17 @@ async function compile(
     }),
   };
   if (!validated) assertValidTree(loaded);
-  // `ws` is loaded only for a tree that serves WebSockets, and its absence is told at startup.
+  // `ws` is loaded only for a tree that serves WebSockets, and its absence is told at startup. Not on Bun
+  // and Deno, where `attach` cannot serve them (it takes a Node server) and where importing `ws` asks Deno
+  // for a permission to read the environment that the app has no other need of.
   const needsWs = [...modules].find(
     ([file, mod]) => file.kind === 'endpoint' && socketHandlerOf(mod, file.displayPath),
   );
-  if (needsWs) await loadWebSocketLibrary(needsWs[0].displayPath);
+  if (needsWs && runtime.name === 'Node') await loadWebSocketLibrary(needsWs[0].displayPath);
 
   const pages = patternsWithPage(tree);
   const optionMiddleware = options.middleware ?? [];
-  const optionNames = optionMiddleware.map(
-    (mw, i) => `middleware option #${i + 1}${mw.name ? ` (${mw.name})` : ''}`,
-  );
+  const optionNames = middlewareOptionNames(optionMiddleware);
   const onError = options.onError ?? logError;
   const checksResponses = mountChecksResponses(options);
   const routeFor = (file: RouteFile): CompiledRoute => {
@@ -304,6 +334,8 @@ async function compile(
       middlewareNames: [...optionNames, ...folders.map((f) => f.displayPath)],
       ...bodyLimitsOf(mod, options),
       onError,
+      localsFromNode: options.locals,
+      asyncContext: options.asyncContext === true,
     });
   };
   // The modules by file, for `.openapi()`: it reads the contracts themselves.

@@ -39,11 +39,31 @@ export interface NodeContext {
 }
 
 /**
+ * What middleware hands the handlers behind it, on `context.locals`. Empty here: declare what every
+ * route's locals hold (what the `middleware` option adds) by augmenting it,
+ * `declare module 'express-file-endpoints' { interface Locals { requestId: string } }`; what a folder's
+ * `middleware.ts` adds is typed per route by `typegen` (see `defineMiddleware`).
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- augmented by users
+export interface Locals {}
+
+/**
  * Second argument of every handler. `mountEndpoints` always sets `route`, `mountPath` and `after`
  * (on Node and under `.fetch`); they are optional so a unit test can call a handler with `{ params }`.
  */
-export interface EndpointContext<P extends Params | string = Params> {
+export interface EndpointContext<
+  P extends Params | string = Params,
+  // Untyped by default: any middleware may set any key. `RouteContext` and `defineMiddleware` type it.
+  L extends object = Locals & Record<string, unknown>,
+> {
   params: P extends string ? ParamsOf<P> : P;
+  /**
+   * One object per request that middleware fill and handlers read (`locals.user`), the same on every
+   * host: the Node bridge, `.fetch`, other runtimes and WebSocket hooks. It starts empty, or with what
+   * the mount's `locals` option takes from the Node request. Always set by the library; optional so a
+   * unit test can call a handler with `{ params }` (`createTestContext({ locals })` sets it).
+   */
+  locals?: L;
   /** The Node request/response behind this call; `undefined` under `.fetch()` and in unit tests. */
   node?: NodeContext;
   /** The route pattern that matched, as the folders spell it: `/api/users/[id]`. */
@@ -130,8 +150,15 @@ export interface ContractIssue {
   message: string;
 }
 
-/** Answers a request a contract rejects: `issues` lists every problem found. */
-export type InvalidInputHandler = (issues: ContractIssue[], request: Request) => Response | Promise<Response>;
+/**
+ * Answers a request a contract rejects: `issues` lists the problems found, the first 100 of them;
+ * `omittedIssues` counts the rest (a large body can have one per item).
+ */
+export type InvalidInputHandler = (
+  issues: ContractIssue[],
+  request: Request,
+  info: { omittedIssues: number },
+) => Response | Promise<Response>;
 
 /** What the manifest module of a build exports by default (`express-file-endpoints build`). */
 export interface EndpointsManifest {
@@ -153,9 +180,30 @@ export interface MountOptions {
   manifest?: EndpointsManifest;
   /** Web middleware run, in order, around every endpoint of the tree. */
   middleware?: WebMiddleware[];
-  /** Match URLs case-sensitively. Default: the app's `case sensitive routing` setting, else `false`. */
+  /**
+   * What a request's `context.locals` starts with, taken from what the app's Express middleware left on
+   * the Node request: `({ req, res }) => ({ user: req.user, ...res.locals })`. Called once per request,
+   * when something first reads `locals`, so handlers need not reach for `context.node`. Not called
+   * under `.fetch` and for WebSocket upgrades, which have no Express request.
+   */
+  locals?: (node: NodeContext) => object;
+  /**
+   * Run each request's middleware and handler where `getContext()` finds its context, for code deep
+   * in a call stack that was not handed one. It uses `AsyncLocalStorage`, which costs every request a
+   * little; off by default, so a mount that does not use it pays nothing.
+   */
+  asyncContext?: boolean;
+  /**
+   * Match URLs case-sensitively. Whatever this says, a request that came through an Express app with
+   * `case sensitive routing` (or a Router given to `mountEndpoints(router)` with `caseSensitive`) is
+   * matched case-sensitively, so that a guard in front of the tree covers every path it serves.
+   * Default: `false`, made stricter by the host.
+   */
   caseSensitive?: boolean;
-  /** Treat `/a/` and `/a` as different URLs. Default: the app's `strict routing` setting, else `false`. */
+  /**
+   * Treat `/a/` and `/a` as different URLs. As with `caseSensitive`, the host's `strict routing`
+   * turns it on for the requests that come through it. Default: `false`, made stricter by the host.
+   */
   strict?: boolean;
   /**
    * Largest request body in bytes a handler may read; larger bodies get 413. `false` disables it.
@@ -290,6 +338,11 @@ export interface WebSocketContext<P extends Params | string = Params> {
   route: string;
   /** Where the tree is mounted, as given to `attach(server, { mountPath })`; `''` at the root. */
   mountPath: string;
+  /**
+   * What the tree's and the folders' middleware put on `context.locals` while the upgrade went through
+   * them (the user a guard found), the same object for every hook of the connection.
+   */
+  locals: Record<string, unknown>;
 }
 
 /** The server's end of one WebSocket connection. */

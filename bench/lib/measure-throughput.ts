@@ -8,10 +8,10 @@
  */
 import { createHash } from 'node:crypto';
 import type { ThroughputScenario } from '../scenarios';
-import { FIRST_WARMUP_FACTOR, type Options } from './options';
+import { FIRST_WARMUP_FACTOR, serverFlags, type Options } from './options';
 import { LoadProcess, ask, startServer, type RunningServer } from './processes';
 import type { Sample, ScenarioResult } from './results';
-import { fmtInt } from './stats';
+import { fmtInt, median } from './stats';
 import { REPLACES_GLOBALS, describeVariant } from './variants';
 
 export const log = (line: string): void => void process.stderr.write(`${line}\n`);
@@ -55,13 +55,49 @@ async function replacesGlobals(server: RunningServer): Promise<boolean> {
 export const rotate = <T>(list: readonly T[], round: number): T[] =>
   list.map((_, i) => list[(i + round) % list.length]!);
 
+/** One process's measurement: the load generator's figures and the server's CPU, heap and GC. */
+interface Measured {
+  requestsPerSecond: number;
+  p99: number;
+  total: number;
+  non2xx: number;
+  errors: number;
+  cpu: { micros: number; allocated: number; gcMicros: number };
+}
+
+/** A round of one variant: each of its processes measured in turn, the figures their medians. */
+async function measureRound(
+  scenario: ThroughputScenario,
+  servers: RunningServer[],
+  load: LoadProcess,
+  options: Options,
+  round: number,
+): Promise<Sample> {
+  const runs: Measured[] = [];
+  for (const server of servers) runs.push(await measureOnce(scenario, server, load, options, round));
+  const perRequest = (value: (run: Measured) => number) =>
+    median(runs.map((run) => value(run) / Math.max(1, run.total)));
+  const processes = runs.map((run) => run.cpu.micros / Math.max(1, run.total));
+  return {
+    round,
+    requestsPerSecond: median(runs.map((run) => run.requestsPerSecond)),
+    p99: median(runs.map((run) => run.p99)),
+    cpuPerRequest: median(processes),
+    processes,
+    allocatedPerRequest: perRequest((run) => run.cpu.allocated),
+    gcPerRequest: perRequest((run) => run.cpu.gcMicros),
+    non2xx: runs.reduce((sum, run) => sum + run.non2xx, 0),
+    errors: runs.reduce((sum, run) => sum + run.errors, 0),
+  };
+}
+
 async function measureOnce(
   scenario: ThroughputScenario,
   server: RunningServer,
   load: LoadProcess,
   options: Options,
   round: number,
-): Promise<Sample> {
+): Promise<Measured> {
   const job = {
     type: 'cannon' as const,
     url: server.url + scenario.path,
@@ -76,14 +112,14 @@ async function measureOnce(
   await load.run({ ...job, duration: warmup });
   await ask(server.child, { type: 'cpu-start' }, 'cpu-started');
   const result = await load.run({ ...job, duration: options.duration });
-  const cpu = await ask<{ micros: number }>(server.child, { type: 'cpu-stop' }, 'cpu');
+  const cpu = await ask<Measured['cpu']>(server.child, { type: 'cpu-stop' }, 'cpu');
   return {
-    round,
     requestsPerSecond: result.requestsPerSecond,
     p99: result.p99,
-    cpuPerRequest: cpu.micros / Math.max(1, result.total),
+    total: result.total,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
+    cpu,
   };
 }
 
@@ -93,17 +129,22 @@ export async function measureThroughput(
   options: Options,
 ): Promise<ScenarioResult> {
   log(`\n${scenario.title}`);
-  const servers = new Map<string, RunningServer>();
+  const servers = new Map<string, RunningServer[]>();
   const samples = new Map<string, Sample[]>(scenario.variants.map((v) => [v, []]));
   const wrong = new Map<string, string>();
   const refused = new Set<string>();
   try {
     for (const variant of scenario.variants) {
-      servers.set(variant, await startServer({ scenario: scenario.id, variant }));
+      const copies: RunningServer[] = [];
+      for (let i = 0; i < (options.processes ?? 1); i++) {
+        copies.push(await startServer({ scenario: scenario.id, variant }, serverFlags(options)));
+      }
+      servers.set(variant, copies);
     }
     for (let round = 0; round < options.rounds; round++) {
       for (const variant of rotate(scenario.variants, round)) {
-        const server = servers.get(variant)!;
+        const copies = servers.get(variant)!;
+        const server = copies[0]!;
         const check = await checkBytes(server.url, scenario);
         if (!check.ok) {
           wrong.set(variant, check.detail);
@@ -124,18 +165,19 @@ export async function measureThroughput(
           }
         }
         if (refused.has(variant)) continue;
-        const sample = await measureOnce(scenario, server, load, options, round);
+        const sample = await measureRound(scenario, copies, load, options, round);
         samples.get(variant)!.push(sample);
         const flagged =
           sample.non2xx + sample.errors > 0 ? ` (non-2xx ${sample.non2xx}, errors ${sample.errors})` : '';
         log(
           `  round ${round + 1} ${variant.padEnd(24)} ${sample.cpuPerRequest.toFixed(1).padStart(6)} µs CPU/req  ` +
-            `${fmtInt(sample.requestsPerSecond).padStart(7)} req/s  p99 ${sample.p99} ms${flagged}`,
+            `${fmtInt(sample.requestsPerSecond).padStart(7)} req/s  p99 ${sample.p99} ms  ` +
+            `${((sample.allocatedPerRequest ?? 0) / 1024).toFixed(1)} KB/req  GC ${(sample.gcPerRequest ?? 0).toFixed(1)} µs/req${flagged}`,
         );
       }
     }
   } finally {
-    await Promise.all([...servers.values()].map((s) => s.stop()));
+    await Promise.all([...servers.values()].flat().map((s) => s.stop()));
   }
   return {
     id: scenario.id,

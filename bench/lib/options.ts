@@ -14,6 +14,10 @@ export const USAGE = `usage: npm run bench -- [options]
   --rounds N           interleaved rounds (default 3; quick: 1)
   --duration S         seconds measured per variant and round (default 3; quick: 1)
   --node 22|24|26      run every process on that pinned Node (default 24)
+  --processes N        server processes per variant, each measured every round (default 2; quick: 1):
+                       copies of one build differ by up to 15% between processes
+  --semi-space MiB     pin the servers' young generation at this size (--min/max-semi-space-size), so
+                       that GC does not size it differently per variant; results.md says it was used
   --cross-version      scenario (a) once per supported Node, into results-cross.json
   --rerender           rebuild results.md from the saved JSON only (nothing is measured)
   --out DIR            where results go (default bench/; a --quick or --only run: bench/.scratch/results)
@@ -37,9 +41,11 @@ const KNOWN = new Set([
   'cross-version',
   'rerender',
   'out',
+  'processes',
+  'semi-space',
   'help',
 ]);
-const TAKES_VALUE = new Set(['only', 'rounds', 'duration', 'node', 'out']);
+const TAKES_VALUE = new Set(['only', 'rounds', 'duration', 'node', 'out', 'processes', 'semi-space']);
 /** A variant's first measurement is warmed up this many times longer than the next ones. */
 export const FIRST_WARMUP_FACTOR = 3;
 
@@ -92,10 +98,18 @@ export function parseOptions(argv: string[]): Options {
     only,
     startupRuns: quick ? 1 : 3,
     node: text('node') ?? '24',
+    processes: number('processes', quick ? 1 : 2),
+    ...(given.has('semi-space') ? { semiSpace: number('semi-space', 16) } : {}),
     crossVersion,
     rerender: given.has('rerender'),
     out: path.resolve(text('out') ?? (partial ? SCRATCH_RESULTS : BENCH_DIR)),
   };
+}
+
+/** Node flags for the measured server processes. */
+export function serverFlags(options: RunOptions): string[] {
+  if (options.semiSpace === undefined) return [];
+  return [`--min-semi-space-size=${options.semiSpace}`, `--max-semi-space-size=${options.semiSpace}`];
 }
 
 /** The command that makes a run with these options. */
@@ -107,5 +121,8 @@ export function commandOf(options: RunOptions, extra: string[] = []): string {
   if (options.rounds !== (options.quick ? 1 : 3)) args.push('--rounds', String(options.rounds));
   if (options.duration !== (options.quick ? 1 : 3)) args.push('--duration', String(options.duration));
   if (options.node !== '24') args.push('--node', options.node);
+  if ((options.processes ?? 1) !== (options.quick ? 1 : 2))
+    args.push('--processes', String(options.processes));
+  if (options.semiSpace !== undefined) args.push('--semi-space', String(options.semiSpace));
   return `npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}`;
 }

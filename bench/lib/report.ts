@@ -41,6 +41,20 @@ export function describeRun(run: SavedRun, command: string): string[] {
       'See bench/README.md.',
     '',
   ];
+  const processes = o.processes ?? 1;
+  if (processes > 1)
+    out.push(
+      `Each variant runs in ${processes} server processes, each measured every round; a round's figure is their ` +
+        'median (copies of one build differ by up to 15% between processes).',
+      '',
+    );
+  out.push(
+    o.semiSpace === undefined
+      ? "Young generation: V8's own sizing (no `--semi-space`)."
+      : `Young generation pinned at ${o.semiSpace} MiB in every server process (\`--semi-space ${o.semiSpace}\`): ` +
+          'fewer scavenges, so the CPU figures weigh allocation less than an unpinned server does.',
+    '',
+  );
   if (o.quick) out.push('> Quick mode: short runs. Indicative only.', '');
   return out;
 }
@@ -65,13 +79,13 @@ function targetTable(rows: TargetRow[]): string[] {
 
 export function scenarioTable(result: ScenarioResult): string[] {
   const out = [
-    '| variant | server CPU µs/req | CPU ratio | req/s | req/s ratio | p99 (ms) |',
-    '|---|---:|---:|---:|---:|---:|',
+    '| variant | server CPU µs/req | CPU ratio | heap KB/req | GC µs/req | req/s | req/s ratio | p99 (ms) |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
   ];
   const base = result.variants.find((v) => v.variant === result.baseline);
   for (const v of result.variants) {
     if (v.samples.length === 0) {
-      out.push(`| ${v.label} | wrong bytes: ${cell(v.wrongBytes ?? 'not measured')} | | | | |`);
+      out.push(`| ${v.label} | wrong bytes: ${cell(v.wrongBytes ?? 'not measured')} | | | | | | |`);
       continue;
     }
     const bad = v.samples.some((s) => s.non2xx + s.errors > 0) ? ' ⚠ non-2xx/errors' : '';
@@ -80,11 +94,23 @@ export function scenarioTable(result: ScenarioResult): string[] {
       fmtRatio(base ? sameRoundRatio(v.samples, base.samples, value) : Number.NaN);
     out.push(
       `| ${v.label}${bad}${wrong} | ${median(v.samples.map(cpuOf)).toFixed(1)} | ${ratio(cpuOf)} | ` +
+        `${heapCell(v.samples.map((s) => s.allocatedPerRequest))} | ${gcCell(v.samples.map((s) => s.gcPerRequest))} | ` +
         `${fmtInt(median(v.samples.map(rpsOf)))} | ${ratio(rpsOf)} | ${fmtMs(median(v.samples.map((s) => s.p99)))} |`,
     );
   }
   return out;
 }
+
+/** Medians of a figure older runs did not measure: `–` when absent. */
+const known = (values: (number | undefined)[]) => median(values.filter((v): v is number => v !== undefined));
+const heapCell = (values: (number | undefined)[]) => {
+  const bytes = known(values);
+  return Number.isFinite(bytes) ? (bytes / 1024).toFixed(1) : '–';
+};
+const gcCell = (values: (number | undefined)[]) => {
+  const micros = known(values);
+  return Number.isFinite(micros) ? micros.toFixed(2) : '–';
+};
 
 function startupTable(run: SavedRun): string[] {
   if (run.startup.length === 0) return [];

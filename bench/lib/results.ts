@@ -19,8 +19,14 @@ export interface Sample {
   round: number;
   requestsPerSecond: number;
   p99: number;
-  /** Server CPU time (user + system) per request, in µs. */
+  /** Server CPU time (user + system) per request, in µs: the median of the variant's processes. */
   cpuPerRequest: number;
+  /** Each of the variant's server processes' CPU µs per request this round (absent from older runs). */
+  processes?: number[];
+  /** Bytes allocated on the JavaScript heap per request (absent from older runs). */
+  allocatedPerRequest?: number;
+  /** Time in GC pauses per request, in µs (absent from older runs). */
+  gcPerRequest?: number;
   non2xx: number;
   errors: number;
 }
@@ -98,6 +104,10 @@ export interface RunOptions {
   /** Scenario ids to run, in the order given by the scenarios file. */
   only: string[];
   node: string;
+  /** Server processes per variant, each measured every round (absent from older runs: 1). */
+  processes?: number;
+  /** The young generation pinned at this many MiB in server processes (`--semi-space`); absent: V8's sizing. */
+  semiSpace?: number;
 }
 
 export type Machine = ReturnType<typeof describeMachine>;

@@ -7,6 +7,17 @@ export const VARIANTS: Record<string, string> = {
   'node-raw': 'raw node:http handler',
   'node-response': "raw node:http + the handler's `Response.json()` built and dropped (diagnostic)",
   'express5-floor': 'Express 5 floor: `app.use((req, res) => res.end(body))`',
+  'node-readfloor':
+    'node:http real-Response floor: `Response.json()` built, read back, headers copied, one `end()`',
+  'node-readfloor+request': 'node:http real-Response floor + the real Request a `GET(request)` handler gets',
+  'express5-readfloor':
+    'Express 5 real-Response floor: `Response.json()` built, read back, headers copied, one `end()`',
+  'express5-readfloor+request':
+    'Express 5 real-Response floor + the real Request a `GET(request)` handler gets',
+  'node-reqstream':
+    'node:http real-Request floor: a Request over a pull stream, `json()`, `Response.json()` written',
+  'express5-reqstream':
+    'Express 5 real-Request floor: a Request over a pull stream, `json()`, `Response.json()` written',
   'express5-response': "Express 5 floor + the handler's `Response.json()` built and dropped (diagnostic)",
   'express4-floor': 'Express 4 floor: `app.use((req, res) => res.end(body))`',
   'express5-native': 'Express 5 native route (`app.get`/`app.post` + `res.json`)',
@@ -28,6 +39,8 @@ export const VARIANTS: Record<string, string> = {
   'whatwg-express5': '@whatwg-node/server `createServerAdapter` in Express 5',
   'whatwg-express5+json': '@whatwg-node/server in Express 5 behind `express.json()`',
   'ee-node': 'express-file-endpoints on node:http (no Express)',
+  'ee-express5+ctx':
+    'express-file-endpoints in Express 5, mounted with `asyncContext: true` (`getContext()`)',
   'ee-express5+request':
     'express-file-endpoints in Express 5, handler `GET(request)`: a Request is built (diagnostic)',
   'ee-node+request':

@@ -211,6 +211,15 @@ class BridgedContext implements EndpointContext {
   get mountPath(): string {
     return mountPathOf(this.#req);
   }
+
+  /**
+   * Express's `res.locals`, the place an Express app's routes and views read what middleware found:
+   * what a bridged middleware sets there reaches them (made on a host that has none, as Connect).
+   */
+  get locals(): Record<string, unknown> {
+    const res = this.#res as ServerResponse & { locals?: Record<string, unknown> };
+    return (res.locals ??= Object.create(null) as Record<string, unknown>);
+  }
 }
 
 /** Tells `onError` about an error of the middleware. */

@@ -9,6 +9,7 @@ export { failRequest, finalNext, refuse, sendAnswer, type NextFunction } from '.
 export { BodyLimitError, ClientClosedError, DEFAULT_BODY_LIMIT } from './request-body';
 export { hasRewrittenPath, originalTarget, requestUrl, targetPath } from './request-url';
 export { mountPathOf, pathBelowMount } from './mount-path';
+export { routingOf } from './host-routing';
 export { toWebRequest } from './web-request';
 export { pipeBody, sendWebResponse } from './send-response';
 export { frameKnownBody } from './body-length';

@@ -10,6 +10,7 @@ import {
   dispatch,
   type EtagMode,
   EndpointCall,
+  emptyLocals,
   Failure,
   type HostRequest,
   LOADING,
@@ -17,15 +18,17 @@ import {
   runRoute,
   answerFor,
   BAD_ORIGIN,
+  declaresMoreThan,
   MALFORMED_PATH_ANSWER,
   REWRITTEN_PATH_ANSWER,
   isForbiddenMethod,
 } from '../dispatch';
 import { requestObserved, traceRequest, type RequestTrace } from '../observe';
-import { MALFORMED_PATH, type Router } from '../router';
+import { MALFORMED_PATH, type Router, type RouterOptions } from '../router';
 import type { NodeContext, Params } from '../types';
 import { isClientGoneError } from './client-gone';
 import { drainAfterResponse } from './drain-request';
+import { hostRouting } from './host-routing';
 import { mountPathOf, pathBelowMount } from './mount-path';
 import { failRequest, finalNext, refuse, sendAnswer, type NextFunction } from './plain-answers';
 import { bodyAlreadyRead, BodyLimitError, BodyTooDeepError } from './request-body';
@@ -60,6 +63,8 @@ export interface MountState {
   passUnservedMethods: boolean;
   /** ETags and 304s for bodies sent whole: the `etag` option (`host`: as the Express app says). */
   etag: EtagMode;
+  /** The mount's `caseSensitive` and `strict`: what a request is matched with, at the least. */
+  routing: RouterOptions;
 }
 
 /**
@@ -93,7 +98,8 @@ function handleNodeRequest(
   const path = pathBelowMount(req);
   // What the host's next() returns is not ours to handle: a non-promise there must not reach `.catch`.
   if (path === undefined) return void next();
-  const match = mount.router().match(path);
+  // Never more loosely than the Express app in front compares its guards' paths.
+  const match = mount.router().match(path, hostRouting(req, mount.routing));
   if (match === null) return void next();
   // Whatever answers from here on, a body nobody reads is drained (bounded) after the response.
   if (match === MALFORMED_PATH) {
@@ -246,6 +252,14 @@ class NodeRequest implements HostRequest {
   whenDone(run: () => void): void {
     whenResponseDone(this.res, run);
   }
+
+  /** What the mount's `locals` option takes from the Node request, in an object of the request's own. */
+  initialLocals(): Record<string, unknown> {
+    const locals = emptyLocals();
+    const fromNode = this.route.localsFromNode;
+    if (fromNode !== undefined) Object.assign(locals, fromNode(this.node));
+    return locals;
+  }
 }
 
 /**
@@ -262,8 +276,8 @@ function bodyOverLimit(
   if (length === undefined) return undefined;
   const read = bodyAlreadyRead(req);
   const limit = read ? route.parsedBodyLimit : route.bodyLimit;
-  if (limit === false || !(Number(length) > limit)) return undefined;
+  if (!declaresMoreThan(length, limit)) return undefined;
   // The rest of an upload this large is not read: the client learns at once that the connection ends.
   if (!read) res.setHeader('connection', 'close');
-  return new BodyLimitError(limit);
+  return new BodyLimitError(limit as number);
 }

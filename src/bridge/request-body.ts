@@ -4,6 +4,7 @@
  * by content type. Never hangs, never hands over an empty body silently.
  */
 import type { IncomingMessage } from 'node:http';
+import { BodyLimitError, ClientClosedError, DEFAULT_BODY_LIMIT } from '../dispatch';
 import { isDraining } from './drain-request';
 import { encodeFormBody } from './encode-form-body';
 
@@ -13,35 +14,8 @@ import { encodeFormBody } from './encode-form-body';
  */
 export const NO_READ_AHEAD: QueuingStrategy<Uint8Array> = { highWaterMark: 0 };
 
-/** Default `bodyLimit`: 1 MiB. */
-export const DEFAULT_BODY_LIMIT = 1024 * 1024;
-
-/**
- * Raised when a body is larger than the endpoint's limit; answered with 413. It goes to the app's
- * error handler in the shape of body-parser's own 413 (`status`, `statusCode`, `expose`, and `type`
- * `'entity.too.large'`), so a handler written for that one answers this one too.
- */
-export class BodyLimitError extends Error {
-  readonly status = 413;
-  readonly statusCode = 413;
-  readonly expose = true;
-  readonly type = 'entity.too.large';
-  constructor(readonly limit: number) {
-    super(`Request body too large: the limit is ${limit} bytes`);
-    this.name = 'BodyLimitError';
-  }
-}
-
-/**
- * The client went away before the exchange was over. Nobody is left to answer, so it is not
- * passed to the host's error handler (which would log a 500 for a request no one waits for).
- */
-export class ClientClosedError extends Error {
-  constructor(message = 'The client closed the connection before the body was complete') {
-    super(message);
-    this.name = 'ClientClosedError';
-  }
-}
+// One rule for every host, `.fetch` included: src/dispatch/request-body.ts.
+export { BodyLimitError, ClientClosedError, DEFAULT_BODY_LIMIT };
 
 /** Node reports a client gone mid-body as `Error: aborted` (ECONNRESET): one class for both. */
 export function asClientClosed(error: Error): Error {

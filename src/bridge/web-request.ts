@@ -20,6 +20,7 @@ import {
   type ParsedNodeRequest,
 } from './request-body';
 import { methodHasBody } from '../dispatch';
+import { assertFetchGlobals } from '../fetch-globals';
 
 export interface WebRequestOptions {
   /** Largest body in bytes a handler may read (`BodyLimitError` past it), or `false`. */
@@ -93,6 +94,9 @@ function describeParsedBody(headers: Headers, bytes: Uint8Array, asSent: boolean
 
 /** The charset parameter of a Content-Type (RFC 9110, section 8.3.2), quoted or not. */
 const CHARSET = /;\s*charset\s*=\s*("[^"]*"|[^;\s]*)/i;
+
+// Before `extends Request` needs it: without the global, the import of the package fails saying why.
+assertFetchGlobals();
 
 /**
  * A native Request whose `signal` (aborted when the client goes away) is made when first read.

@@ -2,9 +2,9 @@
  * `express-file-endpoints build`'s work, after the checks: one esbuild pass over the whole tree, from a generated
  * manifest module that imports every endpoint and middleware file statically and holds the validated route table.
  * The output is one file in the package's module format, with a source map that names the `.ts` lines: the tree's
- * local imports are compiled into it (each once, so a module shared by endpoints stays one module), packages stay
- * imports, resolved from the build folder as from the app. Beside it, the table as JSON: the marker by which a
- * `dir` mount knows a build.
+ * local imports are compiled into it (each once, so a module shared by endpoints stays one module); packages, and
+ * the app's own modules outside the tree (app-modules.ts), stay imports, so the app and its endpoints share them.
+ * Beside it, the table as JSON: the marker by which a `dir` mount knows a build.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -16,11 +16,13 @@ import {
   BUILD_KIND,
   BUILD_MARKER,
   libraryVersion,
+  MODULE_NAMES,
   moduleFiles,
   treeHash,
   type BuildTable,
 } from '../manifest';
 import { assertValidTree } from '../validate';
+import { importAppModules, typeScriptNote } from './app-modules';
 
 export interface BuildOutcome {
   /** The manifest module written, and its source map beside it. */
@@ -32,7 +34,9 @@ export interface BuildOutcome {
   endpoints: number;
   /** How many local files were compiled, route files included. */
   inputs: number;
-  /** esbuild's warnings (`import.meta` in a CommonJS build…), each naming its file and line. */
+  /** The app's files outside the tree that the build imports from where they are, rather than compiling them in. */
+  imports: string[];
+  /** esbuild's warnings (`import.meta` in a CommonJS build…), each naming its file and line, then the build's own. */
   warnings: string[];
 }
 
@@ -40,6 +44,8 @@ export interface BuildOutcome {
 // are string literals on lines of the generated manifest code only, so the source map stays right.
 const HASH_PLACEHOLDER = 'express-file-endpoints:tree-hash';
 const INPUTS_PLACEHOLDER = 'express-file-endpoints:inputs';
+/** The generated manifest source's name, as esbuild's messages and source map give it. */
+const MANIFEST_SOURCE = '<express-file-endpoints manifest>';
 
 /**
  * `checked`: the tree as `check --load` left it, validated, with the exports its modules really have
@@ -55,7 +61,7 @@ export async function buildEndpoints(
   const outDir = path.resolve(out);
   // The module format of the package the tree belongs to, as Node would give a `.js` file at its root.
   const format = isCommonJsFile(path.join(tree.root, 'endpoint.js')) ? 'cjs' : 'esm';
-  const moduleName = format === 'esm' ? 'manifest.mjs' : 'manifest.cjs';
+  const moduleName = MODULE_NAMES[format];
   const modules = moduleFiles(tree.files);
   const table: BuildTable = {
     kind: BUILD_KIND,
@@ -69,7 +75,21 @@ export async function buildEndpoints(
     files: tree.files.map((file) => ({ file: relativeTo(tree.root, file.file), exports: file.exports })),
   };
 
-  const result = await compile(tree, format, outDir, moduleName, manifestSource(table, modules, format));
+  const imported = new Set<string>();
+  const plugin = importAppModules(tree.root, outDir, {
+    format,
+    // esbuild names the importer of stdin's imports by the source file's name in the working folder.
+    manifest: path.join(tree.root, MANIFEST_SOURCE),
+    imported,
+  });
+  const result = await compile(
+    tree,
+    format,
+    outDir,
+    moduleName,
+    manifestSource(table, modules, format),
+    plugin,
+  );
   const output = result.outputFiles.find((file) => file.path === path.join(outDir, moduleName))!;
   const map = result.outputFiles.find((file) => file.path.endsWith('.map'));
   // Paths as esbuild gives them: relative to the tree root (absWorkingDir), with `/`.
@@ -83,7 +103,7 @@ export async function buildEndpoints(
   const marker = path.join(outDir, BUILD_MARKER);
   // Until the new module is written, the folder is no build: a failure in between leaves none half made.
   rmSync(marker, { force: true });
-  for (const name of ['manifest.mjs', 'manifest.cjs']) {
+  for (const name of Object.values(MODULE_NAMES)) {
     for (const stale of [name, `${name}.map`, declarationName(name)])
       rmSync(path.join(outDir, stale), { force: true });
   }
@@ -95,13 +115,19 @@ export async function buildEndpoints(
   writeFileSync(path.join(outDir, declarationName(moduleName)), declaration(format));
   // Compact: a mount parses it on every start.
   writeFileSync(marker, `${JSON.stringify(table)}\n`);
+  const imports = [...imported].sort();
+  const note = typeScriptNote(imports);
   return {
     module: output.path,
     marker,
     format,
     endpoints: tree.files.filter((file) => file.kind === 'endpoint').length,
     inputs: table.inputs.length,
-    warnings: result.warnings.map((message) => describeMessage(tree.root, message)),
+    imports,
+    warnings: [
+      ...result.warnings.map((message) => describeMessage(tree.root, message)),
+      ...(note ? [note] : []),
+    ],
   };
 }
 
@@ -127,16 +153,18 @@ async function compile(
   outDir: string,
   moduleName: string,
   source: string,
+  plugin: esbuild.Plugin,
 ): Promise<esbuild.BuildResult<{ write: false; metafile: true }>> {
   const esbuild = await loadEsbuild();
   try {
     return await esbuild.build({
-      stdin: { contents: source, resolveDir: tree.root, sourcefile: '<express-file-endpoints manifest>' },
+      stdin: { contents: source, resolveDir: tree.root, sourcefile: MANIFEST_SOURCE },
       absWorkingDir: tree.root,
       outfile: path.join(outDir, moduleName),
       bundle: true,
       // Packages are the app's dependencies: imported from the build as from the app, never copied in.
       packages: 'external',
+      plugins: [plugin],
       platform: 'node',
       format,
       target: 'node22',

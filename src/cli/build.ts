@@ -25,8 +25,10 @@ export async function build(
   const outcome = await buildEndpoints(dir ?? 'app', out ?? defaultOut(dir), checked.tree);
   const from = displayPath(path.dirname(outcome.module));
   for (const warning of outcome.warnings) console.log(`note: ${warning}`);
+  // The app's own modules are imported, not compiled in: said, since a count of compiled files alone hides them.
+  const imported = outcome.imports.length > 0 ? `, ${outcome.imports.length} imported from the app` : '';
   console.log(
-    `✓ built ${displayPath(outcome.module)} (${outcome.format === 'esm' ? 'ES module' : 'CommonJS'}, ${plural(outcome.inputs, 'file')} compiled); mount it with dir: '${from}'`,
+    `✓ built ${displayPath(outcome.module)} (${outcome.format === 'esm' ? 'ES module' : 'CommonJS'}, ${plural(outcome.inputs, 'file')} compiled${imported}); mount it with dir: '${from}'`,
   );
   return 0;
 }

@@ -11,7 +11,7 @@
 import type { EndpointContext, InvalidInputHandler } from '../types';
 import { directCallChecksResponses } from './response-checks';
 import { problemResponse } from './problem';
-import { ResponseContractError, responseIssues } from './check-response';
+import { checkResponse } from './check-response';
 import {
   CONTRACT,
   INPUT_LOCATIONS,
@@ -30,8 +30,11 @@ export interface ContractSettings {
   onInvalid: InvalidInputHandler | undefined;
   /** Whether the response to `request` is checked against `responses`. */
   checksResponses(request: Request): boolean;
-  /** Where a response that breaks the contract is reported. */
-  report(error: ResponseContractError, request: Request): void;
+  /**
+   * Where a response that breaks the contract is reported (a `ResponseContractError`), and an error
+   * of the response schema itself.
+   */
+  report(error: unknown, request: Request): void;
 }
 
 /** Outside a mount there is no `onError`: a broken response contract is logged. */
@@ -88,13 +91,16 @@ function contractHandler<C extends EndpointContract>(
   async function validatingHandler(request: Request, context?: EndpointContext): Promise<Response> {
     const input = await validateInput(contract, request, rawParams(context));
     if ('issues' in input) {
-      return onInvalid ? onInvalid(input.issues, request) : problemResponse(input.issues, input.status);
+      const { issues, omittedIssues, status } = input;
+      return onInvalid
+        ? onInvalid(issues, request, { omittedIssues })
+        : problemResponse(issues, omittedIssues, status);
     }
     const validated = new ValidatedContext(context, input.values) as unknown as ContractContext<C>;
     const response = await handler(request, validated);
     if (responses !== undefined && isResponse(response) && settings.checksResponses(request)) {
-      const issues = await responseIssues(responses, response);
-      if (issues.length > 0) settings.report(new ResponseContractError(response.status, issues), request);
+      const report = (error: unknown) => settings.report(error, request);
+      await checkResponse(responses, response, request, report, context?.after);
     }
     return response;
   }

@@ -10,6 +10,7 @@
  *     `NODE_ENV` is `production`.
  */
 import type { MountOptions } from '../types';
+import { environmentVariable } from '../runtime';
 
 /**
  * Marks a Request built by `createTestRequest`. `Symbol.for`, like the contract's key, so the
@@ -32,7 +33,7 @@ export function mountChecksResponses(
 ): (request: Request) => boolean {
   const chosen = options.checkResponses;
   if (chosen !== undefined) return () => chosen;
-  const env = process.env.NODE_ENV;
+  const env = environmentVariable('NODE_ENV');
   if (env === 'production') return () => false;
   if (options.dev || env === 'development' || env === 'test') return () => true;
   return isTestRequest;
@@ -40,5 +41,5 @@ export function mountChecksResponses(
 
 /** The rule of a handler called directly. */
 export function directCallChecksResponses(): boolean {
-  return process.env.NODE_ENV !== 'production';
+  return environmentVariable('NODE_ENV') !== 'production';
 }

@@ -34,6 +34,10 @@ export class ValidatedContext {
     return this.#base?.mountPath;
   }
 
+  get locals(): EndpointContext['locals'] {
+    return this.#base?.locals;
+  }
+
   get after(): EndpointContext['after'] {
     return this.#base?.after;
   }

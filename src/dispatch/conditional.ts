@@ -21,6 +21,11 @@ export function etagModeOf(option: MountOptions['etag']): EtagMode {
   return option === 'strong' ? 'strong' : 'weak';
 }
 
+/** The same for `.fetch`, which has no host app whose setting it could follow: unset is off. */
+export function fetchEtagModeOf(option: MountOptions['etag']): EtagMode {
+  return option === undefined ? 'off' : etagModeOf(option);
+}
+
 /**
  * The entity tag of a body of `length` bytes whose SHA-1 is `sha1` (base64), as Express's `etag`
  * package writes it: the length in hex and 27 characters of the hash, so a route that moves into the

@@ -7,7 +7,7 @@
  */
 import type { RequestTrace } from '../observe';
 import type { EndpointContext, NodeContext, Params } from '../types';
-import { isClientAbort, tellOnError } from './report-error';
+import { isClientAbort, tellOnError, wasTold } from './report-error';
 import type { CompiledRoute } from './route';
 
 /** What a host knows of one request. */
@@ -24,6 +24,13 @@ export interface HostRequest {
   isExpected(error: unknown): boolean;
   /** Runs `run` once the response has been sent or the client has left: `after()` callbacks. */
   whenDone(run: () => void): void;
+  /** What `context.locals` starts with; asked once, when something first reads it. */
+  initialLocals(): Record<string, unknown>;
+}
+
+/** Locals no host fills: a fresh object with no prototype, so any key a middleware sets is its own. */
+export function emptyLocals(): Record<string, unknown> {
+  return Object.create(null) as Record<string, unknown>;
 }
 
 type AfterCallback = () => unknown;
@@ -32,7 +39,7 @@ type AfterCallback = () => unknown;
 const RAN = 'ran';
 
 /**
- * `params` is the only own field; `node`, `route`, `mountPath` and `after` are getters, so a request
+ * `params` is the only own field; `node`, `route`, `mountPath`, `locals` and `after` are getters, so a request
  * that does not use them costs nothing more than this one object, and `after` still works
  * destructured (`{ after }`): the bound function is made on first use.
  */
@@ -44,6 +51,7 @@ export class EndpointCall implements EndpointContext {
   readonly #trace: RequestTrace | undefined;
   #afterCallbacks: AfterCallback[] | typeof RAN | undefined;
   #after: ((fn: AfterCallback) => void) | undefined;
+  #locals: Record<string, unknown> | undefined;
 
   constructor(
     readonly params: Params,
@@ -80,6 +88,11 @@ export class EndpointCall implements EndpointContext {
     return this.#host.mountPath();
   }
 
+  /** Made on first use: a request whose middleware and handler never read it pays nothing for it. */
+  get locals(): Record<string, unknown> {
+    return (this.#locals ??= this.#host.initialLocals());
+  }
+
   get after(): (fn: AfterCallback) => void {
     return (this.#after ??= (fn) => this.#schedule(fn));
   }
@@ -91,7 +104,7 @@ export class EndpointCall implements EndpointContext {
   report(error: unknown, what: string = this.#exportName, passedToNext = this.#host.errorsGoToNext()): void {
     if (this.#isExpected(error)) return;
     this.#trace?.failed(error);
-    this.#tell(error, what, passedToNext);
+    if (!wasTold(error)) this.#tell(error, what, passedToNext);
   }
 
   #isExpected(error: unknown): boolean {

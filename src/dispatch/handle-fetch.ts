@@ -1,37 +1,50 @@
 /**
- * The route table as a Web-standard `fetch(request) => Response` handler: for unit tests
- * through the real table, and for hosts other than Node. 404 when nothing matches; a handler
- * error is told to `onError` and answered with a 500, as the Node side answers it without a host
- * error handler (the promise never rejects for it).
+ * The route table as a Web-standard `fetch(request) => Response` handler: for unit tests through the
+ * real table, and for hosts other than Node (`Bun.serve`, `Deno.serve`, docs/runtimes.md). The same tree
+ * as the Node bridge (src/bridge/node-handler.ts), rule for rule: the path routed as the request names
+ * it, and refused where a Web guard would read another; CONNECT, TRACE and TRACK never reach a handler;
+ * the body limit, from Content-Length and by counting; a signal that aborts only when the client
+ * leaves. 404 when nothing matches; a handler error is told to `onError` and answered with a 500, as
+ * the Node side answers it without a host error handler (the promise never rejects for it).
  */
 import { traceRequest, type RequestTrace } from '../observe';
-import { MALFORMED_PATH, type Router } from '../router';
+import { isRewrittenPath, MALFORMED_PATH, targetPath, type Router } from '../router';
 import type { Params } from '../types';
 import {
   answerFor,
   answerResponse,
+  type Answer,
   INTERNAL_ERROR,
   isNullBodyStatus,
   MALFORMED_PATH_ANSWER,
   NOT_FOUND,
+  PAYLOAD_TOO_LARGE,
+  REWRITTEN_PATH_ANSWER,
 } from './answers';
 import { isFresh, NOT_MODIFIED_DROPS, webEntityTag, type EtagMode } from './conditional';
 import { joinChunks, readAvailable, type Available } from './read-available';
+import { declaresMoreThan, isBodyLimitError } from './request-body';
 import { dispatch, type Dispatch } from './method-table';
-import { EndpointCall, type HostRequest } from './endpoint-call';
+import { EndpointCall, emptyLocals, type HostRequest } from './endpoint-call';
+import { isForbiddenMethod } from './http-methods';
 import type { CompiledRoute } from './route';
 import { Failure, runRoute } from './run-route';
+import { Exchange, ServedRequest } from './served-request';
 
-/** `.fetch` as a host: no mount, no Node objects, no error handler but the 500 below. */
+/** `.fetch` as a host: no mount, no Node objects, no error handler but the answers below. */
 class FetchRequest implements HostRequest {
   readonly node = undefined;
+  readonly exchange = new Exchange();
   /** Runs the `after()` callbacks: set when the first one is registered. */
   done: (() => void) | undefined;
 
-  constructor(readonly request: Request) {}
+  constructor(
+    readonly request: Request,
+    private readonly bodyLimit: number | false,
+  ) {}
 
   buildRequest(): Request {
-    return this.request;
+    return new ServedRequest(this.request, this.exchange, this.bodyLimit);
   }
   mountPath(): string {
     return '';
@@ -39,11 +52,15 @@ class FetchRequest implements HostRequest {
   errorsGoToNext(): boolean {
     return false;
   }
-  isExpected(): boolean {
-    return false;
+  /** A body over the limit is the client's, as on Node: answered 413, not told to `onError`. */
+  isExpected(error: unknown): boolean {
+    return isBodyLimitError(error);
   }
   whenDone(run: () => void): void {
     this.done = run;
+  }
+  initialLocals(): Record<string, unknown> {
+    return emptyLocals();
   }
 }
 
@@ -60,21 +77,33 @@ export async function handleFetch(
   request: Request,
   settings: FetchSettings = DEFAULT_SETTINGS,
 ): Promise<Response> {
-  const url = new URL(request.url);
-  const match = router.match(url.pathname);
+  // The path as the request names it, not as `new URL()` reads it: Deno hands `request.url` over as the
+  // client sent it, dot segments and all, and the Node bridge routes what was sent too.
+  const path = targetPath(request.url) ?? '/';
+  const match = router.match(path);
   if (match === null) return answerResponse(NOT_FOUND);
   if (match === MALFORMED_PATH) return answerResponse(MALFORMED_PATH_ANSWER);
+  // A Web guard that reads `new URL(request.url).pathname` must see the path that was routed.
+  if (isRewrittenPath(path)) return answerResponse(REWRITTEN_PATH_ANSWER);
 
   const route = match.value;
-  const decision = dispatch(route.table, request.method);
+  // Bun and Deno hand CONNECT, TRACE and TRACK over as Requests; on Node no handler serves them either.
+  const decision: Dispatch = isForbiddenMethod(request.method)
+    ? { kind: 'not-allowed', allow: route.table.allow }
+    : dispatch(route.table, request.method);
   // `pass`: the page that serves GET here lives in the host app, which `.fetch` does not have.
   if (decision.kind === 'pass') return answerResponse(NOT_FOUND);
+  if (
+    decision.kind === 'handler' &&
+    declaresMoreThan(request.headers.get('content-length'), route.bodyLimit)
+  ) {
+    return answerResponse(PAYLOAD_TOO_LARGE);
+  }
   const exportName = decision.kind === 'handler' ? decision.entry.exportName : undefined;
   const trace = traceRequest(route, request.method, exportName, undefined);
-  const host = new FetchRequest(request);
+  const host = new FetchRequest(request, route.bodyLimit);
   if (trace === undefined) {
-    const response = await answer(route, match.params, decision, host, settings);
-    return host.done ? whenBodyDone(response, host.done) : response;
+    return watchedUntilOver(await answer(route, match.params, decision, host, settings), host);
   }
   trace.requestSource = () => request;
   let response: Response;
@@ -86,10 +115,31 @@ export async function handleFetch(
     throw error;
   }
   // The request is over once the caller has read the body, cancelled it, or it failed.
-  return whenBodyDone(response, (complete, error) => {
-    host.done?.();
+  return watchedUntilOver(response, host, (complete, error) => {
     if (error !== undefined) trace.failed(error);
     trace.finish(response.status, !complete);
+  });
+}
+
+/**
+ * The response as it is when nothing waits for its end; else with its body watched, so that what
+ * waits learns when the exchange is over: `after()` callbacks, the trace, and a handler that took
+ * the signal, which aborts if the body ends before it is complete (the client left, or it failed).
+ */
+function watchedUntilOver(
+  response: Response,
+  host: FetchRequest,
+  traced?: (complete: boolean, error?: unknown) => void,
+): Response {
+  const { exchange, done } = host;
+  // A response without a body is complete once the caller has it.
+  if (response.body === null || !exchange.watched) exchange.complete();
+  if (!exchange.watched && !done && !traced) return response;
+  return whenBodyDone(response, (complete, error) => {
+    if (complete) exchange.complete();
+    else exchange.endedEarly(error ?? new DOMException('The client closed the connection', 'AbortError'));
+    done?.();
+    traced?.(complete, error);
   });
 }
 
@@ -105,7 +155,7 @@ async function answer(
   const request = host.request;
   const call = new EndpointCall(params, route, decision.entry.exportName, host, trace);
   const outcome = await runRoute(route, decision.entry, call);
-  let response = outcome instanceof Failure ? answerResponse(INTERNAL_ERROR) : outcome;
+  let response = outcome instanceof Failure ? answerResponse(failureAnswer(outcome.error)) : outcome;
   if (settings.etag === 'weak' || settings.etag === 'strong') {
     response = await withValidators(request, response, settings.etag === 'weak');
   }
@@ -116,6 +166,11 @@ async function answer(
     statusText: response.statusText,
     headers: response.headers,
   });
+}
+
+/** A body over the limit is 413, as on Node; any other failure, 500. */
+function failureAnswer(error: unknown): Answer {
+  return isBodyLimitError(error) ? PAYLOAD_TOO_LARGE : INTERNAL_ERROR;
 }
 
 /**
@@ -190,6 +245,9 @@ function whenBodyDone(response: Response, done: (complete: boolean, error?: unkn
     ended = true;
     done(complete, error);
   };
+  // A server that sends a declared length may stop reading once it has it, before the stream's end.
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  let sent = 0;
   const reader = body.getReader();
   const wrapped = new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -200,6 +258,8 @@ function whenBodyDone(response: Response, done: (complete: boolean, error?: unkn
           end(true);
         } else {
           controller.enqueue(chunk.value);
+          sent += chunk.value.byteLength;
+          if (sent >= declared) end(true);
         }
       } catch (error) {
         controller.error(error);

@@ -38,6 +38,10 @@ export interface CompiledRoute {
   expressRoute: ExpressStyleRoute;
   /** The mount's `onError` (or the default). */
   onError: ErrorReporter;
+  /** The mount's `locals` option: what a request's locals start with, from the Node request. */
+  localsFromNode?: MountOptions['locals'];
+  /** The mount's `asyncContext`: its requests run where `getContext()` finds them. */
+  asyncContext?: boolean;
   /** The endpoint's `websocket` hooks, when it serves WebSockets (issue 28). */
   socket?: WebSocketHandler;
 }
@@ -51,6 +55,11 @@ export const LOADING: unique symbol = Symbol('express-file-endpoints.loading');
 /** What the route table of a mount leads to: a route ready to serve, or one still loading. */
 export type MountedRoute = CompiledRoute | typeof LOADING;
 
+/** How errors name the `middleware` option's functions: `middleware option #1 (requireAuth)`. */
+export function middlewareOptionNames(middleware: readonly WebMiddleware[]): string[] {
+  return middleware.map((mw, i) => `middleware option #${i + 1}${mw.name ? ` (${mw.name})` : ''}`);
+}
+
 /** What a route is made of beside its file and its method table. */
 export interface RouteParts {
   middleware: WebMiddleware[];
@@ -59,6 +68,8 @@ export interface RouteParts {
   /** See `CompiledRoute`; default `false`. */
   parsedBodyLimit?: number | false;
   onError: ErrorReporter;
+  localsFromNode?: MountOptions['locals'];
+  asyncContext?: boolean;
   socket?: WebSocketHandler;
 }
 

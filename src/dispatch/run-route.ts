@@ -8,6 +8,7 @@
  * back as a `Failure` for the host to answer (`next(err)`, or a 500) without telling it again.
  */
 import { traceMiddleware } from '../observe';
+import { runInContext } from './async-context';
 import { EndpointCall } from './endpoint-call';
 import { runChain, type ChainHooks, type NextCalledTwiceError } from './run-chain';
 import type { HandlerEntry } from './method-table';
@@ -25,6 +26,16 @@ export type Outcome = Response | Failure;
  * handler that declares parameters (`entry.takesArguments`). Never throws.
  */
 export function runRoute(
+  route: CompiledRoute,
+  entry: HandlerEntry,
+  call: EndpointCall,
+): Outcome | Promise<Outcome> {
+  // Only a mount that asked for `getContext()` pays for the storage.
+  if (route.asyncContext) return runInContext(call, () => runMiddlewareAndHandler(route, entry, call));
+  return runMiddlewareAndHandler(route, entry, call);
+}
+
+function runMiddlewareAndHandler(
   route: CompiledRoute,
   entry: HandlerEntry,
   call: EndpointCall,

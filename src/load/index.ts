@@ -1,5 +1,8 @@
-/** load: RouteFile -> module exports (import(); TypeScript through tsx whenever it can be found). */
-export { loadModule, moduleExports, type ModuleExports } from './load-module';
+/**
+ * load: RouteFile -> module exports (import(); TypeScript through tsx whenever it can be found; a test runner's
+ * own `require` when one loaded the library).
+ */
+export { importPackage, loadModule, moduleExports, type ModuleExports } from './load-module';
 export { EndpointLoadError } from './load-error';
 export { esbuildLocation, formatLocation, isParseFailure } from './source-location';
 export { loadedExportInfo } from './export-info';

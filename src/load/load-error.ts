@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import { isDebugging, withoutStack } from '../debug';
+import { isTypeScriptFile } from '../discover';
 import { isParseFailure, isThrownSyntaxError, withEditorColumns } from './source-location';
 
 /** Thrown when a module cannot be loaded; names the file. */
@@ -117,6 +118,30 @@ function strippingLimit(error: unknown): string | undefined {
     'namespaces, parameter properties), and does not load `import`/`export` from a .ts file in a ' +
     'CommonJS package'
   );
+}
+
+const RUNNER_ESM =
+  'It is an ES module, and this test runner loads ES modules only through its own `import()`: Jest has one ' +
+  'when Node runs it with --experimental-vm-modules (`NODE_OPTIONS=--experimental-vm-modules npx jest`). ' +
+  'Or write the endpoint as CommonJS (`exports.GET = …`), or let the runner compile it to CommonJS ' +
+  '(Jest: babel-jest with @babel/preset-env, ts-jest for TypeScript).';
+
+const RUNNER_TYPESCRIPT =
+  'This test runner compiles TypeScript only through its transform: with Jest, ts-jest ' +
+  "(`preset: 'ts-jest'` in jest.config.js, `npm install -D ts-jest`) or babel-jest with @babel/preset-typescript.";
+
+/** For a file a test runner's module registry (Jest's) would not load: an ES module, or TypeScript it does not compile. */
+export function runnerHint(file: string, error: unknown): string | undefined {
+  const code = codeOf(error);
+  if (
+    code === 'ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING' ||
+    code === 'ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING_FLAG'
+  ) {
+    return RUNNER_ESM;
+  }
+  // By name: the runner's errors may come from another realm than this library's (Jest's sandbox).
+  const name = (error as { name?: unknown } | null)?.name;
+  return isTypeScriptFile(file) && name === 'SyntaxError' ? RUNNER_TYPESCRIPT : undefined;
 }
 
 /** For a file Node treats as CommonJS although it is written with `import`/`export`. */

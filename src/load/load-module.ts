@@ -11,6 +11,18 @@
  *
  * JavaScript loads with `import()` under Node's rules, whether or not tsx was registered for
  * TypeScript files elsewhere in the tree (see assertCommonJsSyntax).
+ *
+ * Under Node, `require` and `import()` share one module cache, so which of them loads a file changes no instance
+ * the app sees. `import()` stays the way in for JavaScript although Node 22.12+ can `require()` ES modules too:
+ * it takes a module with top-level `await`, and development mode reloads an ES module by giving it a new URL,
+ * which only `import()` follows.
+ *
+ * Under a test runner's own module registry (Jest's, see runner-require.ts) none of that applies: every file
+ * goes through the runner's `require`, and the runner's transforms decide what a file may contain.
+ *
+ * Bun and Deno compile TypeScript themselves, all of it (enums, extensionless imports, `export` in
+ * a CommonJS package): there a `.ts` file is imported as it is, and tsx, whose hooks are Node's,
+ * is never looked for.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -18,13 +30,16 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { compileFunction } from 'node:vm';
 import { isTypeScriptFile } from '../discover';
-import { EndpointLoadError, commonJsHint, typeScriptHint } from './load-error';
+import { runtime } from '../runtime';
+import { EndpointLoadError, commonJsHint, runnerHint, typeScriptHint } from './load-error';
 import { isCommonJsFile, isStrictlyCommonJsFile } from './module-format';
+import { runnerRequire } from './runner-require';
 import { importAsEsModule, registerTsxFrom } from './tsx-loader';
 
 export type ModuleExports = Record<string, unknown>;
 
 export async function loadModule(file: string, displayPath: string): Promise<ModuleExports> {
+  if (runnerRequire) return loadThroughRunner(runnerRequire, file, displayPath);
   if (isTypeScriptFile(file)) return loadTypeScript(file, displayPath);
   if (isStrictlyCommonJsFile(file)) assertCommonJsSyntax(file, displayPath);
   try {
@@ -35,6 +50,13 @@ export async function loadModule(file: string, displayPath: string): Promise<Mod
 }
 
 async function loadTypeScript(file: string, displayPath: string): Promise<ModuleExports> {
+  if (runtime.name !== 'Node') {
+    try {
+      return moduleExports(await importFile(file));
+    } catch (error) {
+      throw new EndpointLoadError(displayPath, error);
+    }
+  }
   let withTsx: boolean;
   try {
     withTsx = await registerTsxFrom(path.dirname(file));
@@ -61,8 +83,47 @@ async function loadTypeScript(file: string, displayPath: string): Promise<Module
   }
 }
 
+/**
+ * Through the `require` of the test runner that loaded the library, so that the endpoint, the test and the app
+ * share one instance of every module, mocks included. No tsx: the runner compiles TypeScript with its own
+ * transform, or refuses it. An ES module its `require` will not take goes to `import()`, which under Jest is
+ * Jest's own only with --experimental-vm-modules, and otherwise fails at once.
+ */
+export async function loadThroughRunner(
+  runnerRequire: NodeJS.Require,
+  file: string,
+  displayPath: string,
+): Promise<ModuleExports> {
+  try {
+    return runnerRequire(file) as ModuleExports;
+  } catch (error) {
+    if (!isEsModuleRefusal(error)) throw new EndpointLoadError(displayPath, error, runnerHint(file, error));
+  }
+  try {
+    return moduleExports(await importFile(file));
+  } catch (error) {
+    throw new EndpointLoadError(displayPath, error, runnerHint(file, error));
+  }
+}
+
+/** `require()` that will not load an ES module (Jest without --experimental-vm-modules), or not this one (top-level `await`). */
+function isEsModuleRefusal(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'ERR_REQUIRE_ESM' || code === 'ERR_REQUIRE_ASYNC_MODULE';
+}
+
+/**
+ * An optional package the library loads when a tree needs it (`ws`), through the same module system as the
+ * endpoints: a test runner's `require` where one loaded the library, or `import()`.
+ */
+export function importPackage(name: string): Promise<unknown> {
+  return runnerRequire ? Promise.resolve().then(() => runnerRequire!(name)) : import(name);
+}
+
 function importFile(file: string): Promise<ModuleExports> {
-  return import(/* webpackIgnore: true */ pathToFileURL(file).href) as Promise<ModuleExports>;
+  return import(
+    /* webpackIgnore: true */ /* @vite-ignore */ pathToFileURL(file).href
+  ) as Promise<ModuleExports>;
 }
 
 /**

@@ -17,6 +17,8 @@ import {
 /** The file that makes a folder a build: `mountEndpoints({ dir })` looks for it before globbing. */
 export const BUILD_MARKER = 'express-file-endpoints-build.json';
 export const BUILD_KIND = 'express-file-endpoints build';
+/** The manifest module's name, by the module format of the tree's package. */
+export const MODULE_NAMES = { esm: 'manifest.mjs', cjs: 'manifest.cjs' } as const;
 
 export interface BuildTable {
   kind: typeof BUILD_KIND;

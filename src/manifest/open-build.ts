@@ -9,8 +9,17 @@ import { pathToFileURL } from 'node:url';
 import { withoutStack } from '../debug';
 import { displayPath, treeRoot, type DiscoveredTree } from '../discover';
 import { moduleExports, type ModuleExports } from '../load';
+import { environmentVariable } from '../runtime';
 import type { MountOptions } from '../types';
-import { BUILD_KIND, BUILD_MARKER, moduleFiles, tableTree, treeHash, type BuildTable } from './build-table';
+import {
+  BUILD_KIND,
+  BUILD_MARKER,
+  MODULE_NAMES,
+  moduleFiles,
+  tableTree,
+  treeHash,
+  type BuildTable,
+} from './build-table';
 import { libraryVersion } from './version';
 
 export interface OpenedBuild {
@@ -54,16 +63,40 @@ export function openBuild(options: MountOptions): OpenedBuild | undefined {
 }
 
 /**
- * The table of the build in `root`, undefined when `root` holds none (one stat: the cost a mount of a plain tree
+ * The table of the build in `root`, undefined when `root` holds none (three stats: the cost a mount of a plain tree
  * pays for this). Throws on a build that cannot be used. Also what `typegen` reads a build with.
  */
 export function readBuildTable(root: string): BuildTable | undefined {
   const marker = path.join(root, BUILD_MARKER);
-  if (!statSync(marker, { throwIfNoEntry: false })) return undefined;
+  if (!statSync(marker, { throwIfNoEntry: false })) {
+    refuseManifestWithoutMarker(root);
+    return undefined;
+  }
   return usableTable(readMarker(marker), `the build in ${displayPath(root)}`);
 }
 
 const AGAIN = 'Run `npx express-file-endpoints build` again.';
+
+/**
+ * A build folder deployed without its marker (a `.dockerignore` or a `files` list that leaves out `*.json`) holds
+ * no route file: mounted as a tree, it would be an empty one, every request a 404 and nothing said. Its manifest
+ * module gives it away. A file of that name in a tree is a build's only if it holds a build's table.
+ */
+function refuseManifestWithoutMarker(root: string): void {
+  for (const name of Object.values(MODULE_NAMES)) {
+    const file = path.join(root, name);
+    if (!statSync(file, { throwIfNoEntry: false })?.isFile()) continue;
+    if (!readFileSync(file, 'utf8').includes(JSON.stringify(BUILD_KIND))) continue;
+    throw withoutStack(
+      new Error(
+        `express-file-endpoints: ${displayPath(root)} holds the manifest module ${name} of a build, but not ` +
+          `${BUILD_MARKER}, the file that makes the folder a build and holds its route table. Deploy the build ` +
+          'folder whole (a .dockerignore or a files list that leaves out *.json drops it), or run ' +
+          '`npx express-file-endpoints build` again.',
+      ),
+    );
+  }
+}
 
 /** The marker's JSON; a marker that does not parse is no build, as usableTable says. */
 function readMarker(marker: string): unknown {
@@ -116,7 +149,7 @@ function usableTable(value: unknown, what: string): BuildTable {
   }
   // Hashing reads every compiled file of the tree: done in development and tests only, where the tree is at hand
   // and changes; a production deployment usually has no tree to compare with.
-  if (process.env.NODE_ENV !== 'production' && isDirectory(built.source)) {
+  if (environmentVariable('NODE_ENV') !== 'production' && isDirectory(built.source)) {
     if (treeHash(built.source, built.inputs) !== built.hash) {
       throw withoutStack(
         new Error(

@@ -20,11 +20,19 @@ const SLASH = 0x2f;
 const ROOT_PARTS: readonly string[] = [''];
 
 export function createRouter<T>(entries: readonly RouteEntry<T>[], options: RouterOptions = {}): Router<T> {
-  const caseSensitive = options.caseSensitive === true;
-  const strict = options.strict === true;
-  const root = buildTrie(entries, caseSensitive);
+  const own = { caseSensitive: options.caseSensitive === true, strict: options.strict === true };
+  // One trie per letter-case rule: the router's own is built now, the other the first time a
+  // request's host asks for it (most mounts only ever see one setting).
+  let sensitive = own.caseSensitive ? buildTrie(entries, true) : undefined;
+  let insensitive = own.caseSensitive ? undefined : buildTrie(entries, false);
   return {
-    match: (pathname) => matchPath(root, pathname, caseSensitive, strict),
+    match: (pathname, routing = own) => {
+      const caseSensitive = routing.caseSensitive === true;
+      const root = caseSensitive
+        ? (sensitive ??= buildTrie(entries, true))
+        : (insensitive ??= buildTrie(entries, false));
+      return matchPath(root, pathname, caseSensitive, routing.strict === true);
+    },
   };
 }
 

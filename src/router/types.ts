@@ -31,7 +31,8 @@ export interface RouteMatch<T> {
 export interface Router<T> {
   /**
    * `pathname` is the raw request path: starts with `/`, no query string, still percent-encoded.
-   * Returns `null` when no route matches.
+   * `routing` replaces the router's own options for this match (the host's settings, read per
+   * request). Returns `null` when no route matches.
    */
-  match(pathname: string): RouteMatch<T> | null | typeof MALFORMED_PATH;
+  match(pathname: string, routing?: RouterOptions): RouteMatch<T> | null | typeof MALFORMED_PATH;
 }

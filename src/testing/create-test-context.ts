@@ -8,13 +8,18 @@ import { detachedNodeContext } from '../bridge';
 import type { EndpointContext, NodeContext, Params } from '../types';
 
 /** Options of {@link createTestContext}. */
-export interface TestContextOptions<P extends Params | string = Params> {
+export interface TestContextOptions<
+  P extends Params | string = Params,
+  L extends Record<string, unknown> = Record<string, unknown>,
+> {
   /** The route's params, as the router would give them. */
   params?: EndpointContext<P>['params'];
   /** The route pattern; default `''`. */
   route?: string;
   /** Where the tree is mounted; default `''`. */
   mountPath?: string;
+  /** What the route's middleware would have put on `context.locals`: `{ user }`. Default: empty. */
+  locals?: L;
   /** Fields to put on the Node request and response: `{ req: { session: { user } } }`. */
   node?: {
     req?: Record<string, unknown>;
@@ -22,24 +27,32 @@ export interface TestContextOptions<P extends Params | string = Params> {
   };
 }
 
-/** A context whose `node` is always there. */
-export type TestContext<P extends Params | string = Params> = EndpointContext<P> & { node: NodeContext };
+/** A context whose `node` and `locals` are always there. */
+export type TestContext<
+  P extends Params | string = Params,
+  L extends Record<string, unknown> = Record<string, unknown>,
+> = Omit<EndpointContext<P>, 'locals'> & {
+  node: NodeContext;
+  locals: L;
+};
 
 /**
  * Builds a handler's context. `after()` callbacks run on the next turn of the event loop, as they
  * would once a response has been sent.
  *
  * @example
- * const res = await GET(createTestRequest('/me'), createTestContext({ node: { req: { user: { id: 1 } } } }));
+ * const res = await GET(createTestRequest('/me'), createTestContext({ locals: { user: { id: 1 } } }));
  */
-export function createTestContext<P extends Params | string = Params>(
-  options: TestContextOptions<P> = {},
-): TestContext<P> {
+export function createTestContext<
+  P extends Params | string = Params,
+  L extends Record<string, unknown> = Record<string, unknown>,
+>(options: TestContextOptions<P, L> = {}): TestContext<P, L> {
   const params = Object.assign(Object.create(null) as Params, options.params);
   return {
     params: params as EndpointContext<P>['params'],
     route: options.route ?? '',
     mountPath: options.mountPath ?? '',
+    locals: Object.assign(Object.create(null) as L, options.locals),
     node: detachedNodeContext(options.node?.req, { locals: {}, ...options.node?.res }),
     after: (fn) => void setImmediate(fn),
   };

@@ -6,6 +6,10 @@
  */
 import { markTestRequest } from '../contract';
 import { methodHasBody } from '../dispatch';
+import { assertFetchGlobals } from '../fetch-globals';
+
+// At import, not at the first call: a test environment without Request fails before any test runs.
+assertFetchGlobals();
 
 /**
  * Options of {@link createTestRequest}.

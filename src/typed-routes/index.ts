@@ -10,6 +10,7 @@ export type {
   RoutePattern,
   RouteParams,
   RouteContext,
+  RouteLocals,
   EndpointMethods,
   HandlerTypes,
   WebSocketRouteRegistry,

@@ -16,7 +16,7 @@
  * says a client sends and gets back (issues 24 and 25).
  */
 import type { ContractOf, ContractTypes } from '../contract';
-import type { EndpointContext, ParamsOf } from '../types';
+import type { EndpointContext, Locals, ParamsOf } from '../types';
 
 /** Route patterns and their params; filled in by the generated declaration file. */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- augmented by generated code
@@ -46,10 +46,21 @@ export type WebSocketRoute = [keyof WebSocketRouteRegistry] extends [never]
   ? RoutePattern
   : Extract<keyof WebSocketRouteRegistry, string>;
 
-/** The handler context of one route: `({ params }: RouteContext<'/api/users/[id]'>)`. */
-export type RouteContext<P extends RoutePattern> = Omit<EndpointContext, 'params'> & {
+/**
+ * What a route's handlers find on `context.locals`: what every route has (`Locals`) and what the
+ * `middleware.ts` of each folder above it declares it adds (`defineMiddleware<{ user: User }>`).
+ */
+export type RouteLocals<P extends RoutePattern> = Locals &
+  (P extends keyof RouteRegistry ? (RouteRegistry[P] extends { locals: infer L } ? L : unknown) : unknown);
+
+/**
+ * The handler context of one route: `({ params, locals }: RouteContext<'/api/users/[id]'>)`.
+ * `locals` is required where the route's middleware add something, so a unit test passes it
+ * (`createTestContext({ locals })`); optional where there is nothing to read.
+ */
+export type RouteContext<P extends RoutePattern> = Omit<EndpointContext, 'params' | 'locals'> & {
   params: RouteParams<P>;
-};
+} & (Record<never, never> extends RouteLocals<P> ? { locals?: RouteLocals<P> } : { locals: RouteLocals<P> });
 
 /** `url()`'s params argument: optional when the route has no required params. */
 export type UrlParams<P extends RoutePattern> =

@@ -11,6 +11,7 @@ import { LOADING, tellOnError, type MountedRoute } from '../dispatch';
 import { MALFORMED_PATH, type RouteMatch, type Router } from '../router';
 import type { ErrorReporter } from '../types';
 import { Connection } from './connection';
+import { checkedOrigins, isAllowedOrigin } from './origin-check';
 import {
   decideUpgrade,
   socketContext,
@@ -30,6 +31,13 @@ export interface AttachOptions {
   pingInterval?: number | false;
   /** Milliseconds a socket has to answer the server's close with its own, before it is cut. Default 5,000. */
   closeTimeout?: number;
+  /**
+   * The browser pages, besides the server's own host, that may open a socket: origins as browsers send
+   * them (`['https://app.example.com']`), or `'*'` for any page, for an API whose sockets authenticate
+   * with a token rather than a cookie. A handshake from any other origin is refused with 403; one
+   * without an Origin header (not from a browser) is not. Default: none.
+   */
+  allowedOrigins?: readonly string[] | '*';
 }
 
 /** What `attach` needs of a mount. */
@@ -73,6 +81,7 @@ const HANDSHAKE_HEADERS = new Set([
 
 export function treeSockets(mount: SocketMount, options: AttachOptions, passOn: PassOn): TreeSockets {
   const mountPath = checkedMountPath(options.mountPath);
+  const allowedOrigins = checkedOrigins(options.allowedOrigins);
   const connections = new Set<Connection>();
   // Made on the first upgrade the tree accepts, from `ws`, loaded then.
   let sockets: Promise<WebSocketServer> | undefined;
@@ -124,6 +133,13 @@ export function treeSockets(mount: SocketMount, options: AttachOptions, passOn: 
     const url = requestUrl(req);
     if (url === undefined || hasRewrittenPath(req)) {
       return writeRefusal(socket, new Response('Bad Request', { status: 400 }));
+    }
+    // Before any middleware or hook runs: a page of another site gets nothing of the app.
+    if (!isAllowedOrigin(req.headers.origin, req.headers.host, allowedOrigins)) {
+      return writeRefusal(
+        socket,
+        new Response('Forbidden: this origin may not open a WebSocket', { status: 403 }),
+      );
     }
     const context = socketContext(found.params, route, upgradeWebRequest(req, url), mountPath);
     let answer!: () => void;

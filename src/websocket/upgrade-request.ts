@@ -10,6 +10,7 @@ import { toWebRequest } from '../bridge';
 import {
   type CompiledRoute,
   EndpointCall,
+  emptyLocals,
   Failure,
   type HandlerEntry,
   type HostRequest,
@@ -78,6 +79,8 @@ function upgradeHost(context: WebSocketContext, socket: Duplex, answered: Promis
     mountPath: () => context.mountPath,
     errorsGoToNext: () => false,
     isExpected: () => socket.destroyed,
+    // The middleware fill the connection's own locals, which every later hook reads.
+    initialLocals: () => context.locals,
     whenDone(run) {
       // `after()` callbacks run once the handshake is answered or the client has gone, whichever comes first:
       // not when an accepted socket closes, hours later.
@@ -118,7 +121,7 @@ export function socketContext(
   request: Request,
   mountPath: string,
 ): WebSocketContext {
-  return { params, request, route: route.pattern, mountPath };
+  return { params, request, route: route.pattern, mountPath, locals: emptyLocals() };
 }
 
 /** Headers this answer sets itself: its length, and the connection's end. */

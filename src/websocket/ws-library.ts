@@ -3,6 +3,7 @@
  * handler, so an app without one neither installs nor loads it (issue 28).
  */
 import type * as Ws from 'ws';
+import { importPackage } from '../load';
 
 export type WsLibrary = typeof Ws;
 
@@ -15,17 +16,17 @@ export function loadWebSocketLibrary(needer: string): Promise<WsLibrary> {
 }
 
 async function importWs(needer: string): Promise<WsLibrary> {
-  // `unknown`: what `import()` is typed as depends on the app's module settings, and the shape is checked here.
+  // Through the module system that loaded the library: under Jest, Jest's `require` (it has no `import()`).
   let mod: unknown;
   try {
-    mod = await import('ws');
+    mod = await importPackage('ws');
   } catch (error) {
     loading = undefined;
     throw isMissing(error)
       ? new Error(`${needer} exports websocket, which needs the ws package: npm install ws`, { cause: error })
       : error;
   }
-  // Under `import()`, a CommonJS package's exports may sit on `default` as well as beside it.
+  // Under `import()`, a CommonJS package's exports may sit on `default` as well as beside it; `require` gives them.
   const library = mod as WsLibrary & { default?: WsLibrary };
   return library.WebSocketServer ? library : library.default!;
 }

@@ -212,6 +212,29 @@ describe('build: a tree compiled into a manifest module, and mounted from it', f
       );
     });
 
+    it('a build folder without its marker (a .dockerignore of *.json): an error naming it, not an empty tree', async () => {
+      const commonjs = prepare('commonjs');
+      await buildEndpoints(commonjs.app, commonjs.out);
+      for (const [out, name] of [
+        [tree.out, 'manifest.mjs'],
+        [commonjs.out, 'manifest.cjs'],
+      ] as const) {
+        rmSync(path.join(out, BUILD_MARKER));
+        expect(() => mountEndpoints({ dir: out }), name).to.throw(
+          new RegExp(
+            `dist/endpoints holds the manifest module ${name.replace('.', '\\.')} of a build, but not express-file-endpoints-build\\.json`,
+          ),
+        );
+      }
+    });
+
+    it('but a tree with a manifest.mjs of its own is no build: it mounts as a tree', async () => {
+      tree.write('manifest.mjs', 'export default { name: "a web app manifest" };\n');
+      const endpoints = mountEndpoints({ dir: tree.app, ...quiet });
+      await endpoints.ready;
+      expect((await endpoints.fetch(new Request('http://localhost/api/a'))).status).to.equal(200);
+    });
+
     it('a marker file that is not one', () => {
       writeFileSync(path.join(tree.out, BUILD_MARKER), '{ "kind": "express-file');
       expect(() => mountEndpoints({ dir: tree.out })).to.throw(

@@ -109,10 +109,11 @@ defineHandler({ body: { name: z.string() } }, () => new Response());
 // Mount options, and what onError and onInvalid are told.
 mountEndpoints({
   checkResponses: true,
-  onInvalid: (issues: ContractIssue[], request: Request) =>
+  onInvalid: (issues: ContractIssue[], request: Request, { omittedIssues }: { omittedIssues: number }) =>
     Response.json({
       fields: issues.map((issue) => `${issue.location}:${issue.path}:${issue.pointer}`),
       url: request.url,
+      omittedIssues,
     }),
   onError: (error) => {
     if (error instanceof ResponseContractError) void [error.status, error.issues[0]?.message];

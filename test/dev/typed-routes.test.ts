@@ -62,8 +62,35 @@ describe('typegen', () => {
     expect(text).to.include("'/api/users/[id]': { params: { id: string }; methods: EndpointMethods<");
     expect(text).to.include("'/docs/[[...path]]': { params: { path?: string[] }; methods: EndpointMethods<");
     expect(text).to.include(
-      "'/files/[...parts]': { params: { parts: string[] }; methods: EndpointMethods<typeof import('./app/(admin)/files/[...parts]/endpoint.js')> };",
+      "'/files/[...parts]': { params: { parts: string[] }; methods: EndpointMethods<typeof import('./app/(admin)/files/[...parts]/endpoint.js')>; locals: LocalsOf<typeof import('./app/(admin)/middleware.js')> };",
     );
+  });
+
+  it("types a route's locals from each TypeScript middleware above it, outermost first; JavaScript ones say nothing", () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'ee-typegen-'));
+    try {
+      const files: Record<string, string> = {
+        'app/middleware.ts': 'export default (r: Request, next: () => Promise<Response>) => next();\n',
+        'app/(auth)/middleware.ts': 'export default (r: Request, next: () => Promise<Response>) => next();\n',
+        'app/(auth)/me/endpoint.ts': 'export function GET() { return new Response(); }\n',
+        'app/js/middleware.js': 'export default (r, next) => next();\n',
+        'app/js/endpoint.js': 'export function GET() {}\n',
+      };
+      for (const [file, text] of Object.entries(files)) {
+        mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+        writeFileSync(path.join(dir, file), text);
+      }
+      const text = routeDeclarations(discoverTree(path.join(dir, 'app')), path.join(dir, 'routes.d.ts'));
+      expect(text).to.include("import type { EndpointMethods, LocalsOf } from 'express-file-endpoints';");
+      expect(text).to.include(
+        "locals: LocalsOf<typeof import('./app/middleware.js')> & LocalsOf<typeof import('./app/(auth)/middleware.js')> };",
+      );
+      expect(text).to.include(
+        "'/js': { params: Record<string, never>; methods: { GET: unknown }; locals: LocalsOf<typeof import('./app/middleware.js')> };",
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('lists a JavaScript endpoint’s methods from its exports, untyped, and imports .mts as .mjs', () => {

@@ -3,7 +3,8 @@
  *
  * Real Express 5, Express 4 and Connect apps put a recording guard on every folder prefix of the
  * tree (`app.use('/admin', guard)`, `app.use('/users/:id', guard)`), then mount the tree, at the
- * root or under `/v1`, with the app's own routing settings. Thousands of generated paths (any
+ * root or under `/v1`, in every mounting form (`mountEndpoints(app)`, `app.use(mountEndpoints())`,
+ * `mountEndpoints(router)`), with the host's routing settings off and on, never passed by hand. Thousands of generated paths (any
  * character percent-encoded, double encoding, hex case, `//`, dot segments, `%2F`, `%5C`, `\`,
  * trailing slashes, letter case, `;` parameters, look-alikes, overlong UTF-8) go through each app
  * over HTTP. For every request an endpoint answered:
@@ -190,9 +191,17 @@ interface App {
 
 interface AppConfig {
   prefix: string;
+  /** The app's `case sensitive routing` (or, for the `router` form, the Router's `caseSensitive`). */
   caseSensitive?: boolean;
+  /** The app's `strict routing` (or the Router's `strict`). */
   strict?: boolean;
   bridged?: boolean;
+  /**
+   * How the tree is mounted; no routing option is ever passed by hand: `mountEndpoints(app)` (the
+   * default at the root), `app.use(mountEndpoints())` (`use`, the default under a prefix), or the
+   * guards and `mountEndpoints(router)` on an `express.Router` with settings of its own (`router`).
+   */
+  form?: 'app' | 'use' | 'router';
 }
 
 const traceOf = (traces: Map<string, Trace>, req: { headers: Headers | http.IncomingHttpHeaders }) => {
@@ -206,11 +215,20 @@ const traceOf = (traces: Map<string, Trace>, req: { headers: Headers | http.Inco
 async function startApp(kind: 'Express 5' | 'Express 4' | 'Connect', config: AppConfig): Promise<App> {
   const traces = new Map<string, Trace>();
   const isConnect = kind === 'Connect';
-  const app = isConnect ? connect() : kind === 'Express 5' ? express5() : express4();
-  if (!isConnect && config.caseSensitive) (app as express5.Express).set('case sensitive routing', true);
-  if (!isConnect && config.strict) (app as express5.Express).set('strict routing', true);
+  const express = kind === 'Express 5' ? express5 : express4;
+  const app = isConnect ? connect() : express();
+  const form = config.form ?? (config.prefix === '' ? 'app' : 'use');
+  const router =
+    form === 'router'
+      ? express.Router({ caseSensitive: config.caseSensitive, strict: config.strict })
+      : undefined;
+  if (!isConnect && !router && config.caseSensitive)
+    (app as express5.Express).set('case sensitive routing', true);
+  if (!isConnect && !router && config.strict) (app as express5.Express).set('strict routing', true);
+  // Guards and the tree go on the Router when there is one; it is mounted on the app at the end.
+  const host = (router ?? app) as unknown as { use(p: string, f: unknown): void };
   const use = (mountPath: string, fn: (req: Req, res: http.ServerResponse, next: Next) => void) =>
-    (app as unknown as { use(p: string, f: typeof fn): void }).use(mountPath, fn);
+    host.use(mountPath, fn);
 
   if (config.bridged) {
     const webGuard: WebMiddleware = (request, next) => {
@@ -235,18 +253,17 @@ async function startApp(kind: 'Express 5' | 'Express 4' | 'Connect', config: App
     return next();
   };
   const options = { dir: DIR, middleware: [treeGuard] };
-  if (config.prefix === '') {
-    await mountEndpoints(app as express5.Express, options);
-  } else {
-    const endpoints = mountEndpoints({
-      ...options,
-      caseSensitive: config.caseSensitive,
-      strict: config.strict,
-    });
+  if (form === 'use') {
+    const endpoints = mountEndpoints(options);
     await endpoints.ready;
-    use(config.prefix, endpoints);
+    use(config.prefix || '/', endpoints);
+  } else if (config.prefix === '') {
+    await mountEndpoints((router ?? app) as express5.Express, options);
+  } else {
+    throw new Error('mountEndpoints(host) mounts at the root of its host');
   }
-  use('/', (_req, res) => {
+  if (router) (app as express5.Express).use(router);
+  (app as unknown as { use(p: string, f: unknown): void }).use('/', (_req: Req, res: http.ServerResponse) => {
     res.statusCode = 404;
     res.end('app 404');
   });
@@ -258,7 +275,7 @@ async function startApp(kind: 'Express 5' | 'Express 4' | 'Connect', config: App
     },
   );
   const server = await listen(http.createServer(app as http.RequestListener));
-  const label = `${config.prefix || '/'}${config.caseSensitive ? ', case-sensitive' : ''}${config.strict ? ', strict' : ''}${config.bridged ? ', bridged guard' : ''}`;
+  const label = `${form}, ${config.prefix || '/'}${config.caseSensitive ? ', case-sensitive' : ''}${config.strict ? ', strict' : ''}${config.bridged ? ', bridged guard' : ''}`;
   return {
     name: `${kind} (${label})`,
     prefix: config.prefix,
@@ -345,12 +362,17 @@ async function check(app: App, paths: string[], seed: number): Promise<{ served:
   return { served };
 }
 
-/** Each Express at the root and under `/v1`, with Express's default routing and with both settings on. */
+/**
+ * Each Express at the root and under `/v1`, with Express's default routing and with both settings
+ * on, in every mounting form: the settings reach the tree from the host alone.
+ */
 const EXPRESS_APPS: AppConfig[] = [
   { prefix: '', bridged: true },
   { prefix: '/v1' },
   { prefix: '', caseSensitive: true, strict: true },
+  { prefix: '', caseSensitive: true, strict: true, form: 'use', bridged: true },
   { prefix: '/v1', caseSensitive: true, strict: true, bridged: true },
+  { prefix: '', caseSensitive: true, strict: true, form: 'router' },
 ];
 
 const HOSTS: { kind: 'Express 5' | 'Express 4' | 'Connect'; configs: AppConfig[] }[] = [

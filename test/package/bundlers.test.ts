@@ -2,8 +2,10 @@
  * An app that imports a build's manifest bundles into one file, with esbuild and with rolldown, and runs from
  * that file alone: copied into an empty folder (no node_modules, no endpoint tree, no tsx) and started with
  * plain Node. Two scratch apps, an ES module one and a CommonJS one, each with the packed tarball installed as
- * a user would, a TypeScript endpoint with a local import and folder middleware; each built with
- * `npx express-file-endpoints build`, then bundled by each bundler as docs/build.md shows.
+ * a user would, a TypeScript endpoint with a local import and folder middleware, and a model of the app's that the
+ * endpoint and the app's own route both import; each built with `npx express-file-endpoints build`, then bundled
+ * by each bundler as docs/build.md shows. The bundle holds one copy of the model: the route counts a visit, the
+ * endpoint reads the count.
  */
 import { mkdir, mkdtemp, copyFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,10 +14,17 @@ import { expect } from 'chai';
 import { cleanEnv, exec, KEEP, npmInstall, packOnce } from './tarball';
 
 const ENDPOINT = `import { greet } from '../../../_lib/greet';
+import { visitCount } from '../../../../models/visits.js';
 export function GET(_req: Request, { params }: { params: { name: string } }): Response {
-  return Response.json({ greeting: greet(params.name) });
+  return Response.json({ greeting: greet(params.name), visits: visitCount() });
 }
 `;
+/** The app's model, outside the tree: one counter for the app, as there is one connection pool. */
+const VISITS = {
+  module:
+    'let count = 0;\nexport const recordVisit = () => ++count;\nexport const visitCount = () => count;\n',
+  commonjs: 'let count = 0;\nexports.recordVisit = () => ++count;\nexports.visitCount = () => count;\n',
+};
 const GREET = 'export function greet(name: string): string {\n  return `hello, ${name}`;\n}\n';
 const MIDDLEWARE = `export default async function api(_req: Request, next: () => Promise<Response>): Promise<Response> {
   const res = await next();
@@ -24,11 +33,17 @@ const MIDDLEWARE = `export default async function api(_req: Request, next: () =>
 }
 `;
 
-/** Mounts the imported manifest, answers one request from its own server, prints what it got, and stops. */
+/**
+ * Mounts the imported manifest and the app's own route, counts a visit through that route, asks the endpoint,
+ * prints what it got, and stops.
+ */
 const serverBody = (mount: string) => `const app = express();
 ${mount}
+app.post('/legacy/visits', (req, res) => res.json({ count: recordVisit() }));
 const server = app.listen(0, async () => {
-  const res = await fetch('http://127.0.0.1:' + server.address().port + '/api/hello/ada');
+  const origin = 'http://127.0.0.1:' + server.address().port;
+  await fetch(origin + '/legacy/visits', { method: 'POST' });
+  const res = await fetch(origin + '/api/hello/ada');
   console.log(JSON.stringify({ status: res.status, api: res.headers.get('x-api'), body: await res.json() }));
   server.close();
 });
@@ -40,6 +55,7 @@ const APPS = {
     code: `import express from 'express';
 import { mountEndpoints } from 'express-file-endpoints';
 import manifest from './dist/endpoints/manifest.mjs';
+import { recordVisit } from './models/visits.js';
 
 ${serverBody('await mountEndpoints(app, { manifest });')}`,
   },
@@ -48,6 +64,7 @@ ${serverBody('await mountEndpoints(app, { manifest });')}`,
     code: `const express = require('express');
 const { mountEndpoints } = require('express-file-endpoints');
 const manifest = require('./dist/endpoints/manifest.cjs');
+const { recordVisit } = require('./models/visits.js');
 
 ${serverBody('mountEndpoints(app, { manifest });')}`,
   },
@@ -102,6 +119,7 @@ describe('bundlers: an app importing a build, bundled into one file', function (
           'app/api/hello/[name]/endpoint.ts': ENDPOINT,
           'app/_lib/greet.ts': GREET,
           'app/api/middleware.ts': MIDDLEWARE,
+          'models/visits.js': VISITS[type],
           [APPS[type].server]: APPS[type].code,
         };
         for (const [file, text] of Object.entries(files)) {
@@ -125,7 +143,7 @@ describe('bundlers: an app importing a build, bundled into one file', function (
           expect(JSON.parse(stdout)).to.deep.equal({
             status: 200,
             api: 'yes',
-            body: { greeting: 'hello, ada' },
+            body: { greeting: 'hello, ada', visits: 1 },
           });
         });
       }

@@ -50,3 +50,23 @@ export const links: string[] = [
   // @ts-expect-error -- a catch-all takes an array
   url('/files/[...parts]', { parts: 'x' }),
 ];
+
+// Locals: typed per route from the `defineMiddleware` of each folder above it.
+export function adminFiles(_req: Request, { locals }: RouteContext<'/files/[...parts]'>): Response {
+  // Under (admin)/, whose middleware declares `admin`: present and typed.
+  const name: string = locals.admin.name;
+  // @ts-expect-error -- the middleware adds `admin`, nothing else
+  void locals.user;
+  return new Response(name);
+}
+
+export function users(_req: Request, { locals }: RouteContext<'/api/users'>): Response {
+  // @ts-expect-error -- outside (admin)/, no middleware adds `admin`
+  void locals?.admin;
+  return new Response('users');
+}
+
+// A unit test of a route with locals passes them; one without need not.
+// @ts-expect-error -- locals are required where the route's middleware add some
+export const missingLocals: RouteContext<'/files/[...parts]'> = { params: { parts: [] } };
+export const withoutLocals: RouteContext<'/api/users'> = { params: {} };

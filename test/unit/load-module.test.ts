@@ -7,6 +7,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { EndpointLoadError, loadModule } from '../../src/load';
+import { loadThroughRunner } from '../../src/load/load-module';
+import { isForeignModuleSystem, runnerRequire } from '../../src/load/runner-require';
 
 describe('loadModule: the exports object of every module shape', () => {
   let dir: string;
@@ -150,6 +152,85 @@ describe('loadModule: load errors', () => {
     const file = path.join(dir, 'mentions.js');
     writeFileSync(file, "// export GET below; import() stays legal\nexports.GET = () => import('node:fs');");
     expect(Object.keys(await loadModule(file, 'mentions.js'))).to.deep.equal(['GET']);
+  });
+});
+
+// A test runner's own registry (Jest's) is simulated by a `require` of the test's making; the real one runs in
+// test/integration/test-runners.test.ts.
+describe("loadThroughRunner: every file through a test runner's require", () => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'ee-load-runner-'));
+    writeFileSync(path.join(dir, 'package.json'), '{ "type": "commonjs" }');
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** A runner's `require` that answers with `answer`, or throws it, and records what it was asked for. */
+  function runner(answer: (file: string) => unknown) {
+    const asked: string[] = [];
+    const fake = ((file: string) => (asked.push(file), answer(file))) as unknown as NodeJS.Require;
+    return { fake, asked };
+  }
+
+  function failure(name: string, message: string, code?: string): Error {
+    return Object.assign(new Error(message), { name, ...(code ? { code } : {}) });
+  }
+
+  it('is not used under Node, whose require and import() share one cache', () => {
+    expect(runnerRequire).to.equal(undefined);
+    expect(isForeignModuleSystem(module, require, __filename)).to.equal(false);
+  });
+
+  it("is a registry whose cache holds this file's own module object, not Node's (Jest's)", () => {
+    const own = { exports: {} };
+    const jestLike = Object.assign(() => undefined, { cache: { '/lib/index.js': own } });
+    expect(isForeignModuleSystem(own, jestLike as unknown as NodeJS.Require, '/lib/index.js')).to.equal(true);
+  });
+
+  it("is not a bundle's own wrapper object: Node loaded the bundle, and its cache holds the bundle's module", () => {
+    const wrapper = { exports: {} };
+    expect(isForeignModuleSystem(wrapper, require, __filename)).to.equal(false);
+  });
+
+  it('returns what the runner gives, without compiling, registering or importing anything itself', async () => {
+    const exports = { GET() {} };
+    const { fake, asked } = runner(() => exports);
+    // Not a file Node could load: the runner's transforms decide what a file may contain.
+    const file = path.join(dir, 'typed.ts');
+    expect(await loadThroughRunner(fake, file, 'app/typed.ts')).to.equal(exports);
+    expect(asked).to.deep.equal([file]);
+  });
+
+  it("an ES module the runner's require refuses goes to import()", async () => {
+    const file = path.join(dir, 'esm.mjs');
+    writeFileSync(file, 'export const GET = () => 1;');
+    const refusal = failure('Error', `Must use import to load ES Module: ${file}`, 'ERR_REQUIRE_ESM');
+    const { fake } = runner(() => {
+      throw refusal;
+    });
+    expect(Object.keys(await loadThroughRunner(fake, file, 'app/esm.mjs'))).to.deep.equal(['GET']);
+  });
+
+  it("a runner's failure is the load error, named by file; TypeScript it does not compile says how to", async () => {
+    const { fake } = runner(() => {
+      throw failure('SyntaxError', "Jest encountered an unexpected token\n\nDetails: Unexpected token ':'");
+    });
+    const error = await loadThroughRunner(fake, path.join(dir, 'a.ts'), 'app/a.ts').catch((e: unknown) => e);
+    expect(error).to.be.instanceOf(EndpointLoadError);
+    expect((error as Error).message)
+      .to.match(/^Could not load app\/a\.ts: Jest encountered an unexpected token/)
+      .and.include("preset: 'ts-jest'")
+      .and.include('@babel/preset-typescript');
+  });
+
+  it("a module's own error gets no advice", async () => {
+    const { fake } = runner(() => {
+      throw new Error('database down');
+    });
+    const error = (await loadThroughRunner(fake, path.join(dir, 'b.js'), 'app/b.js').catch(
+      (e: unknown) => e,
+    )) as Error;
+    expect(error.message).to.equal('Could not load app/b.js: database down');
   });
 });
 

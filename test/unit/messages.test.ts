@@ -1,7 +1,8 @@
 /**
  * The exact text of every message users see, pinned here and only here: startup errors for a broken
  * tree, load errors, a handler's wrong return value, the answers the library gives by itself (400,
- * 404, 405, 413, 500), the default onError's log lines, and the CLI's output. Each names the file and
+ * 404, 405, 413, 500; a contract's 400, a WebSocket handshake's 403), the default onError's log
+ * lines, and the CLI's output. Each names the file and
  * the fix, so a change to one is a change a reviewer sees. Every other test asserts what a message
  * is about (its status, the file it names, a key fact), so a change of wording touches this file
  * alone. The CLI runs as a child process, from src/cli/main.ts through tsx: this file is in the slow suite.
@@ -14,14 +15,18 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect } from 'chai';
 import express from 'express';
+import { z } from 'zod';
 import {
   bridgeMiddleware,
+  defineHandler,
   mountEndpoints,
+  ResponseContractError,
   type EndpointsManifest,
   type EndpointsMiddleware,
   type WebMiddleware,
 } from '../../src';
 import { buildEndpoints } from '../../src/build';
+import { createTestRequest } from '../../src/testing';
 import { discoverTree } from '../../src/discover';
 import { fixFor } from '../../src/dispatch/run-route';
 import { EndpointLoadError, loadModule } from '../../src/load';
@@ -552,6 +557,58 @@ describe("messages: the errors the app's error handler gets for the library's re
   });
 });
 
+describe('messages: contracts and sockets', () => {
+  it('a 400 with more issues than it lists: the count, ten paths, and an ellipsis', async () => {
+    const handler = defineHandler({ body: z.array(z.string()) }, () => new Response());
+    const res = await handler(
+      createTestRequest('/', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(new Array(150).fill(0)),
+      }),
+    );
+    const paths = Array.from({ length: 10 }, (_, i) => `body[${i}]`).join(', ');
+    expect(((await res.json()) as { detail: string }).detail).to.equal(
+      `150 issues with the request: ${paths}, …`,
+    );
+  });
+
+  it('a response that breaks its contract in more places than the report lists', () => {
+    const issue = { location: 'response' as const, path: 'response[0]', pointer: '/0', message: 'Wrong' };
+    expect(new ResponseContractError(200, [issue], 149).message).to.equal(
+      "The handler answered 200 with a body that does not match its contract's responses[200]: response[0]: Wrong; and 149 more",
+    );
+  });
+
+  it('a WebSocket handshake from another origin, and an allowed origin that is not one', async () => {
+    const endpoints = mountEndpoints({ dir: path.join(__dirname, '../fixtures/socket-app') });
+    await endpoints.ready;
+    const server = http.createServer(endpoints);
+    endpoints.attach(server);
+    const listening = await listen(server);
+    try {
+      const reply = await httpRequest(`${listening.url}/echo`, {
+        headers: {
+          connection: 'Upgrade',
+          upgrade: 'websocket',
+          'sec-websocket-version': '13',
+          'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+          origin: 'https://evil.example',
+        },
+      });
+      expect([reply.status, reply.body.toString()]).to.deep.equal([
+        403,
+        'Forbidden: this origin may not open a WebSocket',
+      ]);
+      expect(() => endpoints.attach(server, { allowedOrigins: ['app.example.com'] })).to.throw(
+        `attach(server, { allowedOrigins }): "app.example.com" is not an origin; write it as a browser sends it, e.g. 'https://app.example.com'`,
+      );
+    } finally {
+      await listening.close();
+    }
+  });
+});
+
 describe("messages: the default onError's log lines", () => {
   inScratchFolder();
   let printed: unknown[][];
@@ -608,7 +665,7 @@ describe("messages: the default onError's log lines", () => {
   });
 });
 
-describe('messages: a build that cannot be mounted or made', function () {
+describe('messages: a build that cannot be mounted or made, and what building notes', function () {
   this.timeout(20_000);
   inScratchFolder();
   const AGAIN = 'Run `npx express-file-endpoints build` again.';
@@ -633,6 +690,13 @@ describe('messages: a build that cannot be mounted or made', function () {
     );
   });
 
+  it('a build folder without its marker', () => {
+    rmSync(path.join(root, 'dist/endpoints', BUILD_MARKER));
+    expect(() => mountEndpoints({ dir: 'dist/endpoints' })).to.throw(
+      'express-file-endpoints: dist/endpoints holds the manifest module manifest.cjs of a build, but not express-file-endpoints-build.json, the file that makes the folder a build and holds its route table. Deploy the build folder whole (a .dockerignore or a files list that leaves out *.json drops it), or run `npx express-file-endpoints build` again.',
+    );
+  });
+
   it('a manifest option that is no manifest', () => {
     expect(() => mountEndpoints({ manifest: {} as EndpointsManifest })).to.throw(
       'express-file-endpoints: the manifest option is not a build made by `express-file-endpoints build`.',
@@ -643,6 +707,24 @@ describe('messages: a build that cannot be mounted or made', function () {
     expect(() => mountEndpoints({ dir: 'dist/endpoints', dev: true })).to.throw(
       "express-file-endpoints: development mode reads the endpoint tree, not a build: mount dir: 'app' with dev.",
     );
+  });
+
+  it("a build that imports the app's TypeScript: a note on what the app must load", async () => {
+    mkdirSync(path.join(root, 'lib'));
+    writeFileSync(path.join(root, 'lib/clock.ts'), 'export const now = (): number => 1;\n');
+    writeFileSync(path.join(root, 'lib/zone.ts'), "export const zone = 'UTC';\n");
+    tree({
+      'a/endpoint.ts': [
+        "import { now } from '../../lib/clock';",
+        "import { zone } from '../../lib/zone';",
+        'export const GET = () => Response.json({ now: now(), zone });',
+        '',
+      ].join('\n'),
+    });
+    const { warnings } = await buildEndpoints('app', 'dist/endpoints');
+    expect(warnings).to.deep.equal([
+      'the build imports lib/clock.ts (and 1 other TypeScript file) from outside the tree as it is: the app must load that same file when it runs, from a bundle of the whole app or through a TypeScript loader. An app that runs what tsc compiled builds the tree tsc wrote instead (docs/build.md, "A TypeScript app").',
+    ]);
   });
 
   it('a tree esbuild cannot compile', async () => {
@@ -856,6 +938,22 @@ describe("messages: the CLI's output", function () {
       ].join('\n'),
       stderr: '',
     });
+  });
+
+  it("build: the app's own modules it imported rather than compiled", () => {
+    mkdirSync(path.join(root, 'models'));
+    writeFileSync(path.join(root, 'models/visits.js'), 'exports.count = () => 0;\n');
+    tree({
+      'a/endpoint.js':
+        "const { count } = require('../../models/visits');\nexports.GET = () => Response.json(count());\n",
+    });
+    expect(run(['build']).stdout).to.equal(
+      [
+        '✓ 1 endpoint, 0 problems in app, every module loaded',
+        "✓ built dist/endpoints/manifest.cjs (CommonJS, 1 file compiled, 1 imported from the app); mount it with dir: 'dist/endpoints'",
+        '',
+      ].join('\n'),
+    );
   });
 
   it('a usage error: what was unexpected, then the usage', () => {

@@ -1,8 +1,9 @@
 /**
  * Every JavaScript, TypeScript and JSON block of the documentation (the README, docs/, SECURITY.md,
  * CONTRIBUTING.md, the example app's README) parses, so none can rot into code that does not: a block that uses
- * `require()` is parsed as CommonJS, where a top-level `await` is a syntax error (as it is for Node). The
- * adoption snippets also run, in scratch apps installed from the tarball: test/package/readme.test.ts.
+ * `require()` and has no `import` or `export` statement is parsed as CommonJS, where a top-level `await` is a
+ * syntax error (as it is for Node). The adoption snippets also run, in scratch apps installed from the tarball:
+ * test/package/readme.test.ts; docs/testing.md's test runner snippets in test/integration/test-runners.test.ts.
  */
 import { createRequire } from 'node:module';
 import { expect } from 'chai';
@@ -54,7 +55,8 @@ describe('documentation code blocks', () => {
     const title = `${block.file}:${block.line} (${block.lang}${block.name ? `, ${block.name}` : ''}) parses`;
     it(title, () => {
       if (block.lang === 'json') return void JSON.parse(block.code);
-      const commonjs = /\brequire\(/.test(block.code);
+      // An ES module may call a `require` of its own making (createRequire): its import statements decide.
+      const commonjs = /\brequire\(/.test(block.code) && !/^(?:import|export)\s/m.test(block.code);
       expect(() =>
         parse(block.code, {
           sourceType: commonjs ? 'script' : 'module',

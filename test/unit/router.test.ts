@@ -307,6 +307,36 @@ describe('router', () => {
     );
   });
 
+  describe("settings given per match (the host's) replace the router's own", () => {
+    const match = (router: ReturnType<typeof routerOf>, path: string, routing: RouterOptions) => {
+      const found = router.match(path, routing);
+      return found === null || found === MALFORMED_PATH ? found : found.value;
+    };
+
+    it('a case-insensitive router matches case-sensitively when asked, folders in capitals included', () => {
+      const router = routerOf(['/Users/[id]', '/api/v1']);
+      expect(match(router, '/users/1', { caseSensitive: true })).to.equal(null);
+      expect(match(router, '/Users/1', { caseSensitive: true })).to.equal('/Users/[id]');
+      expect(match(router, '/API/v1', { caseSensitive: true })).to.equal(null);
+      expect(match(router, '/api/v1', { caseSensitive: true })).to.equal('/api/v1');
+      // Its own setting is untouched by the other's trie.
+      expect(match(router, '/USERS/1', {})).to.equal('/Users/[id]');
+      expect(outcome(router, '/API/V1')).to.deep.equal(['/api/v1', {}]);
+    });
+
+    it('a case-sensitive router matches any letter case when asked', () => {
+      const router = routerOf(['/Users/[id]'], { caseSensitive: true });
+      expect(match(router, '/USERS/1', { caseSensitive: false })).to.equal('/Users/[id]');
+      expect(outcome(router, '/USERS/1')).to.equal(null);
+    });
+
+    it('strict per match', () => {
+      const router = routerOf(['/a']);
+      expect(match(router, '/a/', { strict: true })).to.equal(null);
+      expect(match(router, '/a/', {})).to.equal('/a');
+    });
+  });
+
   describe('root route', () => {
     table(
       ['/'],
