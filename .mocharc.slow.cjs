@@ -38,6 +38,7 @@ module.exports = {
     'test/topics/slow-subscriber.test.ts', // 25 MiB published to stalled clients of a child process, its memory measured
     'examples/express-app/test/browser.test.ts', // Chromium, through playwright-core
     'test/build/cli-build.test.ts', // the CLI in a child process; `check --load` spawns again
+    'test/differential/differential.test.ts', // two apps per Express version, ~350 requests on fresh connections, 1 MiB uploads: seconds
     'test/build/typescript-app.test.ts', // tsc compiles an app in a child process, then the CLI builds it in another
     'test/integration/from-build.test.ts', // the shared integration suites again, in a child mocha
     'examples/express-app/test/from-build.test.ts', // the example's tests again, in a child mocha

@@ -18,6 +18,8 @@ import {
   buildMethodTable,
   compileRoute,
   endpointRouter,
+  etagModeOf,
+  fetchEtagModeOf,
   handleFetch,
   logError,
   tellOnError,
@@ -186,10 +188,13 @@ function createEndpoints(options: MountOptions): EndpointsMiddleware {
     router: () => router,
     loaded,
     routing: routingOf(options.caseSensitive === true, options.strict === true),
+    passUnservedMethods: options.unservedMethods !== '405',
+    etag: etagModeOf(options.etag),
   });
+  const fetchSettings = { etag: fetchEtagModeOf(options.etag) };
   let fetch = async (request: Request) => {
     await loaded;
-    return handleFetch(router as Router<CompiledRoute>, request);
+    return handleFetch(router as Router<CompiledRoute>, request, fetchSettings);
   };
   if (options.openapi) {
     // Only a mount with the option is wrapped: the others' requests pay nothing for it.
@@ -205,6 +210,7 @@ function createEndpoints(options: MountOptions): EndpointsMiddleware {
         onError,
         locals: options.locals,
         asyncContext: options.asyncContext === true,
+        etag: options.etag,
       },
       {
         middleware,
@@ -366,7 +372,7 @@ async function compile(
       socket: socketHandlerOf(mod, file.displayPath),
       middleware: [...optionMiddleware, ...folders.map((f) => modules.get(f)!.default as WebMiddleware)],
       middlewareNames: [...optionNames, ...folders.map((f) => f.displayPath)],
-      bodyLimit: bodyLimitOf(mod, options),
+      ...bodyLimitsOf(mod, options),
       onError,
       localsFromNode: options.locals,
       asyncContext: options.asyncContext === true,
@@ -378,11 +384,20 @@ async function compile(
   return { router: endpointRouter(tree, options, routeFor), loaded, modules: byFile };
 }
 
-function bodyLimitOf(mod: ModuleExports, options: MountOptions): number | false {
+/**
+ * The endpoint's limit (its own `config.bodyLimit`, else the mount's, else the default), and the one
+ * a body the app's parser already read is held to: a limit the app stated, never the default.
+ */
+function bodyLimitsOf(
+  mod: ModuleExports,
+  options: MountOptions,
+): { bodyLimit: number | false; parsedBodyLimit: number | false } {
   const config = mod.config as { bodyLimit?: unknown } | undefined;
   const own = config?.bodyLimit;
-  if (own === false || typeof own === 'number') return own;
-  return options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  if (own === false || typeof own === 'number') return { bodyLimit: own, parsedBodyLimit: own };
+  const mounted = options.bodyLimit;
+  if (mounted !== undefined) return { bodyLimit: mounted, parsedBodyLimit: mounted };
+  return { bodyLimit: DEFAULT_BODY_LIMIT, parsedBodyLimit: false };
 }
 
 function devFromBuildError(build: OpenedBuild): Error {

@@ -223,9 +223,26 @@ export interface MountOptions {
   strict?: boolean;
   /**
    * Largest request body in bytes a handler may read; larger bodies get 413. `false` disables it.
-   * Default 1 MiB. An endpoint overrides it with `export const config = { bodyLimit }`.
+   * Default 1 MiB. An endpoint overrides it with `export const config = { bodyLimit }`. A body the
+   * app's parser already read is held only to a limit stated here or by the endpoint, not to the default.
    */
   bodyLimit?: number | false;
+  /**
+   * ETags for bodies the library sends whole (a string, bytes, `Response.json()`: not a stream), unless
+   * the handler set one; and a 304, with no body, for a GET or HEAD whose `If-None-Match` or
+   * `If-Modified-Since` says the client's copy is fresh. Default: in an Express app, what the app's
+   * `etag` setting says (Express's weak ETag unless `app.set('etag', false)`), and 304s as `res.send`
+   * gives them; on Connect, a bare node:http server and `.fetch`, off. `true` or `'weak'`: weak ETags
+   * (`W/"…"`, the format of Express's); `'strong'`: strong ones; `false`: none.
+   */
+  etag?: boolean | 'weak' | 'strong';
+  /**
+   * What a request for a method the file does not serve gets. `'next'` (the default): it goes on to the
+   * app, as Express's router leaves it, so the app's routes that still serve other methods on the same
+   * path keep working, and the app's 404 answers the rest. `'405'`: a 405 with `Allow`, through the app's
+   * error handler. A bare node:http server and `.fetch`, with no app behind the tree, answer 405 either way.
+   */
+  unservedMethods?: 'next' | '405';
   /**
    * Told about every error (never about a client that went away). The default logs it with
    * `console.error`, naming the file and the export, unless the host's error handler also gets it

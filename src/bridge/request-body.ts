@@ -38,11 +38,20 @@ export class BodyUnavailableError extends Error {
  */
 export class BodyTooDeepError extends Error {
   readonly status = 400;
+  readonly statusCode = 400;
   readonly expose = true;
   constructor() {
     super('The request body, as parsed by earlier middleware, is nested too deeply to be encoded again');
     this.name = 'BodyTooDeepError';
   }
+}
+
+/**
+ * Whether something before the bridge read the body already (a body parser, a bridged middleware
+ * that kept it as `req.rawBody`): it is in memory, read under that reader's own limit.
+ */
+export function bodyAlreadyRead(req: ParsedNodeRequest): boolean {
+  return req.rawBody !== undefined || req._body === true || req.readableDidRead || req.readableEnded;
 }
 
 /** What Express body parsers leave on the request. */
@@ -61,7 +70,7 @@ export function bodyFromParsedRequest(req: ParsedNodeRequest): Uint8Array | unde
   const raw = req.rawBody;
   if (raw instanceof Uint8Array) return raw;
   if (typeof raw === 'string') return Buffer.from(raw);
-  if (!req._body && !req.readableDidRead && !req.readableEnded) return undefined;
+  if (!bodyAlreadyRead(req)) return undefined;
   if (req.body === undefined) {
     if (!req.readableDidRead) return undefined;
     throw new BodyUnavailableError(

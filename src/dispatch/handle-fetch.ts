@@ -15,11 +15,14 @@ import {
   answerResponse,
   type Answer,
   INTERNAL_ERROR,
+  isNullBodyStatus,
   MALFORMED_PATH_ANSWER,
   NOT_FOUND,
   PAYLOAD_TOO_LARGE,
   REWRITTEN_PATH_ANSWER,
 } from './answers';
+import { isFresh, NOT_MODIFIED_DROPS, webEntityTag, type EtagMode } from './conditional';
+import { joinChunks, readAvailable, type Available } from './read-available';
 import { declaresMoreThan, isBodyLimitError } from './request-body';
 import { dispatch, type Dispatch } from './method-table';
 import { EndpointCall, emptyLocals, type HostRequest } from './endpoint-call';
@@ -61,7 +64,19 @@ class FetchRequest implements HostRequest {
   }
 }
 
-export async function handleFetch(router: Router<CompiledRoute>, request: Request): Promise<Response> {
+/** What `.fetch` takes from the mount's options. */
+export interface FetchSettings {
+  /** ETags and 304s for bodies whole at once (`off`, the default: the option was not given). */
+  etag: EtagMode;
+}
+
+const DEFAULT_SETTINGS: FetchSettings = { etag: 'off' };
+
+export async function handleFetch(
+  router: Router<CompiledRoute>,
+  request: Request,
+  settings: FetchSettings = DEFAULT_SETTINGS,
+): Promise<Response> {
   // The path as the request names it, not as `new URL()` reads it: Deno hands `request.url` over as the
   // client sent it, dot segments and all, and the Node bridge routes what was sent too.
   const path = targetPath(request.url) ?? '/';
@@ -87,11 +102,13 @@ export async function handleFetch(router: Router<CompiledRoute>, request: Reques
   const exportName = decision.kind === 'handler' ? decision.entry.exportName : undefined;
   const trace = traceRequest(route, request.method, exportName, undefined);
   const host = new FetchRequest(request, route.bodyLimit);
-  if (trace === undefined) return watchedUntilOver(await answer(route, match.params, decision, host), host);
+  if (trace === undefined) {
+    return watchedUntilOver(await answer(route, match.params, decision, host, settings), host);
+  }
   trace.requestSource = () => request;
   let response: Response;
   try {
-    response = await trace.run(() => answer(route, match.params, decision, host, trace));
+    response = await trace.run(() => answer(route, match.params, decision, host, settings, trace));
   } catch (error) {
     trace.failed(error);
     trace.finish(undefined, true);
@@ -131,13 +148,17 @@ async function answer(
   params: Params,
   decision: Exclude<Dispatch, { kind: 'pass' }>,
   host: FetchRequest,
+  settings: FetchSettings,
   trace?: RequestTrace,
 ): Promise<Response> {
   if (decision.kind !== 'handler') return answerResponse(answerFor(decision)!);
   const request = host.request;
   const call = new EndpointCall(params, route, decision.entry.exportName, host, trace);
   const outcome = await runRoute(route, decision.entry, call);
-  const response = outcome instanceof Failure ? answerResponse(failureAnswer(outcome.error)) : outcome;
+  let response = outcome instanceof Failure ? answerResponse(failureAnswer(outcome.error)) : outcome;
+  if (settings.etag === 'weak' || settings.etag === 'strong') {
+    response = await withValidators(request, response, settings.etag === 'weak');
+  }
   if (request.method !== 'HEAD' || response.body === null) return response;
   await response.body.cancel();
   return new Response(null, {
@@ -150,6 +171,60 @@ async function answer(
 /** A body over the limit is 413, as on Node; any other failure, 500. */
 function failureAnswer(error: unknown): Answer {
   return isBodyLimitError(error) ? PAYLOAD_TOO_LARGE : INTERNAL_ERROR;
+}
+
+/**
+ * The Response with the ETag of its body, when that body is all there at once (not a stream that
+ * waits) and the handler set none; a 304 without it when the request is fresh. A Response fetch()
+ * returned is left as it is: its headers describe the bytes it was sent as, not the ones it holds.
+ */
+async function withValidators(request: Request, response: Response, weak: boolean): Promise<Response> {
+  const body = response.body;
+  if (body === null || body.locked || isNullBodyStatus(response.status) || response.type !== 'default')
+    return response;
+  const reader = body.getReader();
+  const init = { status: response.status, statusText: response.statusText, headers: response.headers };
+  let start: Available;
+  try {
+    start = await readAvailable(reader);
+  } catch (error) {
+    // A body that fails at once fails for the caller who reads it, as it would have without the ETag.
+    return new Response(new ReadableStream({ start: (controller) => controller.error(error) }), init);
+  }
+  if (!start.done) return new Response(restOf(start, reader), init);
+  const bytes = joinChunks(start.chunks);
+  const headers = new Headers(response.headers);
+  if (!headers.get('etag')) headers.set('etag', await webEntityTag(bytes, weak));
+  const fresh = isFresh(
+    request.method,
+    response.status,
+    (name) => request.headers.get(name),
+    headers.get('etag') ?? undefined,
+    headers.get('last-modified') ?? undefined,
+  );
+  if (!fresh) return new Response(bytes as Uint8Array<ArrayBuffer>, { ...init, headers });
+  for (const name of NOT_MODIFIED_DROPS) headers.delete(name);
+  return new Response(null, { status: 304, headers });
+}
+
+/** The chunks read so far, then the rest of the body: a streamed body as it was. */
+function restOf(
+  start: Available,
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+): ReadableStream<Uint8Array> {
+  const first = start.chunks;
+  let pending = start.pending;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const chunk = first.shift();
+      if (chunk) return controller.enqueue(chunk);
+      const result = await (pending ?? reader.read());
+      pending = undefined;
+      if (result.done) controller.close();
+      else controller.enqueue(result.value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
 }
 
 /**

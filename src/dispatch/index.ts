@@ -25,6 +25,7 @@ export {
   NOT_FOUND,
   PAYLOAD_TOO_LARGE,
   PLAIN_TEXT,
+  RequestRefusedError,
   type Answer,
 } from './answers';
 export { compileRoute, endpointRouter, LOADING, middlewareOptionNames } from './route';
@@ -32,7 +33,17 @@ export type { CompiledRoute, ExpressStyleRoute, MountedRoute, TopicAccess } from
 export { EndpointCall, emptyLocals, type HostRequest } from './endpoint-call';
 export { Failure, runRoute, isResponse } from './run-route';
 export { handledRejection, NextCalledTwiceError } from './run-chain';
-export { handleFetch } from './handle-fetch';
+export { handleFetch, type FetchSettings } from './handle-fetch';
+export { joinChunks, readAvailable, type Available } from './read-available';
+export {
+  etagModeOf,
+  fetchEtagModeOf,
+  formatEntityTag,
+  isFresh,
+  NOT_MODIFIED_DROPS,
+  webEntityTag,
+  type EtagMode,
+} from './conditional';
 export {
   BodyLimitError,
   ClientClosedError,

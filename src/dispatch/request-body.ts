@@ -11,12 +11,18 @@
 /** Default `bodyLimit`: 1 MiB. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
-/** Raised when a body is larger than the endpoint's limit; answered with 413. */
+/**
+ * Raised when a body is larger than the endpoint's limit; answered with 413. It goes to the app's
+ * error handler in the shape of body-parser's own 413 (`status`, `statusCode`, `expose`, and `type`
+ * `'entity.too.large'`), so a handler written for that one answers this one too.
+ */
 export class BodyLimitError extends Error {
   readonly status = 413;
+  readonly statusCode = 413;
   readonly expose = true;
+  readonly type = 'entity.too.large';
   constructor(readonly limit: number) {
-    super(`Request body is larger than the limit of ${limit} bytes`);
+    super(`Request body too large: the limit is ${limit} bytes`);
     this.name = 'BodyLimitError';
   }
 }

@@ -34,7 +34,14 @@ export interface CompiledRoute {
   middleware: WebMiddleware[];
   /** What each of `middleware` is called in error reports: its file, or `middleware option #n`. */
   middlewareNames: string[];
+  /** Largest body in bytes a handler may read from the request stream, or `false`. */
   bodyLimit: number | false;
+  /**
+   * The limit for a body the app's own parser already read (under the parser's limit): only one the
+   * app stated (the endpoint's `config.bodyLimit`, the mount's `bodyLimit`), else `false`. The
+   * default limit keeps unread bodies out of memory; that body is already in memory.
+   */
+  parsedBodyLimit: number | false;
   /** Built once per route, shared by every request. */
   expressRoute: ExpressStyleRoute;
   /** The mount's `onError` (or the default). */
@@ -79,6 +86,8 @@ export interface RouteParts {
   middleware: WebMiddleware[];
   middlewareNames: string[];
   bodyLimit: number | false;
+  /** See `CompiledRoute`; default `false`. */
+  parsedBodyLimit?: number | false;
   onError: ErrorReporter;
   localsFromNode?: MountOptions['locals'];
   asyncContext?: boolean;
@@ -96,6 +105,7 @@ export function compileRoute(file: RouteFile, table: MethodTable, parts: RoutePa
     displayPath: file.displayPath,
     table,
     ...parts,
+    parsedBodyLimit: parts.parsedBodyLimit ?? false,
     expressRoute: expressRouteOf(file, table),
   };
 }

@@ -20,6 +20,8 @@ import { displayPath, type DiscoveredTree, type RouteFile } from '../discover';
 import {
   buildMethodTable,
   compileRoute,
+  etagModeOf,
+  fetchEtagModeOf,
   handleFetch,
   LOADING,
   middlewareOptionNames,
@@ -50,6 +52,8 @@ export interface DescribedTree {
   /** The mount's `locals` and `asyncContext`: the middleware around the document see what they see elsewhere. */
   locals?: MountOptions['locals'];
   asyncContext?: boolean;
+  /** The mount's `etag`: the document gets its ETag and 304s as the endpoints do. */
+  etag?: MountOptions['etag'];
 }
 
 export interface ServedDocument {
@@ -112,6 +116,9 @@ export function serveOpenAPI(
     router: () => router() ?? loading,
     loaded: tree.loaded,
     routing: routingOf(true, true),
+    // Only GET and HEAD come here.
+    passUnservedMethods: true,
+    etag: etagModeOf(tree.etag),
   });
   const isRead = (method: string | undefined) => method === 'GET' || method === 'HEAD';
 
@@ -123,7 +130,7 @@ export function serveOpenAPI(
     fetch: async (request) => {
       if (!isRead(request.method) || new URL(request.url).pathname !== servedAt) return inner.fetch(request);
       await tree.loaded;
-      return handleFetch(router()!, request);
+      return handleFetch(router()!, request, { etag: fetchEtagModeOf(tree.etag) });
     },
   };
 }

@@ -113,7 +113,7 @@ describe('response contracts: a streamed body goes out as it comes', function ()
       };
 
       it('the first line arrives before the stream ends; the whole body is checked once it has', async () => {
-        const id = `${host.name}-${++streamIds}`;
+        const id = encodeURIComponent(`${host.name}-${++streamIds}`);
         let opened: Opened | undefined;
         try {
           opened = await open(`/streamed?id=${id}`);
@@ -136,7 +136,7 @@ describe('response contracts: a streamed body goes out as it comes', function ()
       });
 
       it('a stream that never ends answers at once, and is cancelled when the client leaves', async () => {
-        const id = `${host.name}-${++streamIds}`;
+        const id = encodeURIComponent(`${host.name}-${++streamIds}`);
         const opened = await open(`/streamed?id=${id}&endless`);
         expect(opened.first).to.equal('first line\n');
         opened.leave();

@@ -31,8 +31,11 @@ const express4 = require('express4') as typeof express5;
 export interface HostOptions {
   /** Endpoint tree. */
   dir: string;
-  /** `express.json()` and `express.urlencoded({ extended: true })` before the endpoints. */
-  bodyParsers?: boolean;
+  /**
+   * `express.json()` and `express.urlencoded({ extended: true })` before the endpoints; with a
+   * `limit`, the parsers' own limit (`'3mb'`).
+   */
+  bodyParsers?: boolean | { limit: string };
   /** `compression()` before the endpoints. */
   compression?: boolean;
   /** Mount the endpoints under this path (e.g. `/v1`) instead of at the root. */
@@ -47,6 +50,8 @@ export interface HostOptions {
   first?: Middleware[];
   /** Any other `mountEndpoints` options. */
   mount?: MountOptions;
+  /** Express's `app.set(name, value)` for each, before anything is mounted (Express hosts only). */
+  settings?: Record<string, unknown>;
 }
 
 /** One request of `request()`: the method, headers and body as sent. */
@@ -148,10 +153,18 @@ const legacyRoutes: Middleware = (req, res, next) => {
 
 const notFound: Middleware = (_req, res) => send(res, 404, 'text/plain; charset=utf-8', 'app 404');
 
+/** The app's error handler, in the usual shape: the error's own status (body-parser's, http-errors'), else 500. */
 const errorHandler = (error: unknown, _req: Req, res: ServerResponse, _next: Next): void => {
   const message = error instanceof Error ? error.message : String(error);
-  send(res, 500, 'application/json', JSON.stringify({ caught: message }));
+  send(res, statusOf(error), 'application/json', JSON.stringify({ caught: message }));
 };
+
+/** `status` (or `statusCode`) of an error when it is an error status, as Express's final handler reads it. */
+export function statusOf(error: unknown): number {
+  const { status, statusCode } = (error ?? {}) as { status?: unknown; statusCode?: unknown };
+  const code = typeof status === 'number' ? status : statusCode;
+  return typeof code === 'number' && code >= 400 && code < 600 ? code : 500;
+}
 
 function send(res: ServerResponse, status: number, type: string, body: string): void {
   res.statusCode = status;
@@ -165,11 +178,14 @@ function send(res: ServerResponse, status: number, type: string, body: string): 
  * `verify` keeps the raw bytes as `req.rawBody` only when the client asks with `x-keep-raw`, so
  * both paths of the bridge — raw bytes, and re-encoding `req.body` — can be tested on one server.
  */
-function bodyParsers(express: typeof express5): Middleware[] {
+function bodyParsers(express: typeof express5, limit?: string): Middleware[] {
   const verify = (req: Req, _res: ServerResponse, buf: Buffer) => {
     if (req.headers['x-keep-raw']) req.rawBody = Buffer.from(buf);
   };
-  return [express.json({ verify }), express.urlencoded({ extended: true, verify })] as Middleware[];
+  return [
+    express.json({ verify, limit }),
+    express.urlencoded({ extended: true, verify, limit }),
+  ] as Middleware[];
 }
 
 /** The same, the way Express apps usually set cookies: `res.cookie`. */
@@ -187,7 +203,9 @@ function before(express: typeof express5, options: HostOptions, first = upstream
     first,
     helmet() as Middleware,
     ...(options.compression ? [compression() as Middleware] : []),
-    ...(options.bodyParsers ? bodyParsers(express) : []),
+    ...(options.bodyParsers
+      ? bodyParsers(express, options.bodyParsers === true ? undefined : options.bodyParsers.limit)
+      : []),
   ];
 }
 
@@ -211,6 +229,7 @@ function expressHost(name: string, express: typeof express5): Host {
     async start(options) {
       const app = express();
       app.set('trust proxy', true);
+      for (const [name, value] of Object.entries(options.settings ?? {})) app.set(name, value);
       for (const mw of before(express, options, expressUpstream)) app.use(mw);
       let endpoints: EndpointsMiddleware;
       if (options.prefix) {
@@ -331,7 +350,7 @@ export const fetchHost: Host<Served> = {
   sockets: false,
   resolvesDotSegments: true,
   async start(options) {
-    const needNode = (['prefix', 'first', 'bodyParsers', 'compression'] as const).filter(
+    const needNode = (['prefix', 'first', 'bodyParsers', 'compression', 'settings'] as const).filter(
       (key) => options[key],
     );
     if (needNode.length > 0) throw new Error(`.fetch has no Node app for ${needNode.join(', ')}`);

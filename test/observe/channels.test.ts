@@ -238,7 +238,7 @@ describe('tracing channels (issue 27)', () => {
         expect(recorder.seen[2]).to.include({ status: undefined, aborted: true });
       });
 
-      it('a method the file does not serve: the tree answers 405, with no export', async () => {
+      it("a method the file does not serve, with unservedMethods: '405': the tree answers 405, with no export", async () => {
         const { reply, seen } = await traced('/api/hello', {}, 'POST');
         expect(reply.status).to.equal(405);
         expect(names(seen)).to.have.length(4);

@@ -398,7 +398,10 @@ const THROWN_HINT =
 describe('messages: the answers the library gives by itself', () => {
   const dir = path.join(__dirname, '../fixtures/app');
   const quiet = () => {};
-  /** The tree as the whole node:http server; with a 4-byte body limit; behind express.json(). */
+  /**
+   * The tree as the whole node:http server; with a 4-byte body limit; behind express.json(). With
+   * no error handler after them, the library answers its refusals itself, in these words.
+   */
   let bare: Listening;
   let limited: Listening;
   let parsed: Listening;
@@ -408,13 +411,12 @@ describe('messages: the answers the library gives by itself', () => {
     endpoints = mountEndpoints({ dir, onError: quiet });
     const small = mountEndpoints({ dir, onError: quiet, bodyLimit: 4 });
     await Promise.all([endpoints.ready, small.ready]);
-    const app = express();
-    app.use(express.json());
-    app.use(endpoints);
+    // express.json() first, then the tree as the rest of the server: no app error handler behind it.
+    const json = express.json();
     [bare, limited, parsed] = await Promise.all([
       listen(http.createServer(endpoints)),
       listen(http.createServer(small)),
-      listen(http.createServer(app)),
+      listen(http.createServer((req, res) => json(req, res, () => endpoints(req, res)))),
     ]);
   });
   after(() => Promise.all([bare, limited, parsed].map((server) => server?.close())));
@@ -508,6 +510,49 @@ describe('messages: the answers the library gives by itself', () => {
       [400, 'Bad Request: malformed percent-encoding in the URL path'],
       [405, 'Method Not Allowed'],
       [500, 'Internal Server Error'],
+    ]);
+  });
+});
+
+describe("messages: the errors the app's error handler gets for the library's refusals", () => {
+  it('name, status and message, for each refusal', async () => {
+    const dir = path.join(__dirname, '../fixtures/app');
+    const app = express();
+    await mountEndpoints(app, { dir, onError: () => {}, bodyLimit: 4 });
+    const seen: string[] = [];
+    app.use((error: Error & { status?: number }, _req: unknown, res: express.Response, _next: unknown) => {
+      seen.push(`${error.name} ${error.status}: ${error.message}`);
+      res.status(500).end();
+    });
+    const server = await listen(http.createServer(app));
+    try {
+      for (const [target, init] of [
+        ['/files/%zz', {}],
+        ['/files/%2e%2e', {}],
+        ['/whoami', { headers: { host: 'bad host/x' } }],
+        ['/echo?as=text', { method: 'POST', body: 'too long' }],
+      ] as const) {
+        // The target as written: a URL parser would resolve `%2e%2e` before it is sent.
+        await new Promise((resolve, reject) => {
+          const req = http.request({
+            host: '127.0.0.1',
+            port: server.port,
+            path: target,
+            agent: false,
+            ...init,
+          });
+          req.on('error', reject).on('response', (res) => res.resume().on('end', resolve));
+          req.end('body' in init ? init.body : undefined);
+        });
+      }
+    } finally {
+      await server.close();
+    }
+    expect(seen).to.deep.equal([
+      'RequestRefusedError 400: Bad Request: malformed percent-encoding in the URL path',
+      'RequestRefusedError 400: Bad Request: the URL path has a "." or ".." segment, a backslash, or a character that must be percent-encoded',
+      'RequestRefusedError 400: Bad Request: invalid Host header or forwarded protocol',
+      'BodyLimitError 413: Request body too large: the limit is 4 bytes',
     ]);
   });
 });
