@@ -19,7 +19,7 @@ export interface RouteInfo {
   middleware: string[];
   /** Exports could not all be read statically (`export *`): more methods may be served. */
   incomplete: boolean;
-  /** The endpoint exports `websocket`: upgrade requests for its route open a WebSocket (issue 28). */
+  /** The endpoint exports `websocket`: upgrade requests for its route open a WebSocket. */
   websocket: boolean;
   /**
    * The handlers made by `defineHandler`, by export (`POST`, `ANY`, …): what each validates and

@@ -268,7 +268,7 @@ function loadingRouter(tree: DiscoveredTree, options: MountOptions): Router<Moun
  * Loads the tree and swaps its table in. A module that fails to load is told to `onError` once,
  * here, and the routes it serves (as endpoint or folder middleware) answer with its error, through
  * the app's error handler; every other route works. The returned promise rejects with the first
- * such error, for a caller that awaits `mountEndpoints(app)` and wants to stop (issue 22).
+ * such error, for a caller that awaits `mountEndpoints(app)` and wants to stop.
  */
 async function loadTree(
   tree: DiscoveredTree,
@@ -355,7 +355,7 @@ async function compile(
   const routeFor = (file: RouteFile): CompiledRoute => {
     const mod = modules.get(file)!;
     const folders = middlewareFilesFor(tree, file);
-    // Handlers made by defineHandler get this mount's settings (issue 24); no other export changes.
+    // Handlers made by defineHandler get this mount's settings; no other export changes.
     const handlers = withContractSettings(mod, (exportName) => ({
       onInvalid: options.onInvalid,
       checksResponses,

@@ -146,7 +146,7 @@ export type ErrorReporter = (error: unknown, info: EndpointErrorInfo) => void;
 /** Where a request value that a contract checks comes from; `response` is a handler's answer. */
 export type ContractLocation = 'params' | 'query' | 'headers' | 'body' | 'response';
 
-/** What a handler's contract checks (issue 24), as the route table shows it. */
+/** What a handler's contract checks, as the route table shows it. */
 export interface ContractSummary {
   /** The request parts it validates, in the order their issues are listed. */
   validates: Exclude<ContractLocation, 'response'>[];
@@ -250,7 +250,7 @@ export interface MountOptions {
    */
   onError?: ErrorReporter;
   /**
-   * Answers a request that an endpoint's contract rejects (`defineHandler`, issue 24), instead of
+   * Answers a request that an endpoint's contract rejects (`defineHandler`), instead of
    * the default `400` problem details. A contract's own `onInvalid` comes first.
    */
   onInvalid?: InvalidInputHandler;
@@ -318,7 +318,7 @@ export interface DevReload {
 }
 
 /**
- * An endpoint's `export const websocket = { … }` (issue 28): the hooks of a WebSocket served on the
+ * An endpoint's `export const websocket = { … }`: the hooks of a WebSocket served on the
  * endpoint's route, in the shape Bun and crossws (Nitro, h3) use. Every hook is optional. The same
  * `context` object goes to every hook of one connection, from `upgrade` to `close`.
  */

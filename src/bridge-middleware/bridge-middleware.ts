@@ -143,7 +143,7 @@ async function run(
   const request = bridgeRequest(req, res, bodyLimit);
 
   let capture: ResponseCapture | undefined;
-  // The app's chain runs once. A second next() fails the request (issue 30), whether the
+  // The app's chain runs once. A second next() fails the request, whether the
   // middleware awaits its promise or drops it; dropped, it is no unhandled rejection.
   let misuse: NextCalledTwiceError | undefined;
   const callNext = (): Promise<Response> => {

@@ -128,7 +128,7 @@ function handleNodeRequest(
   // Request loggers and metrics name a request by `req.route.path`, as for Express's own routes.
   (req as IncomingMessage & { route?: unknown }).route = route.expressRoute;
   const answer: RouteAnswer = { req, res, next, hostGetsErrors, route, params, decision, etag: mount.etag };
-  // Checked per request, and cheap: no subscriber and no OpenTelemetry SDK, no trace (issue 27).
+  // Checked per request, and cheap: no subscriber and no OpenTelemetry SDK, no trace.
   if (!requestObserved()) return answerRoute(answer, undefined);
   const exportName = decision.kind === 'handler' ? decision.entry.exportName : undefined;
   const trace = traceRequest(route, method, exportName, mountPathOf(req));

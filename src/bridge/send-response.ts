@@ -114,7 +114,7 @@ function endWhole(res: ServerResponse, bytes: Uint8Array, head: boolean, etag: E
 
 /**
  * The Response's status and headers onto `res`. When Node refuses a header value (a control
- * character from user input), `res` is put back as it was and the error thrown (issue 30).
+ * character from user input), `res` is put back as it was and the error thrown.
  */
 function setHead(res: ServerResponse, response: Response): void {
   const dropEncoding =

@@ -75,7 +75,7 @@ export function toWebRequest(
 
 /**
  * The headers of a body a parser read first describe the bytes handed over, not those the client
- * sent (issue 30): body-parser inflates gzip and the handler gets JSON re-encoded from `req.body`,
+ * sent: body-parser inflates gzip and the handler gets JSON re-encoded from `req.body`,
  * so a handler that forwards the request (`fetch(new Request(upstream, request))`) sends a
  * request whose headers match its body. Text a parser decoded from another charset (express.text()
  * of `charset=iso-8859-1`) is handed over as UTF-8, and its Content-Type says so. Transfer-Encoding

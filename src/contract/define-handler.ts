@@ -1,5 +1,5 @@
 /**
- * `defineHandler(contract, handler)` (issue 24): an endpoint handler that validates its request
+ * `defineHandler(contract, handler)`: an endpoint handler that validates its request
  * with Standard Schema validators before the handler runs, and answers an invalid one itself.
  *
  * The result is a plain `(request, context) => Promise<Response>`, so every host, `.fetch` and a

@@ -2,7 +2,7 @@
  * Standard Schema issues as the contract reports them: the location they belong to, a path for
  * people (`body.items[0].name`) and an RFC 6901 JSON Pointer for programs (`/items/0/name`), and
  * the validator's message. Nothing else of the validator's issue leaves this file: no input
- * value, no schema internals (issue 24).
+ * value, no schema internals.
  */
 import type { ContractIssue, ContractLocation } from '../types';
 import type { StandardSchemaV1 } from './standard-schema';

@@ -1,6 +1,5 @@
 /**
- * When response contracts are checked (issue 24: "in development and tests, never in production
- * by default"):
+ * When response contracts are checked: in development and tests, never in production by default.
  *   - a mount's `checkResponses` option, when given, decides;
  *   - otherwise a mount never checks when `NODE_ENV` is `production`; it checks every response
  *     when development mode is on or `NODE_ENV` is `development` or `test`; and else only the

@@ -1,5 +1,5 @@
 /**
- * Validation before the handler runs (issue 24): the body is read first, and one that cannot be
+ * Validation before the handler runs: the body is read first, and one that cannot be
  * read as its Content-Type says is refused before any schema runs; then every declared part is
  * validated — all of them, so the answer lists their issues at once (the first 100), in the
  * order params, query, headers, body.

@@ -58,7 +58,7 @@ export class EndpointCall implements EndpointContext {
     route: CompiledRoute,
     exportName: string,
     host: HostRequest,
-    /** The request's trace, when something observes it (issue 27): told the request's errors. */
+    /** The request's trace, when something observes it: told the request's errors. */
     trace?: RequestTrace,
   ) {
     this.#route = route;

@@ -50,7 +50,7 @@ export interface CompiledRoute {
   localsFromNode?: MountOptions['locals'];
   /** The mount's `asyncContext`: its requests run where `getContext()` finds them. */
   asyncContext?: boolean;
-  /** The endpoint's `websocket` hooks, when it serves WebSockets (issue 28). */
+  /** The endpoint's `websocket` hooks, when it serves WebSockets. */
   socket?: WebSocketHandler;
   /** The mount's topics, for `context.publish` and `context.subscribe`. */
   topics?: TopicAccess;
@@ -69,7 +69,7 @@ export interface TopicAccess {
 
 /**
  * The route table's value for an endpoint whose module is still loading: the table is known from
- * the tree at once, so a request no endpoint matches goes on to the app without waiting (issue 22).
+ * the tree at once, so a request no endpoint matches goes on to the app without waiting.
  */
 export const LOADING: unique symbol = Symbol('express-file-endpoints.loading');
 

@@ -1,5 +1,5 @@
 /**
- * The library's `node:diagnostics_channel` tracing channels (issue 27), public API: APM agents and
+ * The library's `node:diagnostics_channel` tracing channels, public API: APM agents and
  * users subscribe to them to time and name what the tree does, as srvx and Nitro publish theirs.
  *
  *   express-file-endpoints:request     one request an endpoint's route answers

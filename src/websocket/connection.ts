@@ -1,7 +1,7 @@
 /**
  * One open WebSocket: the `EndpointWebSocket` its hooks get, around a `ws` socket, and the hooks
  * called on its events. The hooks are the ones of the code the connection opened with: a reload in
- * development mode serves new connections, never open ones (issue 28). It is also a subscriber of
+ * development mode serves new connections, never open ones. It is also a subscriber of
  * the mount's topics: a publication is sent to it unless it is too far behind, and then it is closed.
  */
 import type { Duplex } from 'node:stream';

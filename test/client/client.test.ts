@@ -1,5 +1,5 @@
 /**
- * The typed client at run time (issue 25), against a real server (Express, mounted at a sub-path) and
+ * The typed client at run time, against a real server (Express, mounted at a sub-path) and
  * against `.fetch`: URLs with params, the query, JSON bodies, answers read by their Content-Type, problem
  * details for an invalid body; and that test/client/registry.ts is what typegen writes for the tree.
  */

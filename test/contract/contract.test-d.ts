@@ -1,5 +1,5 @@
 /**
- * Type-level checks of contracts (issue 24), compiled by `npm run typecheck` (never run): the
+ * Type-level checks of contracts, compiled by `npm run typecheck` (never run): the
  * context of a handler with a contract is typed from each schema's output, in Zod, Valibot and
  * ArkType alike; a wrong field is an error; the result is an endpoint handler.
  */

@@ -1,5 +1,5 @@
 /**
- * defineHandler called directly, as a unit test calls a handler (issue 24): no server, no mount.
+ * defineHandler called directly, as a unit test calls a handler: no server, no mount.
  * How each part of a request is read, the problem details, the context the handler gets, the
  * contract kept on the handler, and the mistakes a contract can have.
  */

@@ -1,5 +1,5 @@
 /**
- * What a mount brings to contracts (issue 24): its `onInvalid`, when responses are checked
+ * What a mount brings to contracts: its `onInvalid`, when responses are checked
  * (`checkResponses`, NODE_ENV, development mode, createTestRequest), reports through `onError`
  * naming the route, the file and the export, and nothing at all for handlers without a contract.
  */

@@ -1,5 +1,5 @@
 /**
- * Paths that name one thing to a guard and another to the code behind it (issues 21 and 30), on
+ * Paths that name one thing to a guard and another to the code behind it, on
  * Express 5, Express 4, Connect and node:http:
  *   - a percent-encoded alias of a static folder (`/%61dmin/secret`) is not that folder;
  *   - a path the URL parser would rewrite (`/files/%2e%2e`, `/admin/x\..\..\public`) reaches no

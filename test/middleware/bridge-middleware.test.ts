@@ -412,7 +412,7 @@ for (const host of hosts) {
         expect(second).to.be.instanceOf(Error);
         expect((second as Error).message).to.match(/more than once/);
         expect(routeRuns).to.equal(1);
-        // A misused next() fails the request even when the middleware catches it (issue 30).
+        // A misused next() fails the request even when the middleware catches it.
         expect(reply.status).to.equal(500);
         expect(reply.body).to.match(/server error/i);
         expect(told).to.deep.equal([second]);

@@ -1,5 +1,5 @@
 /**
- * The `node:diagnostics_channel` tracing channels (issue 27): every event in order, with the
+ * The `node:diagnostics_channel` tracing channels: every event in order, with the
  * documented context, for requests that succeed, fail, are aborted or are answered by the tree
  * itself; on Express 5, Express 4, node:http and `.fetch`.
  */
@@ -53,7 +53,7 @@ function record(): { seen: Seen[]; stop(): void } {
 const names = (seen: Seen[]) => seen.map((s) => s.event);
 const requestDone = (seen: Seen[]) => () => seen.some((s) => s.event === 'request asyncEnd');
 
-describe('tracing channels (issue 27)', () => {
+describe('tracing channels', () => {
   let recorder: ReturnType<typeof record>;
   beforeEach(() => (recorder = record()));
   afterEach(() => recorder.stop());
