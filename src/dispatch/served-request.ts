@@ -16,6 +16,7 @@
  * Deno's signal also makes Deno print a notice about its own behaviour, which ours does not have.
  */
 import { countedBody } from './request-body';
+import { assertFetchGlobals } from '../fetch-globals';
 
 /**
  * The mark `createTestRequest` puts on its Requests (src/contract/response-checks.ts), carried over
@@ -24,6 +25,9 @@ import { countedBody } from './request-body';
 const TEST_REQUEST = Symbol.for('express-file-endpoints.test-request');
 
 type RequestInitWithDuplex = RequestInit & { duplex?: 'half' };
+
+// Before `extends Request` needs it: without the global, the import of the package fails saying why.
+assertFetchGlobals();
 
 export class ServedRequest extends Request {
   readonly #source: Request;
