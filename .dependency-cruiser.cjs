@@ -13,7 +13,7 @@
  */
 const FLOORS = [
   ['src/runtime.ts'],
-  ['src/types.ts', 'src/debug.ts', 'src/words.ts', 'src/fetch-globals.ts'],
+  ['src/types.ts', 'src/debug.ts', 'src/words.ts', 'src/fetch-globals.ts', 'src/is-response.ts'],
   ['src/discover/'],
   ['src/router/', 'src/observe/'],
   ['src/dispatch/', 'src/contract/'],

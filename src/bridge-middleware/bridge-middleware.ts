@@ -33,13 +33,13 @@ import {
   handledRejection,
   INTERNAL_ERROR,
   isForbiddenMethod,
-  isResponse,
   logError,
   NextCalledTwiceError,
   METHOD_WITHOUT_REQUEST,
   REWRITTEN_PATH_ANSWER,
   tellOnError,
 } from '../dispatch';
+import { isResponse } from '../is-response';
 
 export interface BridgeOptions {
   /**

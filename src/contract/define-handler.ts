@@ -8,6 +8,7 @@
  * checks, `onError`) once, when it builds its method table (`withContractSettings`), so a request
  * costs nothing more than the validation, and a handler without a contract nothing at all.
  */
+import { isResponse } from '../is-response';
 import type { EndpointContext, InvalidInputHandler } from '../types';
 import { directCallChecksResponses } from './response-checks';
 import { problemResponse } from './problem';
@@ -98,7 +99,7 @@ function contractHandler<C extends EndpointContract>(
     }
     const validated = new ValidatedContext(context, input.values) as unknown as ContractContext<C>;
     const response = await handler(request, validated);
-    if (responses !== undefined && isResponse(response) && settings.checksResponses(request)) {
+    if (responses !== undefined && isCheckable(response) && settings.checksResponses(request)) {
       const report = (error: unknown) => settings.report(error, request);
       await checkResponse(responses, response, request, report, context?.after);
     }
@@ -107,10 +108,9 @@ function contractHandler<C extends EndpointContract>(
   return Object.defineProperty(validatingHandler, CONTRACT, { value: record }) as ContractHandler<C>;
 }
 
-/** Not a Response: dispatch reports it as the handler's mistake; there is nothing to check. */
-function isResponse(value: unknown): value is Response {
-  const candidate = value as Partial<Response> | null;
-  return typeof candidate?.clone === 'function' && typeof candidate.status === 'number';
+/** Not a Response (dispatch reports it as the handler's mistake), or one that cannot be read twice: nothing to check. */
+function isCheckable(value: unknown): value is Response {
+  return isResponse(value) && typeof value.clone === 'function';
 }
 
 /** A contract's mistakes are found when the endpoint file loads, not on the first request. */

@@ -31,7 +31,7 @@ export {
 export { compileRoute, endpointRouter, LOADING, middlewareOptionNames } from './route';
 export type { CompiledRoute, ExpressStyleRoute, MountedRoute, TopicAccess } from './route';
 export { EndpointCall, emptyLocals, type HostRequest } from './endpoint-call';
-export { Failure, runRoute, isResponse } from './run-route';
+export { Failure, runRoute } from './run-route';
 export { handledRejection, NextCalledTwiceError } from './run-chain';
 export { handleFetch, type FetchSettings } from './handle-fetch';
 export { joinChunks, readAvailable, type Available } from './read-available';
