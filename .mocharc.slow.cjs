@@ -37,6 +37,7 @@ module.exports = {
     'test/topics/property.test.ts', // 450 sockets over three child processes and a redis-server, for 5 s by design
     'test/topics/slow-subscriber.test.ts', // 25 MiB published to stalled clients of a child process, its memory measured
     'examples/express-app/test/browser.test.ts', // Chromium, through playwright-core
+    'examples/express-app/test/across-processes.test.ts', // two example servers, a Redis and Chromium
     'test/build/cli-build.test.ts', // the CLI in a child process; `check --load` spawns again
     'test/differential/differential.test.ts', // two apps per Express version, ~350 requests on fresh connections, 1 MiB uploads: seconds
     'test/build/typescript-app.test.ts', // tsc compiles an app in a child process, then the CLI builds it in another
