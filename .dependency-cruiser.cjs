@@ -1,7 +1,7 @@
 /**
  * The layout's rules, checked by `npm run check:layers` in `npm test` (issue 23): no import circle
  * in src/, and every import goes down. The floors, from the bottom: the public vocabulary and the
- * words messages share; files on disk; the route table and the tracing channels (issue 27);
+ * words messages share; files on disk; the route table, the tracing channels (issue 27) and the event streams handlers send;
  * handlers, their contracts and answers in Web terms; Node
  * I/O, validation, loading, typed routes and the route listing; development mode, `check`, the test
  * helpers, bridgeMiddleware, the OpenAPI document, the typed client and reading a build; mounting and
@@ -12,7 +12,7 @@
 const FLOORS = [
   ['src/types.ts', 'src/debug.ts', 'src/words.ts', 'src/fetch-globals.ts'],
   ['src/discover/'],
-  ['src/router/', 'src/observe/'],
+  ['src/router/', 'src/observe/', 'src/event-stream/'],
   ['src/dispatch/', 'src/contract/'],
   ['src/bridge/', 'src/validate/', 'src/load/', 'src/typed-routes/', 'src/describe-routes.ts'],
   [

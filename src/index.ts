@@ -5,6 +5,8 @@ export { bridgeMiddleware, type BridgeOptions } from './bridge-middleware';
 export type { EndpointsMiddleware, AppLike } from './mount';
 export type { RouteInfo } from './describe-routes';
 export { defineMiddleware, getContext } from './dispatch';
+export { eventStream } from './event-stream';
+export type { EventMessage, EventStream, EventStreamOptions } from './event-stream';
 export type {
   HttpMethod,
   HandlerExportName,

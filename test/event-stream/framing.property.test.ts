@@ -1,0 +1,126 @@
+/**
+ * The framing as a property: whatever strings a handler sends as data, event names and ids (CR, LF,
+ * CRLF, NUL, spaces and colons, non-BMP characters, lone surrogates), a parser of the WHATWG rules
+ * gives back exactly the events sent, or the helper refused the event at `send()`: an event name or
+ * an id with a line break, an id with NUL. Data's line breaks arrive as LF, and a lone surrogate as
+ * U+FFFD, as UTF-8 must carry it; nothing else changes.
+ *
+ * Runs with a fixed seed, then a fresh one; fast-check names the seed of a failing run.
+ */
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { eventStream, type EventMessage } from '../../src';
+import { createTestRequest } from '../../src/testing';
+import { readEventStream, type ParsedEvent } from './support';
+
+const FIXED_SEED = 40_1;
+const RUNS = 300;
+
+/** Strings built from the characters framing must survive, and any others. */
+const tricky = fc
+  .array(
+    fc.oneof(
+      fc.constantFrom(
+        '\r',
+        '\n',
+        '\r\n',
+        '\n\n',
+        '\0',
+        ' ',
+        ':',
+        'data: ',
+        'id:',
+        '\uFEFF',
+        '\u2028',
+        '😀',
+        '\uD800',
+        '\uDC00',
+      ),
+      fc.string({ unit: 'binary', maxLength: 6 }),
+    ),
+    { maxLength: 8 },
+  )
+  .map((parts) => parts.join(''));
+
+const message = fc.record(
+  { data: tricky, event: tricky, id: tricky, retry: fc.integer({ min: 0, max: 100_000 }) },
+  { requiredKeys: ['data'] },
+);
+
+const utf8 = new TextEncoder();
+const fromUtf8 = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/** The string as UTF-8 carries it: a lone surrogate becomes U+FFFD. */
+const wellFormed = (text: string): string => fromUtf8.decode(utf8.encode(text));
+
+/** What a client receives of `sent`, or `undefined` for an event the helper must refuse. */
+function received(sent: EventMessage<string>): ParsedEvent | undefined {
+  if (sent.event !== undefined && /[\r\n]/.test(sent.event)) return undefined;
+  if (sent.id !== undefined && /[\r\n\0]/.test(sent.id)) return undefined;
+  return {
+    event: sent.event ? wellFormed(sent.event) : 'message',
+    data: wellFormed(sent.data).replace(/\r\n?/g, '\n'),
+    id: sent.id === undefined ? undefined : wellFormed(sent.id),
+  };
+}
+
+async function roundTrip(
+  messages: EventMessage<string>[],
+): Promise<{ parsed: ParsedEvent[]; refused: number[] }> {
+  const refused: number[] = [];
+  const response = eventStream(
+    createTestRequest('/feed'),
+    async (stream) => {
+      for (const [i, sent] of messages.entries()) {
+        try {
+          await stream.send(sent);
+        } catch (error) {
+          expect(error).to.be.instanceOf(TypeError);
+          refused.push(i);
+        }
+      }
+    },
+    { heartbeat: false },
+  );
+  return { parsed: (await readEventStream(response)).events, refused };
+}
+
+describe('event framing, as a property (fast-check)', function () {
+  this.timeout(60_000);
+
+  for (const [name, seed] of [
+    ['fixed seed', FIXED_SEED],
+    ['fresh seed', undefined],
+  ] as const) {
+    it(`strings: the events parsed are the events sent, or send() refused them (${name})`, async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(message, { maxLength: 6 }), async (messages) => {
+          const { parsed, refused } = await roundTrip(messages);
+          const expected = messages.map(received);
+          expect(refused).to.deep.equal(expected.flatMap((event, i) => (event === undefined ? [i] : [])));
+          expect(parsed).to.deep.equal(expected.filter((event) => event !== undefined));
+        }),
+        { seed, numRuns: RUNS },
+      );
+    });
+  }
+
+  it('JSON values: the data parsed is the value sent, as JSON carries it', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.jsonValue(), { maxLength: 5 }), async (values) => {
+        const response = eventStream(
+          createTestRequest('/feed'),
+          async (stream) => {
+            for (const data of values) await stream.send({ data });
+          },
+          { json: true, heartbeat: false },
+        );
+        const { events } = await readEventStream(response);
+        expect(events.map((event) => JSON.parse(event.data) as unknown)).to.deep.equal(
+          values.map((value) => JSON.parse(JSON.stringify(value)) as unknown),
+        );
+      }),
+      { seed: FIXED_SEED, numRuns: RUNS },
+    );
+  });
+});
