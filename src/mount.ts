@@ -19,6 +19,8 @@ import {
   compileRoute,
   endpointRouter,
   handleFetch,
+  Lifecycle,
+  type CloseOptions,
   logError,
   tellOnError,
   type CompiledRoute,
@@ -58,10 +60,14 @@ export interface EndpointsMiddleware extends NodeMiddleware {
   /** The whole tree as a Web handler: 404 when nothing matches. */
   fetch(request: Request): Promise<Response>;
   /**
-   * Stops development mode's watcher, and closes the WebSockets of attached servers with 1001
-   * (going away); resolves at once when there is neither.
+   * Shuts the tree down, for a deploy or a SIGTERM: new requests for the tree get 503 (with
+   * `Connection: close`), open event streams end with their final event, the WebSockets of attached
+   * servers close with 1001 (going away), and development mode's watcher stops. Then it waits for the
+   * requests in flight and their `after()` callbacks, up to `timeout` milliseconds (default 10,000),
+   * and aborts what still runs: the handler's `request.signal` aborts with a `ShutdownError`. Resolves
+   * once all is done; calling it again returns the same promise.
    */
-  close(): Promise<void>;
+  close(options?: CloseOptions): Promise<void>;
   /**
    * The tree's OpenAPI 3.1 (or 3.2) document, once every module is loaded: every endpoint, and
    * what its contract says (see docs/openapi.md).
@@ -149,14 +155,17 @@ function createEndpoints(options: MountOptions): EndpointsMiddleware {
     for (const warning of warnings) warn(warning);
     return document;
   };
+  // The requests in flight, for `close()` to wait for.
+  const lifecycle = new Lifecycle();
   let middleware = createNodeMiddleware({
     router: () => router,
     loaded,
     routing: routingOf(options.caseSensitive === true, options.strict === true),
+    lifecycle,
   });
   let fetch = async (request: Request) => {
     await loaded;
-    return handleFetch(router as Router<CompiledRoute>, request);
+    return handleFetch(router as Router<CompiledRoute>, request, lifecycle);
   };
   if (options.openapi) {
     // Only a mount with the option is wrapped: the others' requests pay nothing for it.
@@ -181,8 +190,12 @@ function createEndpoints(options: MountOptions): EndpointsMiddleware {
     ready,
     routes,
     fetch,
-    close: async () => {
-      await Promise.all([devLoop?.close(), ...socketServers.map((sockets) => sockets.closeAll())]);
+    close: async (closeOptions?: CloseOptions) => {
+      await Promise.all([
+        lifecycle.close(closeOptions),
+        devLoop?.close(),
+        ...socketServers.map((sockets) => sockets.closeAll()),
+      ]);
     },
     openapi: async (openapiOptions: OpenAPIOptions = {}) => {
       await loaded;

@@ -7,19 +7,43 @@
 import { traceRequest, type RequestTrace } from '../observe';
 import { MALFORMED_PATH, type Router } from '../router';
 import type { Params } from '../types';
-import { answerFor, answerResponse, INTERNAL_ERROR, MALFORMED_PATH_ANSWER, NOT_FOUND } from './answers';
+import {
+  answerFor,
+  answerResponse,
+  INTERNAL_ERROR,
+  MALFORMED_PATH_ANSWER,
+  NOT_FOUND,
+  SHUTTING_DOWN,
+} from './answers';
 import { dispatch, type Dispatch } from './method-table';
 import { EndpointCall, emptyLocals, type HostRequest } from './endpoint-call';
+import { eventStreamOf } from '../event-stream';
+import type { InFlight, Lifecycle } from './lifecycle';
 import type { CompiledRoute } from './route';
 import { Failure, runRoute } from './run-route';
 
 /** `.fetch` as a host: no mount, no Node objects, no error handler but the 500 below. */
-class FetchRequest implements HostRequest {
+class FetchRequest implements HostRequest, InFlight {
   readonly node = undefined;
   /** Runs the `after()` callbacks: set when the first one is registered. */
   done: (() => void) | undefined;
+  previousInFlight: InFlight | undefined;
+  nextInFlight: InFlight | undefined;
 
-  constructor(readonly request: Request) {}
+  constructor(
+    readonly request: Request,
+    readonly lifecycle: Lifecycle | undefined,
+  ) {}
+
+  get builtRequest(): Request {
+    return this.request;
+  }
+
+  /**
+   * The request and its signal are the caller's: nothing of it can be aborted from here. Its event
+   * stream, if any, has had its final event when the close began.
+   */
+  abort(): void {}
 
   buildRequest(): Request {
     return this.request;
@@ -33,19 +57,30 @@ class FetchRequest implements HostRequest {
   isExpected(): boolean {
     return false;
   }
-  whenDone(run: () => void): void {
-    this.done = run;
+  whenDone(run: () => PromiseLike<unknown> | undefined): void {
+    // A closing mount waits for the callbacks, async ones to their end.
+    const release = this.lifecycle?.hold();
+    this.done = () => {
+      const running = run();
+      if (running) void running.then(release);
+      else release?.();
+    };
   }
   initialLocals(): Record<string, unknown> {
     return emptyLocals();
   }
 }
 
-export async function handleFetch(router: Router<CompiledRoute>, request: Request): Promise<Response> {
+export async function handleFetch(
+  router: Router<CompiledRoute>,
+  request: Request,
+  lifecycle?: Lifecycle,
+): Promise<Response> {
   const url = new URL(request.url);
   const match = router.match(url.pathname);
   if (match === null) return answerResponse(NOT_FOUND);
   if (match === MALFORMED_PATH) return answerResponse(MALFORMED_PATH_ANSWER);
+  if (lifecycle?.closing) return answerResponse(SHUTTING_DOWN);
 
   const route = match.value;
   const decision = dispatch(route.table, request.method);
@@ -53,7 +88,7 @@ export async function handleFetch(router: Router<CompiledRoute>, request: Reques
   if (decision.kind === 'pass') return answerResponse(NOT_FOUND);
   const exportName = decision.kind === 'handler' ? decision.entry.exportName : undefined;
   const trace = traceRequest(route, request.method, exportName, undefined);
-  const host = new FetchRequest(request);
+  const host = new FetchRequest(request, lifecycle);
   if (trace === undefined) {
     const response = await answer(route, match.params, decision, host);
     return host.done ? whenBodyDone(response, host.done) : response;
@@ -85,7 +120,10 @@ async function answer(
   if (decision.kind !== 'handler') return answerResponse(answerFor(decision)!);
   const request = host.request;
   const call = new EndpointCall(params, route, decision.entry.exportName, host, trace);
-  const outcome = await runRoute(route, decision.entry, call);
+  const lifecycle = host.lifecycle;
+  let outcome: Awaited<ReturnType<typeof runRoute>>;
+  if (lifecycle === undefined) outcome = await runRoute(route, decision.entry, call);
+  else outcome = await inFlight(lifecycle, host, () => runRoute(route, decision.entry, call));
   const response = outcome instanceof Failure ? answerResponse(INTERNAL_ERROR) : outcome;
   if (request.method !== 'HEAD' || response.body === null) return response;
   await response.body.cancel();
@@ -94,6 +132,26 @@ async function answer(
     statusText: response.statusText,
     headers: response.headers,
   });
+}
+
+/**
+ * Runs the handler as a request in flight of a mount. The caller reads the body after this returns,
+ * so the request leaves then, unless it answered with an event stream: that one stays until it is
+ * over, for a closing mount to end it with its final event and wait for it.
+ */
+async function inFlight<T>(lifecycle: Lifecycle, host: FetchRequest, run: () => T | Promise<T>): Promise<T> {
+  lifecycle.enter(host);
+  let stream: ReturnType<typeof eventStreamOf>;
+  try {
+    return await run();
+  } finally {
+    stream = eventStreamOf(host.request);
+    if (stream === undefined) lifecycle.leave(host);
+    else {
+      if (lifecycle.closing) lifecycle.endLate(host);
+      void stream.over.then(() => lifecycle.leave(host));
+    }
+  }
 }
 
 /**

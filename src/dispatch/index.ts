@@ -25,6 +25,7 @@ export {
   NOT_FOUND,
   PAYLOAD_TOO_LARGE,
   PLAIN_TEXT,
+  SHUTTING_DOWN,
   type Answer,
 } from './answers';
 export { compileRoute, endpointRouter, LOADING } from './route';
@@ -33,6 +34,7 @@ export { EndpointCall, emptyLocals, type HostRequest } from './endpoint-call';
 export { Failure, runRoute, isResponse } from './run-route';
 export { handledRejection, NextCalledTwiceError } from './run-chain';
 export { handleFetch } from './handle-fetch';
+export { Lifecycle, ShutdownError, type CloseOptions, type InFlight } from './lifecycle';
 export { socketHandlerOf, withUpgradeRequired } from './socket-handler';
 export { logError, tellOnError } from './report-error';
 export { defineMiddleware } from './define-middleware';
