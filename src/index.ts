@@ -15,10 +15,11 @@ export type {
   MiddlewareContext,
   MiddlewareWithLocals,
 } from './dispatch';
-export { defineHandler, ResponseContractError } from './contract';
+export { defineHandler, EventContractError, ResponseContractError } from './contract';
 export type {
   EndpointContract,
   ContractContext,
+  ContractEventStream,
   ContractHandler,
   ContractOf,
   ContractTypes,

@@ -12,6 +12,7 @@ import type { EndpointContext, InvalidInputHandler } from '../types';
 import { directCallChecksResponses } from './response-checks';
 import { problemResponse } from './problem';
 import { ResponseContractError, responseIssues } from './check-response';
+import { checkEventsOf, type EventContractError } from './check-events';
 import {
   CONTRACT,
   INPUT_LOCATIONS,
@@ -28,10 +29,10 @@ import { rawParams, ValidatedContext } from './validated-context';
 export interface ContractSettings {
   /** The mount's `onInvalid`; the contract's own comes first. */
   onInvalid: InvalidInputHandler | undefined;
-  /** Whether the response to `request` is checked against `responses`. */
+  /** Whether the response to `request` is checked against `responses`, and its events against `events`. */
   checksResponses(request: Request): boolean;
-  /** Where a response that breaks the contract is reported. */
-  report(error: ResponseContractError, request: Request): void;
+  /** Where a response, or an event, that breaks the contract is reported. */
+  report(error: ResponseContractError | EventContractError, request: Request): void;
 }
 
 /** Outside a mount there is no `onError`: a broken response contract is logged. */
@@ -83,6 +84,7 @@ function contractHandler<C extends EndpointContract>(
   const { contract, handler } = record;
   const onInvalid = contract.onInvalid ?? settings.onInvalid;
   const responses = contract.responses;
+  const events = contract.events;
 
   // Two declared parameters: dispatch gives a handler its Request only when it declares one.
   async function validatingHandler(request: Request, context?: EndpointContext): Promise<Response> {
@@ -90,7 +92,17 @@ function contractHandler<C extends EndpointContract>(
     if ('issues' in input) {
       return onInvalid ? onInvalid(input.issues, request) : problemResponse(input.issues, input.status);
     }
-    const validated = new ValidatedContext(context, input.values) as unknown as ContractContext<C>;
+    // The stream the handler answers with sends JSON, checked where responses are.
+    if (events !== undefined) {
+      checkEventsOf(request, events, settings.checksResponses(request), (error) =>
+        settings.report(error, request),
+      );
+    }
+    const validated = new ValidatedContext(
+      context,
+      input.values,
+      events === undefined ? undefined : request,
+    ) as unknown as ContractContext<C>;
     const response = await handler(request, validated);
     if (responses !== undefined && isResponse(response) && settings.checksResponses(request)) {
       const issues = await responseIssues(responses, response);

@@ -69,7 +69,7 @@ export interface EventDataSettings {
   /** Every value as JSON. */
   json: boolean;
   /** Told the data text of each event sent; never throws, and the event is not held back for it. */
-  check?: (dataText: string) => void;
+  check?: (dataText: string, message: EventMessage) => void;
 }
 
 /** What the mount holds of a stream: how to end it on shutdown, and when it is over. */
@@ -148,7 +148,7 @@ class EventWriter<Data> implements EventStream<Data> {
   readonly control: EventStreamControl;
   readonly #abort = new AbortController();
   readonly #json: boolean;
-  readonly #check: ((dataText: string) => void) | undefined;
+  readonly #check: EventDataSettings['check'];
   readonly #shutdownEvent: EventMessage<string> | false;
   #body!: ReadableStreamDefaultController<Uint8Array>;
   #state: State = 'open';
@@ -168,7 +168,7 @@ class EventWriter<Data> implements EventStream<Data> {
     request: Request,
     options: EventStreamOptions,
     json: boolean,
-    check?: (dataText: string) => void,
+    check: EventDataSettings['check'],
   ) {
     this.lastEventId = request.headers.get('last-event-id') ?? undefined;
     this.#json = json;
@@ -211,7 +211,7 @@ class EventWriter<Data> implements EventStream<Data> {
     }
     const data = this.#dataText(message.data);
     const text = formatEvent(message, data);
-    this.#check?.(data);
+    this.#check?.(data, message);
     return this.#write(text);
   }
 
