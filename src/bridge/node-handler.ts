@@ -175,7 +175,11 @@ async function answerRoute(answer: RouteAnswer, trace: RequestTrace | undefined)
     // A handler that answers synchronously is not awaited: no microtask trips per request.
     const outcome = result instanceof Promise ? await result : result;
     if (outcome instanceof Failure) return failRequest(req, res, next, outcome.error);
-    if (lifecycle.closing) lifecycle.endLate(host);
+    if (lifecycle.closing) {
+      // The server is going away: this answer's connection ends with it, and its stream at once.
+      if (!res.headersSent) res.setHeader('connection', 'close');
+      lifecycle.endLate(host);
+    }
     try {
       await sendWebResponse(res, outcome, req.method === 'HEAD' ? SEND_HEAD : SEND_BODY);
     } catch (error) {

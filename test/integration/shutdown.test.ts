@@ -77,6 +77,8 @@ describe('endpoints.close({ timeout })', () => {
         for (const reply of await Promise.all(inFlight)) {
           expect(reply.status).to.equal(200);
           expect(reply.body.length).to.equal(64 * 1024);
+          // Answered while closing: its connection goes with it, not back to a keep-alive pool.
+          expect(reply.headers.connection).to.equal('close');
         }
         expect(reported).to.deep.equal([]);
       });
