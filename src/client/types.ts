@@ -151,9 +151,16 @@ export type ClientResult<R extends ClientRegistry<R>, P extends keyof R, M exten
     ? Answers<Listed & Record<Exclude<StatusCode, keyof Listed>, unknown>>
     : Answers<Record<StatusCode, unknown>>;
 
-/** The data of each event of a route's event stream: its contract's `events` output, else text. */
+/**
+ * The data of each event of a route's event stream: its contract's `events` output; text for a typed
+ * route without; `unknown` without a registry (text, or JSON where the stream says `data=json`).
+ */
 export type EventDataOf<R extends ClientRegistry<R>, P extends keyof R> =
-  MethodOf<R, P, 'GET'> extends { events: infer E } ? E : string;
+  MethodOf<R, P, 'GET'> extends { events: infer E }
+    ? E
+    : unknown extends MethodOf<R, P, 'GET'>
+      ? unknown
+      : string;
 
 /** What `events()` takes: the GET's params, query and headers, and how to read and reconnect. */
 export type EventsCallOptions<R extends ClientRegistry<R>, P extends keyof R> = Omit<

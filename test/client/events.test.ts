@@ -68,7 +68,7 @@ describe('client.events()', () => {
       ['tick', '2'],
     ]);
     expect(typeof events[0]!.data).to.equal('string');
-    expect(JSON.parse(events[0]!.data)).to.include({ n: 1 });
+    expect(JSON.parse(events[0]!.data as string)).to.include({ n: 1 });
   });
 
   it('parses the data of a contract’s events (data=json) as JSON', async () => {
