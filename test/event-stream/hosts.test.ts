@@ -11,9 +11,10 @@ import zlib from 'node:zlib';
 import { expect } from 'chai';
 import { EventSource } from 'eventsource';
 import { createTestRequest } from '../../src/testing';
-import { mountEndpoints } from '../../src';
+import { mountEndpoints, type EndpointErrorInfo } from '../../src';
 import { hosts, type RunningHost } from '../integration/hosts';
 import { seen } from '../fixtures/events-app/app/_lib/seen';
+import { httpRequest } from '../support/net';
 import { parseEventStream } from './support';
 
 const dir = path.join(__dirname, '../fixtures/events-app/app');
@@ -79,8 +80,13 @@ describe('event streams through every host', () => {
   for (const host of hosts) {
     describe(host.name, () => {
       let compressed: RunningHost;
+      const reported: { error: unknown; info: EndpointErrorInfo }[] = [];
       before(async () => {
-        compressed = await host.start({ dir, compression: true });
+        compressed = await host.start({
+          dir,
+          compression: true,
+          onError: (error, info) => void reported.push({ error, info }),
+        });
       });
       after(() => compressed?.close());
       beforeEach(() => (seen.lastEventIds = []));
@@ -105,6 +111,31 @@ describe('event streams through every host', () => {
         expect(events.map((e) => e.text)).to.deep.equal(['data: 1\n\n', 'data: 2\n\n']);
         expect(events[0]!.at - started).to.be.lessThan(150);
         expect(events[1]!.at - events[0]!.at).to.be.greaterThan(100);
+      });
+
+      it('a run that throws: the events it sent, then a broken connection, and onError told', async () => {
+        reported.length = 0;
+        const received = await new Promise<{ text: string; broken: boolean }>((resolve, reject) => {
+          http
+            .get(`${compressed.url}/fails`, { agent: false }, (res) => {
+              let text = '';
+              res.setEncoding('utf8');
+              res.on('data', (chunk: string) => (text += chunk));
+              res.on('end', () => resolve({ text, broken: false }));
+              res.on('error', () => resolve({ text, broken: true }));
+            })
+            .on('error', reject);
+        });
+        expect(received.broken).to.equal(true);
+        expect(parseEventStream(received.text).events.map((e) => e.id)).to.deep.equal(['1', '2']);
+        expect(reported.map((r) => (r.error as Error).message)).to.deep.equal(['the feed broke']);
+        expect(reported[0]!.info).to.deep.include({ route: '/fails', export: 'GET', passedToNext: false });
+
+        // Before anything went out, it fails as any handler would: the app's error answer.
+        reported.length = 0;
+        const atOnce = await httpRequest(`${compressed.url}/fails?at-once`);
+        expect(atOnce.status).to.equal(500);
+        expect(reported.map((r) => (r.error as Error).message)).to.deep.equal(['the feed broke at once']);
       });
 
       it('hands the handler the Last-Event-ID the client sent', async () => {
