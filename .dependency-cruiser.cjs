@@ -1,20 +1,24 @@
 /**
  * The layout's rules, checked by `npm run check:layers` in `npm test` (issue 23): no import circle
- * in src/, and every import goes down. The floors, from the bottom: the public vocabulary and the
- * words messages share; files on disk; the route table, the tracing channels (issue 27) and the event streams handlers send;
+ * in src/, and every import goes down. The floors, from the bottom: the runtime the library runs on
+ * (floor 0: debug.ts reads the environment through it); the public vocabulary and the
+ * words messages share; files on disk; the route table, the tracing channels (issue 27) and the
+ * event streams handlers send;
  * handlers, their contracts and answers in Web terms; Node
- * I/O, validation, loading, typed routes and the route listing; development mode, `check`, the test
- * helpers, bridgeMiddleware, the OpenAPI document, the typed client and reading a build; mounting and
+ * I/O, validation, loading, typed routes, the route listing and the topics; development mode, `check`, the test
+ * helpers, bridgeMiddleware, the OpenAPI document, the typed client, reading a build, WebSockets and
+ * the Redis backplane; mounting and
  * writing a build; the entry points, the library's and the command line's.
  * A folder may import from itself and from any floor below its own, never from its own floor's
  * other folders or from above.
  */
 const FLOORS = [
-  ['src/types.ts', 'src/debug.ts', 'src/words.ts', 'src/fetch-globals.ts'],
+  ['src/runtime.ts'],
+  ['src/types.ts', 'src/debug.ts', 'src/words.ts', 'src/fetch-globals.ts', 'src/is-response.ts'],
   ['src/discover/'],
   ['src/router/', 'src/observe/', 'src/event-stream/'],
   ['src/dispatch/', 'src/contract/'],
-  ['src/bridge/', 'src/validate/', 'src/load/', 'src/typed-routes/', 'src/describe-routes.ts'],
+  ['src/bridge/', 'src/validate/', 'src/load/', 'src/typed-routes/', 'src/describe-routes.ts', 'src/topics/'],
   [
     'src/dev/',
     'src/check/',
@@ -24,6 +28,7 @@ const FLOORS = [
     'src/client/',
     'src/manifest/',
     'src/websocket/',
+    'src/redis-backplane/',
   ],
   ['src/mount.ts', 'src/build/'],
   ['src/index.ts', 'src/cli/'],
@@ -49,7 +54,7 @@ FLOORS.forEach((rooms, floor) => {
     if (targets.length === 0) continue;
     forbidden.push({
       name: `down-only: ${room}`,
-      comment: `${room} is on floor ${floor + 1}: it imports only from floors below it, and from itself.`,
+      comment: `${room} is on floor ${floor}: it imports only from floors below it, and from itself.`,
       severity: 'error',
       from: { path: pattern(room) },
       to: { path: either(targets) },

@@ -1,14 +1,15 @@
 /**
  * The fast suite, `npm run test:unit` (and what a bare `npx mocha` runs): every test file but the
- * slow ones, listed in .mocharc.slow.cjs (`npm run test:slow`), and the package's, in
- * test/package/.mocharc.json (`npm run test:package`). `npm test` runs all three.
+ * slow ones, listed in .mocharc.slow.cjs (`npm run test:slow`), the package's, in
+ * test/package/.mocharc.json (`npm run test:package`), and Bun's and Deno's, in .mocharc.runtimes.cjs
+ * (`npm run test:runtimes`). `npm test` runs all four.
  */
 module.exports = {
   require: ['tsx/cjs'],
   'node-option': ['import=tsx'],
   extension: ['ts'],
   spec: ['test/**/*.test.ts', 'examples/express-app/test/**/*.test.ts'],
-  ignore: ['test/package/**', ...require('./.mocharc.slow.cjs').spec],
+  ignore: ['test/package/**', 'test/runtimes/**', ...require('./.mocharc.slow.cjs').spec],
   timeout: 20000,
   reporter: 'dot',
 };

@@ -16,6 +16,7 @@ module.exports = {
     'test/openapi/openapi-typescript.test.ts', // a TypeScript program over the generated types: seconds
     'test/integration/module-systems.test.ts', // an app per package type, each in a child process
     'test/integration/typescript-loading.test.ts', // an app per TypeScript loader, in child processes
+    'test/integration/http2-express.test.ts', // an app on http2-express, in a child process
     'test/integration/test-runners.test.ts', // Jest, Vitest, node:test and mocha on fixture apps, in child processes
     'test/hardening/soak.test.ts', // 5 s of load from scripts/soak.mjs, in child processes
     'test/hardening/guards.property.test.ts', // 11,000 generated paths per host, seconds each
@@ -32,8 +33,14 @@ module.exports = {
     'test/websocket/check.test.ts', // the CLI in child processes: check --load, build
     'test/websocket/without-ws.test.ts', // builds the package, runs it in child processes without ws
     'test/websocket/many-connections.test.ts', // 1,000 WebSockets per host against a child process's server
+    'test/topics/redis.test.ts', // a redis-server per test, and three servers in child processes
+    'test/topics/cluster.test.ts', // a node:cluster primary and three workers, in child processes
+    'test/topics/typed-topics.test.ts', // a TypeScript program over generated declarations: seconds
+    'test/topics/property.test.ts', // 450 sockets over three child processes and a redis-server, for 5 s by design
+    'test/topics/slow-subscriber.test.ts', // 25 MiB published to stalled clients of a child process, its memory measured
     'examples/express-app/test/browser.test.ts', // Chromium, through playwright-core
     'test/build/cli-build.test.ts', // the CLI in a child process; `check --load` spawns again
+    'test/differential/differential.test.ts', // two apps per Express version, ~350 requests on fresh connections, 1 MiB uploads: seconds
     'test/build/typescript-app.test.ts', // tsc compiles an app in a child process, then the CLI builds it in another
     'test/integration/from-build.test.ts', // the shared integration suites again, in a child mocha
     'examples/express-app/test/from-build.test.ts', // the example's tests again, in a child mocha

@@ -246,7 +246,7 @@ export const FIRST_ANSWER = {
   stripping: "TypeScript, no build, ES module package: Node's type stripping",
 } as const;
 /**
- * (e) Their targets (issue 26): a build and a single-file bundle add at most `overBaselineMs` to the bare
+ * (e) Their targets: a build and a single-file bundle add at most `overBaselineMs` to the bare
  * Express app; TypeScript without a build answers within `typeScriptMs`.
  */
 export const FIRST_ANSWER_LIMITS = { overBaselineMs: 100, typeScriptMs: 1500 };

@@ -63,7 +63,7 @@ async function buildListener(config: ServerConfig): Promise<RequestListener> {
   const [base, routes = 'one'] = config.variant.split('@') as [string, string | undefined];
   const [name, extra] = base.split('+') as [
     string,
-    'json' | 'request' | 'contract' | 'byhand' | 'bridged' | 'ctx' | undefined,
+    'json' | 'request' | 'contract' | 'byhand' | 'bridged' | 'ctx' | 'etag' | 'noetag' | undefined,
   ];
   const json = extra === 'json';
   // `node-raw`, `express5-native`, `ee-express5`, `hono-node`: one part names the host.
@@ -87,7 +87,9 @@ async function buildListener(config: ServerConfig): Promise<RequestListener> {
     if (library === 'readfloor') return readFloor(extra === 'request');
     if (library === 'reqstream') return requestStreamFloor();
     // The middleware answers 404 itself when no `next` is given.
-    if (library === 'ee') return mountEndpoints({ dir }) as unknown as RequestListener;
+    // `+etag`: ETags and 304s, which node:http has only when the option asks.
+    if (library === 'ee')
+      return mountEndpoints({ dir, etag: extra === 'etag' }) as unknown as RequestListener;
     if (PEERS.includes(library)) return peerListener(library);
   }
 
@@ -95,6 +97,8 @@ async function buildListener(config: ServerConfig): Promise<RequestListener> {
     host === 'express4' ? require('express4') : require('express')
   ) as typeof import('express');
   const app = express();
+  // `+noetag`: what the ETag of a body sent whole costs, the app's setting off (native and endpoints alike).
+  if (extra === 'noetag') app.set('etag', false);
   if (json) app.use(express.json());
   // A Web middleware that passes every request on: what bridgeMiddleware costs in front of a route.
   if (extra === 'bridged') app.use(bridgeMiddleware((_request, next) => next()));

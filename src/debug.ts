@@ -4,10 +4,11 @@
  * only bury it. `DEBUG=express-file-endpoints` (or `DEBUG=*`, as with the `debug` package) keeps the stacks and the
  * original error as `cause`, for when the message is not enough.
  */
+import { environmentVariable } from './runtime';
 
 /** True when the `DEBUG` environment variable asks for this library's details. */
 export function isDebugging(): boolean {
-  return (process.env.DEBUG ?? '')
+  return (environmentVariable('DEBUG') ?? '')
     .split(/[\s,]+/)
     .some((name) => name === '*' || name === 'express-file-endpoints');
 }

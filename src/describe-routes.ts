@@ -19,7 +19,7 @@ export interface RouteInfo {
   middleware: string[];
   /** Exports could not all be read statically (`export *`): more methods may be served. */
   incomplete: boolean;
-  /** The endpoint exports `websocket`: upgrade requests for its route open a WebSocket (issue 28). */
+  /** The endpoint exports `websocket`: upgrade requests for its route open a WebSocket. */
   websocket: boolean;
   /**
    * The handlers made by `defineHandler`, by export (`POST`, `ANY`, …): what each validates and
@@ -45,6 +45,22 @@ export function describeRoutes(tree: DiscoveredTree): RouteInfo[] {
       if (file.exports?.contracts) row.contracts = file.exports.contracts;
       return row;
     });
+}
+
+/**
+ * Puts the table of `tree` into `rows` in place: the row of an endpoint already there stays the same
+ * object, its fields updated, so a row kept before the modules loaded (or before a reload in
+ * development mode) says what the table says now.
+ */
+export function updateRoutes(rows: RouteInfo[], tree: DiscoveredTree): void {
+  const kept = new Map(rows.map((row) => [row.file, row]));
+  const updated = describeRoutes(tree).map((row) => {
+    const old = kept.get(row.file);
+    if (!old) return row;
+    delete old.contracts;
+    return Object.assign(old, row);
+  });
+  rows.splice(0, rows.length, ...updated);
 }
 
 /** URL patterns that a page serves; route groups collapse, so this compares URLs, not folders. */

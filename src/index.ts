@@ -60,6 +60,7 @@ export type {
   RouteLocals,
   WebSocketRouteRegistry,
   WebSocketRoute,
+  TopicsOf,
 } from './typed-routes';
 export type { EndpointMethods, HandlerTypes } from './typed-routes';
 export type { TestRequestOptions } from './testing';
@@ -73,4 +74,30 @@ export type {
   ServeOpenAPIOptions,
 } from './openapi';
 export type { WebSocketHandler, WebSocketContext, EndpointWebSocket, WebSocketCloseDetails } from './types';
+export {
+  broadcastChannelBackplane,
+  clusterBackplane,
+  setupClusterPrimary,
+  SlowSubscriberError,
+  type BroadcastChannelBackplaneOptions,
+  type ClusterBackplaneOptions,
+} from './topics';
+export type {
+  Backplane,
+  BackplaneLink,
+  BackplaneMessage,
+  PublishTopic,
+  SubscribeTopics,
+  Topic,
+  TopicDataOf,
+  TopicMessage,
+  TopicNameOf,
+  TopicRegistry,
+  TopicStats,
+  TopicSubscribeOptions,
+  TopicSubscription,
+  TopicsOptions,
+} from './types';
+export { redisBackplane, type RedisBackplaneOptions, type RedisClientLike } from './redis-backplane';
+export type { DeliverTraceContext, DropMessage, PublishTraceContext } from './observe';
 export type { AttachOptions } from './websocket';

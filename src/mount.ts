@@ -13,11 +13,13 @@ import {
   type RouteFile,
 } from './discover';
 import { failingModule, failingRouter, resolveDevOptions, startDevLoop } from './dev';
-import { describeRoutes, patternsWithPage, type RouteInfo } from './describe-routes';
+import { describeRoutes, patternsWithPage, updateRoutes, type RouteInfo } from './describe-routes';
 import {
   buildMethodTable,
   compileRoute,
   endpointRouter,
+  etagModeOf,
+  fetchEtagModeOf,
   handleFetch,
   Lifecycle,
   type CloseOptions,
@@ -25,8 +27,10 @@ import {
   tellOnError,
   type CompiledRoute,
   LOADING,
+  middlewareOptionNames,
   type MountedRoute,
   socketHandlerOf,
+  type TopicAccess,
   WEBSOCKET_EXPORT,
   withUpgradeRequired,
 } from './dispatch';
@@ -41,7 +45,9 @@ import {
 } from './openapi';
 import { openBuild, type OpenedBuild } from './manifest';
 import type { Router } from './router';
-import type { MountOptions, WebMiddleware } from './types';
+import { runtime } from './runtime';
+import { TopicHub, TopicStream } from './topics';
+import type { MountOptions, PublishTopic, SubscribeTopics, TopicStats, WebMiddleware } from './types';
 import { assertValidTree } from './validate';
 import {
   attachWebSockets,
@@ -62,12 +68,22 @@ export interface EndpointsMiddleware extends NodeMiddleware {
   /**
    * Shuts the tree down, for a deploy or a SIGTERM: new requests for the tree get 503 (with
    * `Connection: close`), open event streams end with their final event, the WebSockets of attached
-   * servers close with 1001 (going away), and development mode's watcher stops. Then it waits for the
-   * requests in flight and their `after()` callbacks, up to `timeout` milliseconds (default 10,000),
-   * and aborts what still runs: the handler's `request.signal` aborts with a `ShutdownError`. Resolves
-   * once all is done; calling it again returns the same promise.
+   * servers close with 1001 (going away), the topic subscriptions of streams end and the topics'
+   * backplane disconnects, and development mode's watcher stops. Then it waits for the requests in
+   * flight and their `after()` callbacks, up to `timeout` milliseconds (default 10,000), and aborts
+   * what still runs: the handler's `request.signal` aborts with a `ShutdownError`. Resolves once all
+   * is done; calling it again returns the same promise.
    */
   close(options?: CloseOptions): Promise<void>;
+  /**
+   * Sends `data` to every subscriber of `topic`, sockets and streams, in every process of the app
+   * that the mount's backplane reaches (see docs/websockets.md).
+   */
+  publish: PublishTopic;
+  /** The publications to `topics` from now on, as an async iterator; ends with `options.signal`. */
+  subscribe: SubscribeTopics;
+  /** What the mount's topics did so far: publications, deliveries, what was lost. */
+  topicStats(): TopicStats;
   /**
    * The tree's OpenAPI 3.1 (or 3.2) document, once every module is loaded: every endpoint, and
    * what its contract says (see docs/openapi.md).
@@ -131,12 +147,31 @@ function createEndpoints(options: MountOptions): EndpointsMiddleware {
 
   // Rows are updated in place once the modules are loaded, so a reference kept earlier stays current.
   const routes = describeRoutes(tree);
+  // One per mount, made here rather than per request: a mount whose code never publishes pays nothing more.
+  const onError = options.onError ?? logError;
+  const topics = new TopicHub({
+    backplane: options.topics?.backplane,
+    backpressureLimit: options.topics?.backpressureLimit,
+    report: (error, what, file, topic) =>
+      tellOnError(onError, error, { route: '', file, export: what, topic, passedToNext: false }),
+  });
+  const publish: PublishTopic = (topic, data) => topics.publish(topic, data);
+  const subscribe = ((names, subscribeOptions) =>
+    new TopicStream(topics, names, subscribeOptions)) as SubscribeTopics;
+  const topicAccess: TopicAccess = {
+    publish,
+    subscribe: (names, subscribeOptions, signal) =>
+      new TopicStream(topics, names, {
+        ...subscribeOptions,
+        signal: subscribeOptions?.signal ? AbortSignal.any([subscribeOptions.signal, signal]) : signal,
+      }),
+  };
   // The table is known before any module loads: a request no endpoint matches need not wait.
   let router: Router<MountedRoute> = loadingRouter(tree, options);
   // The tree as last loaded, with its modules: what `.openapi()` describes.
   let described: { tree: DiscoveredTree; modules?: LoadedModules } = { tree };
-  const keep: typeof compile = (...args) =>
-    compile(...args).then(
+  const keep: typeof compile = (loadedTree, mountOptions, load, validated) =>
+    compile(loadedTree, mountOptions, load, validated, topicAccess).then(
       (result) => ((described = { tree: result.loaded, modules: result.modules }), result),
     );
   const devLoop = dev
@@ -161,17 +196,31 @@ function createEndpoints(options: MountOptions): EndpointsMiddleware {
     router: () => router,
     loaded,
     routing: routingOf(options.caseSensitive === true, options.strict === true),
+    passUnservedMethods: options.unservedMethods !== '405',
+    etag: etagModeOf(options.etag),
     lifecycle,
   });
+  const fetchSettings = { etag: fetchEtagModeOf(options.etag), lifecycle };
   let fetch = async (request: Request) => {
     await loaded;
-    return handleFetch(router as Router<CompiledRoute>, request, lifecycle);
+    return handleFetch(router as Router<CompiledRoute>, request, fetchSettings);
   };
   if (options.openapi) {
     // Only a mount with the option is wrapped: the others' requests pay nothing for it.
+    // The tree's middleware (an auth check around every endpoint) guards the document too.
+    const onError = options.onError ?? logError;
     ({ middleware, fetch } = serveOpenAPI(
       options.openapi,
-      { loaded, current: () => described, document },
+      {
+        loaded,
+        current: () => described,
+        document,
+        middleware: options.middleware ?? [],
+        onError,
+        locals: options.locals,
+        asyncContext: options.asyncContext === true,
+        etag: options.etag,
+      },
       {
         middleware,
         fetch,
@@ -195,8 +244,12 @@ function createEndpoints(options: MountOptions): EndpointsMiddleware {
         lifecycle.close(closeOptions),
         devLoop?.close(),
         ...socketServers.map((sockets) => sockets.closeAll()),
+        topics.close(),
       ]);
     },
+    publish,
+    subscribe,
+    topicStats: () => topics.stats(),
     openapi: async (openapiOptions: OpenAPIOptions = {}) => {
       await loaded;
       return document(openapiOptions);
@@ -206,7 +259,8 @@ function createEndpoints(options: MountOptions): EndpointsMiddleware {
         router: () => router,
         loaded,
         mayServeSockets,
-        onError: options.onError ?? logError,
+        onError,
+        topics,
       };
       socketServers.push(attachWebSockets(server, socketMount, attachOptions));
     },
@@ -224,7 +278,7 @@ function loadingRouter(tree: DiscoveredTree, options: MountOptions): Router<Moun
  * Loads the tree and swaps its table in. A module that fails to load is told to `onError` once,
  * here, and the routes it serves (as endpoint or folder middleware) answer with its error, through
  * the app's error handler; every other route works. The returned promise rejects with the first
- * such error, for a caller that awaits `mountEndpoints(app)` and wants to stop (issue 22).
+ * such error, for a caller that awaits `mountEndpoints(app)` and wants to stop.
  */
 async function loadTree(
   tree: DiscoveredTree,
@@ -261,7 +315,7 @@ async function loadTree(
     throw error;
   }
   swap(compiled.router);
-  routes.splice(0, routes.length, ...describeRoutes(compiled.loaded));
+  updateRoutes(routes, compiled.loaded);
   for (const { file, error } of failures) {
     tellOnError(onError, error, {
       file: file.displayPath,
@@ -279,6 +333,7 @@ async function compile(
   options: MountOptions,
   load: (file: RouteFile) => Promise<ModuleExports>,
   validated = false,
+  topics?: TopicAccess,
 ): Promise<{ router: Router<CompiledRoute>; loaded: DiscoveredTree; modules: LoadedModules }> {
   const modules = new Map<RouteFile, ModuleExports>();
   await Promise.all(
@@ -294,23 +349,23 @@ async function compile(
     }),
   };
   if (!validated) assertValidTree(loaded);
-  // `ws` is loaded only for a tree that serves WebSockets, and its absence is told at startup.
+  // `ws` is loaded only for a tree that serves WebSockets, and its absence is told at startup. Not on Bun
+  // and Deno, where `attach` cannot serve them (it takes a Node server) and where importing `ws` asks Deno
+  // for a permission to read the environment that the app has no other need of.
   const needsWs = [...modules].find(
     ([file, mod]) => file.kind === 'endpoint' && socketHandlerOf(mod, file.displayPath),
   );
-  if (needsWs) await loadWebSocketLibrary(needsWs[0].displayPath);
+  if (needsWs && runtime.name === 'Node') await loadWebSocketLibrary(needsWs[0].displayPath);
 
   const pages = patternsWithPage(tree);
   const optionMiddleware = options.middleware ?? [];
-  const optionNames = optionMiddleware.map(
-    (mw, i) => `middleware option #${i + 1}${mw.name ? ` (${mw.name})` : ''}`,
-  );
+  const optionNames = middlewareOptionNames(optionMiddleware);
   const onError = options.onError ?? logError;
   const checksResponses = mountChecksResponses(options);
   const routeFor = (file: RouteFile): CompiledRoute => {
     const mod = modules.get(file)!;
     const folders = middlewareFilesFor(tree, file);
-    // Handlers made by defineHandler get this mount's settings (issue 24); no other export changes.
+    // Handlers made by defineHandler get this mount's settings; no other export changes.
     const handlers = withContractSettings(mod, (exportName) => ({
       onInvalid: options.onInvalid,
       checksResponses,
@@ -327,10 +382,11 @@ async function compile(
       socket: socketHandlerOf(mod, file.displayPath),
       middleware: [...optionMiddleware, ...folders.map((f) => modules.get(f)!.default as WebMiddleware)],
       middlewareNames: [...optionNames, ...folders.map((f) => f.displayPath)],
-      bodyLimit: bodyLimitOf(mod, options),
+      ...bodyLimitsOf(mod, options),
       onError,
       localsFromNode: options.locals,
       asyncContext: options.asyncContext === true,
+      topics,
     });
   };
   // The modules by file, for `.openapi()`: it reads the contracts themselves.
@@ -338,11 +394,20 @@ async function compile(
   return { router: endpointRouter(tree, options, routeFor), loaded, modules: byFile };
 }
 
-function bodyLimitOf(mod: ModuleExports, options: MountOptions): number | false {
+/**
+ * The endpoint's limit (its own `config.bodyLimit`, else the mount's, else the default), and the one
+ * a body the app's parser already read is held to: a limit the app stated, never the default.
+ */
+function bodyLimitsOf(
+  mod: ModuleExports,
+  options: MountOptions,
+): { bodyLimit: number | false; parsedBodyLimit: number | false } {
   const config = mod.config as { bodyLimit?: unknown } | undefined;
   const own = config?.bodyLimit;
-  if (own === false || typeof own === 'number') return own;
-  return options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  if (own === false || typeof own === 'number') return { bodyLimit: own, parsedBodyLimit: own };
+  const mounted = options.bodyLimit;
+  if (mounted !== undefined) return { bodyLimit: mounted, parsedBodyLimit: mounted };
+  return { bodyLimit: DEFAULT_BODY_LIMIT, parsedBodyLimit: false };
 }
 
 function devFromBuildError(build: OpenedBuild): Error {

@@ -79,6 +79,17 @@ export interface EndpointContext<
    * rejected, go to `onError`.
    */
   after?: (fn: () => unknown) => void;
+  /**
+   * Sends `data` to every subscriber of `topic`: the sockets that called `socket.subscribe(topic)` and
+   * the streams of `subscribe(topic)`, in this process and, through the mount's backplane, in every
+   * other (see docs/websockets.md). Set by the library; optional so a unit test may leave it out.
+   */
+  publish?: PublishTopic;
+  /**
+   * The messages published to `topics` from now on, as an async iterator, ended (and unsubscribed) when
+   * the client leaves: a streamed response's source (`toEventStream()` writes server-sent events).
+   */
+  subscribe?: SubscribeTopics;
 }
 
 /** An exported `GET`/`POST`/…/`ANY`/default handler. */
@@ -122,6 +133,11 @@ export interface EndpointErrorInfo {
    * callbacks, and once the response has started (the connection is broken instead).
    */
   passedToNext: boolean;
+  /**
+   * For an error of the topics machinery (`export` is `topics.connect`, `topics.publish`,
+   * `topics.subscribe` or `topics.receive`, and `file` names the backplane): the topic, when one is involved.
+   */
+  topic?: string;
 }
 
 /** Called for every error a handler, a middleware, an `after()` callback or the bridge runs into. */
@@ -133,7 +149,7 @@ export type ErrorReporter = (error: unknown, info: EndpointErrorInfo) => void;
  */
 export type ContractLocation = 'params' | 'query' | 'headers' | 'body' | 'response' | 'event';
 
-/** What a handler's contract checks (issue 24), as the route table shows it. */
+/** What a handler's contract checks, as the route table shows it. */
 export interface ContractSummary {
   /** The request parts it validates, in the order their issues are listed. */
   validates: Exclude<ContractLocation, 'response' | 'event'>[];
@@ -153,8 +169,15 @@ export interface ContractIssue {
   message: string;
 }
 
-/** Answers a request a contract rejects: `issues` lists every problem found. */
-export type InvalidInputHandler = (issues: ContractIssue[], request: Request) => Response | Promise<Response>;
+/**
+ * Answers a request a contract rejects: `issues` lists the problems found, the first 100 of them;
+ * `omittedIssues` counts the rest (a large body can have one per item).
+ */
+export type InvalidInputHandler = (
+  issues: ContractIssue[],
+  request: Request,
+  info: { omittedIssues: number },
+) => Response | Promise<Response>;
 
 /** What the manifest module of a build exports by default (`express-file-endpoints build`). */
 export interface EndpointsManifest {
@@ -203,9 +226,26 @@ export interface MountOptions {
   strict?: boolean;
   /**
    * Largest request body in bytes a handler may read; larger bodies get 413. `false` disables it.
-   * Default 1 MiB. An endpoint overrides it with `export const config = { bodyLimit }`.
+   * Default 1 MiB. An endpoint overrides it with `export const config = { bodyLimit }`. A body the
+   * app's parser already read is held only to a limit stated here or by the endpoint, not to the default.
    */
   bodyLimit?: number | false;
+  /**
+   * ETags for bodies the library sends whole (a string, bytes, `Response.json()`: not a stream), unless
+   * the handler set one; and a 304, with no body, for a GET or HEAD whose `If-None-Match` or
+   * `If-Modified-Since` says the client's copy is fresh. Default: in an Express app, what the app's
+   * `etag` setting says (Express's weak ETag unless `app.set('etag', false)`), and 304s as `res.send`
+   * gives them; on Connect, a bare node:http server and `.fetch`, off. `true` or `'weak'`: weak ETags
+   * (`W/"…"`, the format of Express's); `'strong'`: strong ones; `false`: none.
+   */
+  etag?: boolean | 'weak' | 'strong';
+  /**
+   * What a request for a method the file does not serve gets. `'next'` (the default): it goes on to the
+   * app, as Express's router leaves it, so the app's routes that still serve other methods on the same
+   * path keep working, and the app's 404 answers the rest. `'405'`: a 405 with `Allow`, through the app's
+   * error handler. A bare node:http server and `.fetch`, with no app behind the tree, answer 405 either way.
+   */
+  unservedMethods?: 'next' | '405';
   /**
    * Told about every error (never about a client that went away). The default logs it with
    * `console.error`, naming the file and the export, unless the host's error handler also gets it
@@ -213,7 +253,7 @@ export interface MountOptions {
    */
   onError?: ErrorReporter;
   /**
-   * Answers a request that an endpoint's contract rejects (`defineHandler`, issue 24), instead of
+   * Answers a request that an endpoint's contract rejects (`defineHandler`), instead of
    * the default `400` problem details. A contract's own `onInvalid` comes first.
    */
   onInvalid?: InvalidInputHandler;
@@ -234,6 +274,11 @@ export interface MountOptions {
    * docs/openapi.md). Its `servers` default to where the tree is mounted.
    */
   openapi?: ServeOpenAPIOptions;
+  /**
+   * Topics (`socket.subscribe`, `publish`, `subscribe`): the backplane that carries publications to
+   * the mount's other processes, and how far a subscriber may fall behind (see docs/websockets.md).
+   */
+  topics?: TopicsOptions;
 }
 
 /** `mountEndpoints({ dev: { … } })`: development mode with settings. */
@@ -276,7 +321,7 @@ export interface DevReload {
 }
 
 /**
- * An endpoint's `export const websocket = { … }` (issue 28): the hooks of a WebSocket served on the
+ * An endpoint's `export const websocket = { … }`: the hooks of a WebSocket served on the
  * endpoint's route, in the shape Bun and crossws (Nitro, h3) use. Every hook is optional. The same
  * `context` object goes to every hook of one connection, from `upgrade` to `close`.
  */
@@ -339,6 +384,17 @@ export interface EndpointWebSocket {
   readonly bufferedAmount: number;
   /** The subprotocol agreed on, `''` when none. */
   readonly protocol: string;
+  /**
+   * From now on, this socket gets every message published to `topic`, here or in another process
+   * of the mount, until it unsubscribes or closes (it is unsubscribed from every topic then).
+   */
+  subscribe(topic: Topic): void;
+  unsubscribe(topic: Topic): void;
+  isSubscribed(topic: Topic): boolean;
+  /** Sends `data` to every subscriber of `topic` but this socket, in every process. */
+  publish<T extends Topic>(topic: T, data: TopicDataOf<T>): void;
+  /** The topics this socket is subscribed to. */
+  readonly subscriptions: string[];
 }
 
 export interface WebSocketCloseDetails {
@@ -385,4 +441,156 @@ export interface OpenAPIOptions {
 export interface ServeOpenAPIOptions extends OpenAPIOptions {
   /** Where the document is served, below the mount: `/openapi.json`. */
   path: string;
+}
+
+/**
+ * The topics the tree declares (`export const topics = …` in an endpoint), one entry per endpoint
+ * that declares some, each mapping topic patterns to the data they carry; filled in by the declaration
+ * file `typegen` writes. Empty, every string is a topic and any data goes.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- augmented by generated code
+export interface TopicRegistry {}
+
+type DeclaredTopics = TopicRegistry[keyof TopicRegistry];
+type NoTopicsDeclared = [keyof TopicRegistry] extends [never] ? true : false;
+
+/** The topic names a pattern stands for: `chat/[room]` is any `chat/${string}`. */
+export type TopicNameOf<Pattern extends string> = Pattern extends `${infer Head}[${string}]${infer Tail}`
+  ? `${Head}${string}${TopicNameOf<Tail>}`
+  : Pattern;
+
+/** A topic name: any string, or once `typegen` has run, one the tree declares. */
+export type Topic = NoTopicsDeclared extends true
+  ? string
+  : DeclaredTopics extends infer D
+    ? D extends unknown
+      ? TopicNameOf<Extract<keyof D, string>>
+      : never
+    : never;
+
+/** What `publish(topic, data)` takes for `topic`: anything, unless the tree declares its type. */
+export type TopicDataOf<T extends string> = NoTopicsDeclared extends true
+  ? unknown
+  : DeclaredTopics extends infer D
+    ? D extends unknown
+      ? { [P in Extract<keyof D, string>]: T extends TopicNameOf<P> ? D[P] : never }[Extract<keyof D, string>]
+      : never
+    : never;
+
+/**
+ * Publishes to a topic. A string is sent as text and bytes (`ArrayBuffer`, a typed array, a `Buffer`)
+ * as binary; anything else is sent as its JSON text.
+ */
+export type PublishTopic = <T extends Topic>(topic: T, data: TopicDataOf<T>) => void;
+
+/** Subscribes a stream to one topic or several. */
+export type SubscribeTopics = <T extends Topic>(
+  topics: T | readonly T[],
+  options?: TopicSubscribeOptions,
+) => TopicSubscription<T>;
+
+export interface TopicSubscribeOptions {
+  /** Ends the subscription when aborted. A handler's `subscribe` ends with its request already. */
+  signal?: AbortSignal;
+}
+
+/** One publication, as a stream subscriber gets it. */
+export interface TopicMessage<T extends string = string> {
+  /** The topic it was published to. */
+  readonly topic: T;
+  /** Text as a string, bytes as a `Uint8Array`, anything else as its JSON text. */
+  readonly data: string | Uint8Array;
+  /** `data` parsed as JSON (bytes are read as UTF-8 first). */
+  json(): TopicDataOf<T>;
+}
+
+/**
+ * The messages published to some topics since the subscription began, in the order each process
+ * published them. It ends when the client leaves, the signal aborts, `unsubscribe()` is called, the
+ * mount closes, or it falls more than `backpressureLimit` bytes behind (then the next read throws).
+ */
+export interface TopicSubscription<T extends string = string> extends AsyncIterableIterator<TopicMessage<T>> {
+  readonly topics: readonly T[];
+  /** Ends it now: nothing more is queued, and iteration ends once what is queued is read. */
+  unsubscribe(): void;
+  /**
+   * The messages as server-sent events (`event: <topic>`, `data: <data>`), after a first comment
+   * (`: subscribed`) that starts the response at once, for
+   * `new Response(subscription.toEventStream(), { headers: { 'content-type': 'text/event-stream' } })`.
+   * Cancelling the stream (the client left) ends the subscription.
+   */
+  toEventStream(): ReadableStream<Uint8Array>;
+}
+
+/** The `topics` mount option. */
+export interface TopicsOptions {
+  /**
+   * What carries publications between the processes that mount the same tree: `redisBackplane()`,
+   * `clusterBackplane()`, `broadcastChannelBackplane()`, or your own. Default: none, every
+   * publication stays in this process.
+   */
+  backplane?: Backplane;
+  /**
+   * Bytes a subscriber may have waiting (a socket's `bufferedAmount`, a stream's unread messages)
+   * before the next publication closes it (a socket with 1013, Try Again Later) rather than holding
+   * more for it. Default 1 MiB.
+   */
+  backpressureLimit?: number;
+}
+
+/** One publication as backplanes carry it. */
+export interface BackplaneMessage {
+  readonly topic: string;
+  /** Text, or bytes. */
+  readonly data: string | Uint8Array;
+  /** The publishing mount's id: a backplane that hears its own publications back hands them on, the mount drops them. */
+  readonly origin: string;
+}
+
+/** What a mount gives its backplane to report to. */
+export interface BackplaneLink {
+  /** The mount's id, unique per process and mount: what `origin` is for its own publications. */
+  readonly origin: string;
+  /** A publication from another process (one of this mount's own is ignored). */
+  receive(message: BackplaneMessage): void;
+  /** The connection to the broker is up (again) or down; `error` says why it went down. */
+  status(state: 'up' | 'down', error?: unknown): void;
+  /**
+   * Something failed. A failed `publish` is a publication the other processes will not get: it is
+   * counted, and told to `onError` unless the backplane already said it is down.
+   */
+  failed(stage: 'connect' | 'publish' | 'subscribe' | 'receive', error: unknown, topic?: string): void;
+}
+
+/**
+ * Carries publications between the processes of an app. A mount calls `start` once, then
+ * `subscribe` when its first subscriber of a topic arrives and `unsubscribe` when the last one
+ * leaves, and `publish` for each of its publications. None of them may throw or reject: failures go
+ * to the link. Messages one process publishes must reach each other process once, in that order.
+ */
+export interface Backplane {
+  /** For messages: `redis`, `cluster`. */
+  readonly name: string;
+  start(link: BackplaneLink): void;
+  subscribe(topic: string): void;
+  unsubscribe(topic: string): void;
+  publish(message: BackplaneMessage): void;
+  /** Disconnects; resolves once done. */
+  close(): Promise<void>;
+}
+
+/** `endpoints.topicStats()`: what the topics of a mount did since it started. */
+export interface TopicStats {
+  /** Publications made in this process. */
+  published: number;
+  /** Publications from other processes that reached this one. */
+  received: number;
+  /** Messages handed to this process's subscribers (one per subscriber reached). */
+  delivered: number;
+  /** Subscribers closed for falling `backpressureLimit` bytes behind. */
+  slowSubscribers: number;
+  /** Publications of this process that the backplane could not carry to the others. */
+  lost: number;
+  /** The backplane's name and whether it is connected now; `undefined` without one. */
+  backplane: { name: string; up: boolean } | undefined;
 }

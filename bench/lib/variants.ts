@@ -1,6 +1,7 @@
 /**
  * Server variants: what each one is, in words, for the results tables. The code that builds them
- * is in `../server.ts`; a variant id is `<host>-<library>[+json|+request|+contract|+byhand|+bridged]`.
+ * is in `../server.ts`; a variant id is
+ * `<host>-<library>[+json|+request|+contract|+byhand|+bridged|+etag|+noetag]`.
  */
 export const VARIANTS: Record<string, string> = {
   'node-raw': 'raw node:http handler',
@@ -26,6 +27,10 @@ export const VARIANTS: Record<string, string> = {
     'Express 5 native route behind `bridgeMiddleware((request, next) => next())`, a Web middleware that passes every request on',
   'express4-native+json': 'Express 4 native route behind `express.json()`',
   'ee-express5': 'express-file-endpoints in Express 5',
+  'ee-express5+noetag':
+    "express-file-endpoints in Express 5 with `app.set('etag', false)`: no ETag hashed (diagnostic)",
+  'express5-native+noetag': "Express 5 native route with `app.set('etag', false)` (diagnostic)",
+  'ee-node+etag': 'express-file-endpoints on node:http with `etag: true` (diagnostic)',
   'ee-express4': 'express-file-endpoints in Express 4',
   'ee-express5+json': 'express-file-endpoints in Express 5 behind `express.json()`',
   'hono-express5':

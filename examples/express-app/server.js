@@ -10,7 +10,8 @@
  *
  * Environment: PORT (default 3000), API_TOKEN (bearer token for writes, default "dev-token"),
  * UPSTREAM_URL (where /proxy/* forwards; default this server's /legacy routes), TRACING (1: trace
- * with OpenTelemetry, spans printed to the console; see tracing.js).
+ * with OpenTelemetry, spans printed to the console; see tracing.js), REDIS_URL (a Redis or Valkey that
+ * carries the topics' publications to every process that runs this app; none by default).
  */
 'use strict';
 
@@ -21,7 +22,7 @@ const http = require('node:http');
 const path = require('node:path');
 const express = require('express');
 // Resolves to this repository's built package (package.json "exports"), as it would from npm.
-const { mountEndpoints, bridgeMiddleware } = require('express-file-endpoints');
+const { mountEndpoints, bridgeMiddleware, redisBackplane } = require('express-file-endpoints');
 const { requireTokenForWrites } = require('./auth');
 
 const DEFAULT_TOKEN = 'dev-token';
@@ -57,10 +58,12 @@ async function createApp({
   // GET /openapi.json is the API's OpenAPI document, written from the tree and its contracts.
   // `dir` may name a build (`npm run build:endpoints` writes ./dist/endpoints): the same app, mounted from
   // compiled JavaScript, with no TypeScript loader and no globbing at startup.
+  // REDIS_URL: what POST /counter publishes reaches the sockets of every process of the app, not only its own.
   app.locals.endpoints = await mountEndpoints(app, {
     dir,
     dev: process.argv.includes('--dev') || undefined,
     openapi: { path: '/openapi.json', info: { title: 'Example app', version: '1.0.0' } },
+    topics: process.env.REDIS_URL ? { backplane: redisBackplane({ url: process.env.REDIS_URL }) } : undefined,
   });
 
   app.use(legacyRoutes());
@@ -116,7 +119,7 @@ function homePage() {
     ['/contact', 'GET /contact — legacy form page, POSTs to an endpoint'],
     ['/events', 'GET /events — server-sent events (streaming endpoint)'],
     ['#activity', 'GET /feed — the live activity below (server-sent events, resumed after a reconnection)'],
-    ['#counter', 'WebSocket /counter — the live counter below (WebSocket endpoint)'],
+    ['#counter', 'WebSocket /counter — the live counter below: POST /counter raises it (topics)'],
     ['/legacy/health', 'GET /legacy/health — an old Express route'],
   ];
   const items = links.map(([href, text]) => `<li><a href="${href}">${text}</a></li>`).join('\n    ');
@@ -131,12 +134,12 @@ function homePage() {
   <h2 id="counter">Live counter</h2>
   <p>Count: <output id="count">…</output> <button id="increment" type="button">+1</button></p>
   <script>
-    // app/counter/endpoint.ts: every page open on it sees the same count.
+    // app/counter/endpoint.ts: POST /counter publishes the new count to every socket open on /counter.
     const socket = new WebSocket(location.origin.replace(/^http/, 'ws') + '/counter');
     socket.addEventListener('message', (event) => {
       document.getElementById('count').textContent = JSON.parse(event.data).count;
     });
-    document.getElementById('increment').addEventListener('click', () => socket.send('increment'));
+    document.getElementById('increment').addEventListener('click', () => fetch('/counter', { method: 'POST' }));
   </script>
   <h2 id="activity">Live activity</h2>
   <p>Users created, updated and deleted, as it happens (<code>curl -X POST …/api/users</code> above):</p>

@@ -18,6 +18,7 @@ import {
   hasRewrittenPath,
   mountPathOf,
   originalTarget,
+  refuse,
   requestUrl,
   sendAnswer,
   sendWebResponse,
@@ -32,13 +33,13 @@ import {
   handledRejection,
   INTERNAL_ERROR,
   isForbiddenMethod,
-  isResponse,
   logError,
   NextCalledTwiceError,
   METHOD_WITHOUT_REQUEST,
   REWRITTEN_PATH_ANSWER,
   tellOnError,
 } from '../dispatch';
+import { isResponse } from '../is-response';
 
 export interface BridgeOptions {
   /**
@@ -90,12 +91,13 @@ export function bridgeMiddleware(middleware: WebMiddleware, options: BridgeOptio
   if (typeof middleware !== 'function')
     throw new TypeError('bridgeMiddleware expects a (req, next) function');
   return function bridgedMiddleware(req, res, next) {
+    // The refusals go to the app's error handler, as the endpoints' do; without one, plain answers.
     if (isForbiddenMethod(req.method ?? 'GET')) {
       if (passMethods && next) return next();
-      return sendAnswer(res, METHOD_WITHOUT_REQUEST);
+      return refuse(res, next ?? finalNext(res), METHOD_WITHOUT_REQUEST);
     }
     if (!resolvePaths && hasRewrittenPath(req)) {
-      return sendAnswer(res, REWRITTEN_PATH_ANSWER);
+      return refuse(res, next ?? finalNext(res), REWRITTEN_PATH_ANSWER);
     }
     run(middleware, bodyLimit, onError, req, res, next ?? finalNext(res)).catch((error: unknown) => {
       if (!res.headersSent) sendAnswer(res, INTERNAL_ERROR);
@@ -141,7 +143,7 @@ async function run(
   const request = bridgeRequest(req, res, bodyLimit);
 
   let capture: ResponseCapture | undefined;
-  // The app's chain runs once. A second next() fails the request (issue 30), whether the
+  // The app's chain runs once. A second next() fails the request, whether the
   // middleware awaits its promise or drops it; dropped, it is no unhandled rejection.
   let misuse: NextCalledTwiceError | undefined;
   const callNext = (): Promise<Response> => {
@@ -163,7 +165,7 @@ async function run(
   } catch (error) {
     const answer = error instanceof InvalidHostError ? BAD_ORIGIN : INTERNAL_ERROR;
     if (!capture) {
-      if (answer === BAD_ORIGIN) return sendAnswer(res, BAD_ORIGIN);
+      if (answer === BAD_ORIGIN) return refuse(res, next, BAD_ORIGIN);
       return failRequest(req, res, next, error);
     }
     // The chain already ran; its error handler cannot be entered again: onError is told instead.

@@ -1,5 +1,5 @@
 /**
- * What follows a response head is exactly the length that head declares (issue 30). On a
+ * What follows a response head is exactly the length that head declares. On a
  * keep-alive connection a client, or a proxy that reuses connections, reads the next response
  * right after the declared length: a body that runs long puts bytes of this one where the next
  * response should start, and one that ends short swallows the next response. So a body of known

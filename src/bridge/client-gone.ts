@@ -2,7 +2,7 @@
  * Whether a response can still be written: the one place the bridge decides that the client is
  * gone. It left before the head, while the head went out or mid-body, or the connection was
  * closed after an error: either way nobody will receive the rest. What follows is the caller's
- * (issue 30): a body stream is cancelled, `request.signal` aborted, an error that only says so is
+ * to do: a body stream is cancelled, `request.signal` aborted, an error that only says so is
  * not answered. A connection a closing mount cut past its timeout is gone too, for its own reason.
  */
 import type { ServerResponse } from 'node:http';

@@ -5,7 +5,7 @@
  */
 export { createNodeMiddleware, type MountState, type NodeMiddleware } from './node-handler';
 export { detachedNodeContext } from './detached-node-context';
-export { failRequest, finalNext, sendAnswer, type NextFunction } from './plain-answers';
+export { failRequest, finalNext, refuse, sendAnswer, type NextFunction } from './plain-answers';
 export { BodyLimitError, ClientClosedError, DEFAULT_BODY_LIMIT } from './request-body';
 export { hasRewrittenPath, originalTarget, requestUrl, targetPath } from './request-url';
 export { mountPathOf, pathBelowMount } from './mount-path';

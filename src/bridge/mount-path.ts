@@ -30,7 +30,7 @@ export function mountPathOf(req: HostRequest): string {
  * rewrite of `req.url` by the app made it). `undefined` for a target that names no path, and for
  * one the host stripped more than the mount path off: Express 4 hands a tree mounted at `/v1` the
  * path `/ops` for `/v1//ops`, which a guard on `/v1/ops` never sees; such a request goes on to the
- * app, so that the tree serves only paths a guard on a prefix in front of it sees too (issue 21).
+ * app, so that the tree serves only paths a guard on a prefix in front of it sees too.
  */
 export function pathBelowMount(req: HostRequest): string | undefined {
   const url = req.url ?? '/';

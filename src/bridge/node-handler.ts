@@ -8,6 +8,7 @@ import {
   type CompiledRoute,
   type Dispatch,
   dispatch,
+  type EtagMode,
   EndpointCall,
   emptyLocals,
   Failure,
@@ -19,8 +20,8 @@ import {
   runRoute,
   answerFor,
   BAD_ORIGIN,
+  declaresMoreThan,
   MALFORMED_PATH_ANSWER,
-  PAYLOAD_TOO_LARGE,
   REWRITTEN_PATH_ANSWER,
   isForbiddenMethod,
   SHUTTING_DOWN,
@@ -33,14 +34,19 @@ import { isClientGoneError, shutDownResponse } from './client-gone';
 import { drainAfterResponse } from './drain-request';
 import { hostRouting } from './host-routing';
 import { mountPathOf, pathBelowMount } from './mount-path';
-import { failRequest, finalNext, sendAnswer, type NextFunction } from './plain-answers';
-import { BodyLimitError, BodyTooDeepError } from './request-body';
+import { failRequest, finalNext, refuse, sendAnswer, type NextFunction } from './plain-answers';
+import { bodyAlreadyRead, BodyLimitError, BodyTooDeepError } from './request-body';
 import { hasRewrittenPath, requestUrl } from './request-url';
 import { sendWebResponse, type SendOptions } from './send-response';
 import { toWebRequest } from './web-request';
 
-const SEND_HEAD: SendOptions = { head: true };
-const SEND_BODY: SendOptions = {};
+/** What sendWebResponse is told, for HEAD and for the other methods, in each ETag mode: made once. */
+const SEND = Object.fromEntries(
+  (['host', 'weak', 'strong', 'off'] as const).map((etag) => [
+    etag,
+    { head: { head: true, etag }, body: { etag } },
+  ]),
+) as Record<EtagMode, { head: SendOptions; body: SendOptions }>;
 
 /** A Connect/Express middleware; `next` is optional so a bare node:http server can call it too. */
 export type NodeMiddleware = (req: IncomingMessage, res: ServerResponse, next?: NextFunction) => void;
@@ -54,6 +60,13 @@ export interface MountState {
   router(): Router<MountedRoute>;
   /** Settles (never rejects) once loading has ended; by then no route is `LOADING`. */
   loaded: Promise<void>;
+  /**
+   * A method the file does not serve goes on to the app behind the tree (`unservedMethods: 'next'`)
+   * rather than getting a 405; with no app behind it (no `next`), it is a 405 either way.
+   */
+  passUnservedMethods: boolean;
+  /** ETags and 304s for bodies sent whole: the `etag` option (`host`: as the Express app says). */
+  etag: EtagMode;
   /** The mount's `caseSensitive` and `strict`: what a request is matched with, at the least. */
   routing: RouterOptions;
   /** The requests in flight, and whether the mount is closing. */
@@ -97,7 +110,7 @@ function handleNodeRequest(
   // Whatever answers from here on, a body nobody reads is drained (bounded) after the response.
   if (match === MALFORMED_PATH) {
     drainAfterResponse(req, res);
-    return sendAnswer(res, MALFORMED_PATH_ANSWER);
+    return refuse(res, next, MALFORMED_PATH_ANSWER);
   }
   const { value: route, params } = match;
   if (route === LOADING) {
@@ -112,7 +125,7 @@ function handleNodeRequest(
   }
   // The Request's URL must name the path that was routed; one the URL parser would rewrite
   // (`/files/%2e%2e`) never reaches middleware or a handler.
-  if (hasRewrittenPath(req)) return sendAnswer(res, REWRITTEN_PATH_ANSWER);
+  if (hasRewrittenPath(req)) return refuse(res, next, REWRITTEN_PATH_ANSWER);
 
   const method = req.method ?? 'GET';
   // CONNECT, TRACE and TRACK cannot be a Request, so no handler serves them.
@@ -120,6 +133,9 @@ function handleNodeRequest(
     ? { kind: 'not-allowed' as const, allow: route.table.allow }
     : dispatch(route.table, method);
   if (decision.kind === 'pass') return void next();
+  // As Express's router leaves a method no route serves to the rest of the app: the app's other
+  // routes on this path (a partly moved resource) and its 404 answer it.
+  if (decision.kind === 'not-allowed' && hostGetsErrors && mount.passUnservedMethods) return void next();
   // Request loggers and metrics name a request by `req.route.path`, as for Express's own routes.
   (req as IncomingMessage & { route?: unknown }).route = route.expressRoute;
   const answer: RouteAnswer = {
@@ -130,9 +146,10 @@ function handleNodeRequest(
     route,
     params,
     decision,
+    etag: mount.etag,
     lifecycle: mount.lifecycle,
   };
-  // Checked per request, and cheap: no subscriber and no OpenTelemetry SDK, no trace (issue 27).
+  // Checked per request, and cheap: no subscriber and no OpenTelemetry SDK, no trace.
   if (!requestObserved()) return answerRoute(answer, undefined);
   const exportName = decision.kind === 'handler' ? decision.entry.exportName : undefined;
   const trace = traceRequest(route, method, exportName, mountPathOf(req));
@@ -149,19 +166,19 @@ interface RouteAnswer {
   route: CompiledRoute;
   params: Params;
   decision: Exclude<Dispatch, { kind: 'pass' }>;
+  etag: EtagMode;
   lifecycle: Lifecycle;
 }
 
 async function answerRoute(answer: RouteAnswer, trace: RequestTrace | undefined): Promise<void> {
   const { req, res, next, route, decision } = answer;
+  if (decision.kind === 'not-allowed') return refuse(res, next, answerFor(decision)!);
   if (decision.kind !== 'handler') return sendAnswer(res, answerFor(decision)!);
 
   const url = requestUrl(req);
-  if (url === undefined) return sendAnswer(res, BAD_ORIGIN);
-  if (exceedsLimit(req, route.bodyLimit)) {
-    res.setHeader('connection', 'close');
-    return sendAnswer(res, PAYLOAD_TOO_LARGE);
-  }
+  if (url === undefined) return refuse(res, next, BAD_ORIGIN);
+  const tooLarge = bodyOverLimit(req, res, route);
+  if (tooLarge) return next(tooLarge);
 
   const entry = decision.entry;
   const lifecycle = answer.lifecycle;
@@ -181,7 +198,8 @@ async function answerRoute(answer: RouteAnswer, trace: RequestTrace | undefined)
       lifecycle.endLate(host);
     }
     try {
-      await sendWebResponse(res, outcome, req.method === 'HEAD' ? SEND_HEAD : SEND_BODY);
+      const send = SEND[answer.etag];
+      await sendWebResponse(res, outcome, req.method === 'HEAD' ? send.head : send.body);
     } catch (error) {
       call.report(error);
       return failRequest(req, res, next, error);
@@ -244,9 +262,8 @@ class NodeRequest implements HostRequest, InFlight {
   ) {}
 
   buildRequest(): Request {
-    return (this.builtRequest = toWebRequest(this.req, this.res, this.url, {
-      bodyLimit: this.route.bodyLimit,
-    }));
+    const { bodyLimit, parsedBodyLimit } = this.route;
+    return (this.builtRequest = toWebRequest(this.req, this.res, this.url, { bodyLimit, parsedBodyLimit }));
   }
 
   /** Past a closing mount's timeout: the connection is cut, and the handler's signal says why. */
@@ -297,8 +314,22 @@ class NodeRequest implements HostRequest, InFlight {
   }
 }
 
-function exceedsLimit(req: IncomingMessage, limit: number | false): boolean {
-  if (limit === false) return false;
+/**
+ * A body over the route's limit by its Content-Length, refused before the handler runs. A body the
+ * app's parser already read is held only to a limit the app stated (`parsedBodyLimit`), not to the
+ * default one: the parser accepted it under its own limit.
+ */
+function bodyOverLimit(
+  req: IncomingMessage,
+  res: ServerResponse,
+  route: CompiledRoute,
+): BodyLimitError | undefined {
   const length = req.headers['content-length'];
-  return length !== undefined && Number(length) > limit;
+  if (length === undefined) return undefined;
+  const read = bodyAlreadyRead(req);
+  const limit = read ? route.parsedBodyLimit : route.bodyLimit;
+  if (!declaresMoreThan(length, limit)) return undefined;
+  // The rest of an upload this large is not read: the client learns at once that the connection ends.
+  if (!read) res.setHeader('connection', 'close');
+  return new BodyLimitError(limit as number);
 }

@@ -12,6 +12,7 @@ import {
   NOT_FOUND,
   PAYLOAD_TOO_LARGE,
   PLAIN_TEXT,
+  RequestRefusedError,
   type Answer,
 } from '../dispatch';
 
@@ -32,22 +33,43 @@ export function sendAnswer(res: ServerResponse, answer: Answer): void {
   res.end(answer.message);
 }
 
-/** What a bare node:http server gets when no `next` is given: 404 and 500, no stack traces. */
+/**
+ * What a bare node:http server gets when no `next` is given: 404 and 500, and the plain answer to
+ * each of the library's own refusals; no stack traces.
+ */
 export function finalNext(res: ServerResponse): NextFunction {
   return (error?: unknown) => {
     if (res.headersSent) {
       res.destroy();
       return;
     }
-    sendAnswer(res, error === undefined ? NOT_FOUND : INTERNAL_ERROR);
+    sendAnswer(res, error === undefined ? NOT_FOUND : (refusalAnswer(error) ?? INTERNAL_ERROR));
   };
+}
+
+/** The plain answer to one of the library's refusals; `undefined` for any other error. */
+function refusalAnswer(error: unknown): Answer | undefined {
+  if (error instanceof RequestRefusedError) return error.answer;
+  if (error instanceof BodyLimitError) return PAYLOAD_TOO_LARGE;
+  if (error instanceof BodyTooDeepError) return BODY_TOO_DEEP;
+  return undefined;
+}
+
+/**
+ * Refuses the request: the app's error handler answers, through `next(err)`, in the app's error
+ * shape; without one, `next` is `finalNext`, which sends the plain answer. A 405's `Allow` is set
+ * on `res` first, so it stays on whatever the app's handler sends.
+ */
+export function refuse(res: ServerResponse, next: NextFunction, answer: Answer): void {
+  if (answer.allow !== undefined) res.setHeader('allow', answer.allow);
+  next(new RequestRefusedError(answer));
 }
 
 /**
  * An error while serving a request: nothing to do when the client left and the error only says
- * so; a broken connection once headers are out; 413 for a body over the limit (the rest of it
- * drained, bounded); 400 for a parsed body too deep to hand over; otherwise the host's error
- * handler, through `next`.
+ * so; a broken connection once headers are out; otherwise `next(err)`, the host's error handler
+ * (or `finalNext`'s plain answer). A body over the limit has the rest of it drained, bounded; a
+ * 413 or a 400 for a parsed body too deep to hand over carries its status for the error handler.
  */
 export function failRequest(
   req: IncomingMessage,
@@ -60,10 +82,6 @@ export function failRequest(
     res.destroy(error instanceof Error ? error : undefined);
     return;
   }
-  if (error instanceof BodyLimitError) {
-    drainAfterResponse(req, res);
-    return sendAnswer(res, PAYLOAD_TOO_LARGE);
-  }
-  if (error instanceof BodyTooDeepError) return sendAnswer(res, BODY_TOO_DEEP);
+  if (error instanceof BodyLimitError) drainAfterResponse(req, res);
   next(error);
 }

@@ -4,6 +4,7 @@
  * by content type. Never hangs, never hands over an empty body silently.
  */
 import type { IncomingMessage } from 'node:http';
+import { BodyLimitError, ClientClosedError, DEFAULT_BODY_LIMIT } from '../dispatch';
 import { isDraining } from './drain-request';
 import { encodeFormBody } from './encode-form-body';
 
@@ -13,29 +14,8 @@ import { encodeFormBody } from './encode-form-body';
  */
 export const NO_READ_AHEAD: QueuingStrategy<Uint8Array> = { highWaterMark: 0 };
 
-/** Default `bodyLimit`: 1 MiB. */
-export const DEFAULT_BODY_LIMIT = 1024 * 1024;
-
-/** Raised when a body is larger than the endpoint's limit; answered with 413. */
-export class BodyLimitError extends Error {
-  readonly status = 413;
-  readonly expose = true;
-  constructor(readonly limit: number) {
-    super(`Request body is larger than the limit of ${limit} bytes`);
-    this.name = 'BodyLimitError';
-  }
-}
-
-/**
- * The client went away before the exchange was over. Nobody is left to answer, so it is not
- * passed to the host's error handler (which would log a 500 for a request no one waits for).
- */
-export class ClientClosedError extends Error {
-  constructor(message = 'The client closed the connection before the body was complete') {
-    super(message);
-    this.name = 'ClientClosedError';
-  }
-}
+// One rule for every host, `.fetch` included: src/dispatch/request-body.ts.
+export { BodyLimitError, ClientClosedError, DEFAULT_BODY_LIMIT };
 
 /** Node reports a client gone mid-body as `Error: aborted` (ECONNRESET): one class for both. */
 export function asClientClosed(error: Error): Error {
@@ -58,11 +38,20 @@ export class BodyUnavailableError extends Error {
  */
 export class BodyTooDeepError extends Error {
   readonly status = 400;
+  readonly statusCode = 400;
   readonly expose = true;
   constructor() {
     super('The request body, as parsed by earlier middleware, is nested too deeply to be encoded again');
     this.name = 'BodyTooDeepError';
   }
+}
+
+/**
+ * Whether something before the bridge read the body already (a body parser, a bridged middleware
+ * that kept it as `req.rawBody`): it is in memory, read under that reader's own limit.
+ */
+export function bodyAlreadyRead(req: ParsedNodeRequest): boolean {
+  return req.rawBody !== undefined || req._body === true || req.readableDidRead || req.readableEnded;
 }
 
 /** What Express body parsers leave on the request. */
@@ -81,7 +70,7 @@ export function bodyFromParsedRequest(req: ParsedNodeRequest): Uint8Array | unde
   const raw = req.rawBody;
   if (raw instanceof Uint8Array) return raw;
   if (typeof raw === 'string') return Buffer.from(raw);
-  if (!req._body && !req.readableDidRead && !req.readableEnded) return undefined;
+  if (!bodyAlreadyRead(req)) return undefined;
   if (req.body === undefined) {
     if (!req.readableDidRead) return undefined;
     throw new BodyUnavailableError(

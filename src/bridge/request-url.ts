@@ -5,6 +5,9 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
+import { isRewrittenPath, targetPath } from '../router';
+
+export { targetPath };
 
 /** What Express adds to the Node request, when Express is the host. */
 interface ExpressLikeRequest extends IncomingMessage {
@@ -60,47 +63,9 @@ export function originalTarget(req: ExpressLikeRequest): string {
   return req.originalUrl ?? req.url ?? '/';
 }
 
-// A path in which the URL parser may change something: a character outside those it keeps as
-// they are, or a segment of dots (`.`, `..`, `%2e` in either case). Most paths have neither and
-// skip the parse.
-const MAY_BE_REWRITTEN = /[^A-Za-z0-9\-._~!$&'()*+,;=:@%|[\]/]|\/(?:\.|%2e){1,2}(?:\/|$)/i;
-
-/**
- * Whether `new URL()` would give this raw path another pathname: it resolves `.` and `..`
- * segments (percent-encoded ones too), reads `\` as `/`, and percent-encodes what a path may not
- * hold. A Request cannot carry such a path, so the library refuses it (issue 30) rather than let
- * a handler or a Web guard see another path than the one routed. Browsers and HTTP clients
- * resolve dot segments before sending, so no real client sends one.
- */
-export function isRewrittenPath(path: string): boolean {
-  if (!MAY_BE_REWRITTEN.test(path)) return false;
-  const full = `http://h${path}`;
-  return !URL.canParse(full) || new URL(full).pathname !== path;
-}
-
 /** Whether the client's target, as sent, has a path the URL parser would rewrite. */
 export function hasRewrittenPath(req: ExpressLikeRequest): boolean {
   return isRewrittenPath(targetPath(originalTarget(req)) ?? '/');
-}
-
-/**
- * The path part of a request target, raw (still percent-encoded). Handles absolute-form
- * targets (`GET http://host/path`); `undefined` for targets that name no path (`*`).
- */
-export function targetPath(target: string): string | undefined {
-  let start = 0;
-  if (target.charCodeAt(0) !== 47 /* / */) {
-    const scheme = target.indexOf('://');
-    if (scheme <= 0) return undefined;
-    start = target.indexOf('/', scheme + 3);
-    if (start === -1) return '/';
-  }
-  const query = target.indexOf('?', start);
-  const hash = target.indexOf('#', start);
-  let end = target.length;
-  if (query !== -1) end = query;
-  if (hash !== -1 && hash < end) end = hash;
-  return start === 0 && end === target.length ? target : target.slice(start, end);
 }
 
 /**

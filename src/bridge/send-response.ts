@@ -18,7 +18,8 @@ import type { OutgoingHttpHeader, ServerResponse } from 'node:http';
 import { declaredLength, frameKnownBody, parseLength } from './body-length';
 import { isClientGone, whenClientGone } from './client-gone';
 import { ClientClosedError } from './request-body';
-import { isNullBodyStatus } from '../dispatch';
+import { isNullBodyStatus, joinChunks, readAvailable, type EtagMode } from '../dispatch';
+import { sendsNotModified } from './conditional';
 
 // Never forwarded: they describe one connection, and Node sets its own.
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection']);
@@ -28,6 +29,11 @@ const DECODED_BY_FETCH = new Set(['gzip', 'x-gzip', 'deflate', 'br', 'zstd']);
 export interface SendOptions {
   /** HEAD: headers only. */
   head?: boolean;
+  /**
+   * ETags and 304s for a body sent whole (conditional.ts): the endpoints' answers have them, as the
+   * host app's own `res.send` would; absent, none (a bridged middleware's own answer).
+   */
+  etag?: EtagMode;
   /**
    * Runs each call that writes to `res`. `bridgeMiddleware` uses it to let its own writes
    * through while it captures what the rest of the chain writes.
@@ -72,7 +78,7 @@ export async function sendWebResponse(
     const bytes = joinChunks(start.chunks);
     // Through passThrough, like the end(): a bridged middleware's capture no longer takes header
     // changes once it has given up the chain's answer.
-    passThrough(() => endWhole(res, bytes, options.head === true));
+    passThrough(() => endWhole(res, bytes, options.head === true, options.etag));
     return;
   }
   if (options.head) {
@@ -104,11 +110,18 @@ function writeAndFlush(res: ServerResponse & { flush?: () => void }, chunk: Uint
   return written;
 }
 
-/** A body of known size in one `end()`, with its own Content-Length. */
-function endWhole(res: ServerResponse, bytes: Uint8Array, head: boolean): void {
-  // A HEAD answer may declare the length of the body it leaves out (Express's res.send does).
-  if (!(head && bytes.byteLength === 0 && res.hasHeader('content-length'))) {
-    res.setHeader('content-length', bytes.byteLength);
+/**
+ * A body of known size in one `end()`, with its own Content-Length and, as `etag` says, its ETag; a
+ * fresh conditional request gets a 304 without it.
+ */
+function endWhole(res: ServerResponse, bytes: Uint8Array, head: boolean, etag: EtagMode | undefined): void {
+  // A HEAD answer may declare the length of the body it leaves out (Express's res.send does); the
+  // bytes here are not that body, so they get no ETag either.
+  const lengthOfOmittedBody = head && bytes.byteLength === 0 && res.hasHeader('content-length');
+  if (!lengthOfOmittedBody) res.setHeader('content-length', bytes.byteLength);
+  if (etag !== undefined && !lengthOfOmittedBody && sendsNotModified(res, bytes, etag)) {
+    res.end();
+    return;
   }
   if (head || bytes.byteLength === 0) res.end();
   else if (isSmallAscii(bytes)) res.end(latin1(bytes), 'latin1');
@@ -117,7 +130,7 @@ function endWhole(res: ServerResponse, bytes: Uint8Array, head: boolean): void {
 
 /**
  * The Response's status and headers onto `res`. When Node refuses a header value (a control
- * character from user input), `res` is put back as it was and the error thrown (issue 30).
+ * character from user input), `res` is put back as it was and the error thrown.
  */
 function setHead(res: ServerResponse, response: Response): void {
   const dropEncoding =
@@ -250,69 +263,6 @@ export async function pipeBody(
   }
 }
 
-/** What a body had ready without waiting on I/O, and the read still under way if it did not end. */
-interface Available {
-  chunks: Uint8Array[];
-  done: boolean;
-  pending?: Promise<ReadableStreamReadResult<Uint8Array>>;
-}
-
-// How long "ready without waiting" is. Bodies built from strings and bytes answer a read within a
-// microtask or two, form data within six (Node 20); a Blob's parts are read off the main thread on
-// Node 24, each within a turn or two of the event loop. A stream whose source waits on the network
-// or a timer stays pending past that and is streamed. The turns waited are bounded per response.
-const READY_TICKS = 8;
-const READY_TURNS_PER_READ = 3;
-const READY_TURNS = 16;
-// Past this much buffered, a body that keeps producing chunks without waiting is streamed instead:
-// collecting a large stream only to copy it into one buffer cost more CPU than writing it as it comes.
-const MAX_BUFFERED = 64 * 1024;
-
-async function readAvailable(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<Available> {
-  const chunks: Uint8Array[] = [];
-  let buffered = 0;
-  let turns = 0;
-  for (;;) {
-    const read = reader.read();
-    let result = await settledSoon(read, false);
-    for (let turn = 0; result === PENDING && turn < READY_TURNS_PER_READ && turns < READY_TURNS; turn++) {
-      turns++;
-      result = await settledSoon(read, true);
-    }
-    if (result === PENDING) return { chunks, done: false, pending: read };
-    if (result.done) return { chunks, done: true };
-    chunks.push(result.value);
-    // Checked before counting this chunk: one large chunk and its end still go out as one write.
-    if (buffered > MAX_BUFFERED) return { chunks, done: false };
-    buffered += result.value.byteLength;
-  }
-}
-
-const PENDING = Symbol('pending');
-
-/** The read's result if it settles within a few microtasks (after a turn of the event loop), else PENDING. */
-async function settledSoon<T>(promise: Promise<T>, nextTurn: boolean): Promise<T | typeof PENDING> {
-  let settled = false;
-  let failed = false;
-  let value: T | undefined;
-  let error: unknown;
-  promise.then(
-    (v) => {
-      settled = true;
-      value = v;
-    },
-    (e: unknown) => {
-      settled = failed = true;
-      error = e;
-    },
-  );
-  if (nextTurn) await new Promise<void>((resolve) => setImmediate(resolve));
-  for (let i = 0; i < READY_TICKS && !settled; i++) await undefined;
-  if (!settled) return PENDING;
-  if (failed) throw error;
-  return value as T;
-}
-
 // Node sends a string body in the same write as the head, a Buffer in a second, gathered one,
 // which costs more CPU for a small body. An ASCII body is the same bytes as a string in any
 // encoding; latin1 is the encoding Node writes the head in, so the head's bytes do not change.
@@ -324,11 +274,6 @@ function isSmallAscii(bytes: Uint8Array): boolean {
 
 function latin1(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
-}
-
-function joinChunks(chunks: Uint8Array[]): Uint8Array {
-  if (chunks.length === 1) return chunks[0]!;
-  return chunks.length === 0 ? new Uint8Array(0) : Buffer.concat(chunks);
 }
 
 function isDecodedByFetch(encoding: string | null): boolean {

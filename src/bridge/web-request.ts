@@ -11,6 +11,7 @@ import type { ServerResponse } from 'node:http';
 import { readAndRestoreBody } from './restore-body';
 import { whenClientGone } from './client-gone';
 import {
+  BodyLimitError,
   bodyFromParsedRequest,
   isAsSent,
   keepRawBody,
@@ -24,6 +25,11 @@ import { assertFetchGlobals } from '../fetch-globals';
 export interface WebRequestOptions {
   /** Largest body in bytes a handler may read (`BodyLimitError` past it), or `false`. */
   bodyLimit: number | false;
+  /**
+   * The same for a body earlier middleware already read (a parser, under its own limit): a limit the
+   * app stated itself, or `false` (the default).
+   */
+  parsedBodyLimit?: number | false;
   /**
    * Leave the body in the Node stream for the host's readers after us (`bridgeMiddleware`):
    * what the middleware reads is put back, and kept as `req.rawBody` for endpoints behind it.
@@ -47,6 +53,8 @@ export function toWebRequest(
   if (init && methodHasBody(method)) {
     try {
       parsed = bodyFromParsedRequest(req);
+      const limit = options.parsedBodyLimit ?? false;
+      if (parsed && limit !== false && parsed.byteLength > limit) throw new BodyLimitError(limit);
       // A body parser ran first: its bytes, with a known length (fetch(req) can send it as is).
       init.body = parsed ? (parsed as Uint8Array<ArrayBuffer>) : streamedBody(req, options);
     } catch (error) {
@@ -67,7 +75,7 @@ export function toWebRequest(
 
 /**
  * The headers of a body a parser read first describe the bytes handed over, not those the client
- * sent (issue 30): body-parser inflates gzip and the handler gets JSON re-encoded from `req.body`,
+ * sent: body-parser inflates gzip and the handler gets JSON re-encoded from `req.body`,
  * so a handler that forwards the request (`fetch(new Request(upstream, request))`) sends a
  * request whose headers match its body. Text a parser decoded from another charset (express.text()
  * of `charset=iso-8859-1`) is handed over as UTF-8, and its Content-Type says so. Transfer-Encoding

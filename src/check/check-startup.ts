@@ -8,6 +8,7 @@
  * - a relative import that does not resolve, by the rules of the loader that will run the file;
  * - a TypeScript file when no loader is there (tsx not found from the file, and a Node without type
  *   stripping); with Node's own stripping, a note, and a problem for each thing stripping cannot run.
+ *   Bun and Deno compile TypeScript themselves: a note names the one that runs.
  */
 import path from 'node:path';
 import {
@@ -19,6 +20,7 @@ import {
   type ExportInfo,
 } from '../discover';
 import { canFindTsx, formatLocation, isRelative, isStrictlyCommonJsFile, resolveImport } from '../load';
+import { runtime } from '../runtime';
 import type { Problem } from '../validate';
 import { listWords } from '../words';
 import { parseModule, type ParsedModule } from './parse-module';
@@ -33,13 +35,14 @@ export interface StartupReport {
   exports: Map<string, ExportInfo>;
 }
 
-/** The TypeScript loader a file will get: tsx, Node's own stripping, or none. */
-type Loader = 'tsx' | 'strip' | 'none';
+/** The TypeScript loader a file will get: tsx, Node's own stripping, none, or Bun's or Deno's own compiler. */
+type Loader = 'tsx' | 'strip' | 'none' | 'native';
 
 export function checkStartup(tree: DiscoveredTree): StartupReport {
   const report: StartupReport = { problems: [], notes: [], unparsable: new Set(), exports: new Map() };
   const noLoader: string[] = [];
   let stripped = false;
+  let native = false;
 
   const queue = tree.files.filter((file) => file.kind !== 'page').map((file) => file.file);
   const seen = new Set(queue);
@@ -67,6 +70,7 @@ export function checkStartup(tree: DiscoveredTree): StartupReport {
     const typescript = isTypeScriptFile(file);
     const loader: Loader | undefined = typescript ? loaderFor(file) : undefined;
     if (loader === 'none') noLoader.push(at);
+    if (loader === 'native') native = true;
     if (loader === 'strip') {
       stripped = true;
       strippingProblems(parsed, file, at, problem);
@@ -82,7 +86,8 @@ export function checkStartup(tree: DiscoveredTree): StartupReport {
     for (const site of parsed.imports) {
       if (!isRelative(site.specifier)) continue;
       const extensionless = loader === 'strip' && path.extname(site.specifier) === '';
-      const resolver = loader === 'tsx' || extensionless ? 'tsx' : 'node';
+      // Bun and Deno resolve a TypeScript file's imports as tsx does: extensionless ones included.
+      const resolver = loader === 'tsx' || loader === 'native' || extensionless ? 'tsx' : 'node';
       const resolved = resolveImport(file, site.specifier, site.kind, resolver);
       if (!resolved.file) {
         problem(
@@ -115,10 +120,16 @@ export function checkStartup(tree: DiscoveredTree): StartupReport {
         '`import`/`export` in a .ts file of a CommonJS package. `npm install -D tsx` lifts all three.',
     );
   }
+  if (native) {
+    report.notes.push(
+      `the TypeScript files will load through ${runtime.label}'s own TypeScript support; tsx is not used on ${runtime.name}.`,
+    );
+  }
   return report;
 }
 
 function loaderFor(file: string): Loader {
+  if (runtime.name !== 'Node') return 'native';
   if (canFindTsx(path.dirname(file))) return 'tsx';
   const features = process.features as { typescript?: unknown };
   return typeof features.typescript === 'string' ? 'strip' : 'none';

@@ -67,7 +67,7 @@ export function runLoadWorker(): void {
     for (const { file, displayPath } of files) {
       try {
         const mod = await loadModule(file, displayPath);
-        // A malformed `websocket` export stops startup too (issue 28).
+        // A malformed `websocket` export stops startup too.
         socketHandlerOf(mod, displayPath);
         results.push({ file, displayPath, exports: loadedExportInfo(mod) });
       } catch (error) {

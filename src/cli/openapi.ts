@@ -1,6 +1,6 @@
 /**
  * `express-file-endpoints openapi [dir] [--out file] [--format json|yaml] [--version 3.1|3.2]`: the tree's
- * OpenAPI document (issue 25), on standard output or into a file. The schemas live in the modules, so they
+ * OpenAPI document, on standard output or into a file. The schemas live in the modules, so they
  * are loaded, as `check --load` loads them: in a child process, which mounts the tree as an app would and
  * answers with the document; whatever the modules start or print stays there.
  */

@@ -2,8 +2,8 @@
  * `createClient<RouteRegistry>({ baseUrl })`: calls name the route pattern and the method, and the
  * client builds the URL (as `url()` does), the query (a repeated key per array item), the headers and
  * the body (JSON unless it is already a body `fetch` takes), then reads the answer: JSON when its
- * Content-Type says so, text otherwise, nothing for a body-less status. Any status resolves; only
- * what `fetch` itself rejects with (the network) rejects.
+ * Content-Type says so and it parses, text otherwise, nothing for a body-less status. Any status
+ * resolves; only what `fetch` itself rejects with (the network) rejects.
  */
 import { url } from '../typed-routes';
 import { readEvents, type EventsOptions } from './events';
@@ -147,9 +147,10 @@ async function readBody(method: ClientMethod, response: Response): Promise<unkno
     try {
       return JSON.parse(text) as unknown;
     } catch {
-      throw new Error(
-        `the answer's Content-Type is ${type}, but its body is not JSON: ${JSON.stringify(text.slice(0, 60))}`,
-      );
+      // A proxy's or a load balancer's error page (a 502 in HTML) often keeps the JSON label of the API
+      // it stands for. Its caller handles the status, and wants what it says: the text, as for any
+      // answer that is not JSON.
+      return text;
     }
   }
   return response.text();

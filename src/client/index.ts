@@ -1,5 +1,5 @@
 /**
- * express-file-endpoints/client (issue 25): a typed client for the tree, for browsers and Node, with no
+ * express-file-endpoints/client: a typed client for the tree, for browsers and Node, with no
  * dependencies. Typed from the `RouteRegistry` that `express-file-endpoints typegen` writes:
  *
  *   import type { RouteRegistry } from 'express-file-endpoints';

@@ -132,7 +132,10 @@ export type StatusCode =
   | 510
   | 511;
 
-/** One answer: the status, whether it is 2xx, the body read as JSON (or text), and the `Response`. */
+/**
+ * One answer: the status, whether it is 2xx, the body read as JSON (or as text, when it is not JSON
+ * whatever its Content-Type says), and the `Response`.
+ */
 export interface ClientAnswer<Status, Data> {
   status: Status;
   ok: `${Status & number}` extends `2${string}` ? true : false;

@@ -9,7 +9,7 @@
  */
 import { setEventData, type EventMessage } from '../event-stream';
 import type { ContractIssue } from '../types';
-import { locationIssue, validateWith } from './issues';
+import { FoundIssues, locationIssue, validateWith } from './issues';
 import type { StandardSchemaV1 } from './standard-schema';
 
 /** An event a handler sent with data its contract's `events` schema rejects. */
@@ -52,12 +52,12 @@ async function checkEvent(
   message: EventMessage,
   report: (error: EventContractError) => void,
 ): Promise<void> {
-  const issues: ContractIssue[] = [];
+  const issues = new FoundIssues();
   try {
     await validateWith(schema, JSON.parse(dataText), 'event', issues);
   } catch (error) {
-    issues.push(locationIssue('event', `The schema failed: ${(error as Error)?.message ?? String(error)}`));
+    issues.add(locationIssue('event', `The schema failed: ${(error as Error)?.message ?? String(error)}`));
   }
-  if (issues.length === 0) return;
-  report(new EventContractError({ event: message.event || 'message', id: message.id }, issues));
+  if (issues.count === 0) return;
+  report(new EventContractError({ event: message.event || 'message', id: message.id }, issues.list));
 }

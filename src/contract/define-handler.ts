@@ -1,5 +1,5 @@
 /**
- * `defineHandler(contract, handler)` (issue 24): an endpoint handler that validates its request
+ * `defineHandler(contract, handler)`: an endpoint handler that validates its request
  * with Standard Schema validators before the handler runs, and answers an invalid one itself.
  *
  * The result is a plain `(request, context) => Promise<Response>`, so every host, `.fetch` and a
@@ -8,11 +8,12 @@
  * checks, `onError`) once, when it builds its method table (`withContractSettings`), so a request
  * costs nothing more than the validation, and a handler without a contract nothing at all.
  */
+import { isResponse } from '../is-response';
 import type { EndpointContext, InvalidInputHandler } from '../types';
 import { directCallChecksResponses } from './response-checks';
 import { problemResponse } from './problem';
-import { ResponseContractError, responseIssues } from './check-response';
-import { checkEventsOf, type EventContractError } from './check-events';
+import { checkResponse } from './check-response';
+import { checkEventsOf } from './check-events';
 import {
   CONTRACT,
   INPUT_LOCATIONS,
@@ -31,8 +32,11 @@ export interface ContractSettings {
   onInvalid: InvalidInputHandler | undefined;
   /** Whether the response to `request` is checked against `responses`, and its events against `events`. */
   checksResponses(request: Request): boolean;
-  /** Where a response, or an event, that breaks the contract is reported. */
-  report(error: ResponseContractError | EventContractError, request: Request): void;
+  /**
+   * Where a response that breaks the contract is reported (a `ResponseContractError`), and an error
+   * of the response schema itself.
+   */
+  report(error: unknown, request: Request): void;
 }
 
 /** Outside a mount there is no `onError`: a broken response contract is logged. */
@@ -90,7 +94,10 @@ function contractHandler<C extends EndpointContract>(
   async function validatingHandler(request: Request, context?: EndpointContext): Promise<Response> {
     const input = await validateInput(contract, request, rawParams(context));
     if ('issues' in input) {
-      return onInvalid ? onInvalid(input.issues, request) : problemResponse(input.issues, input.status);
+      const { issues, omittedIssues, status } = input;
+      return onInvalid
+        ? onInvalid(issues, request, { omittedIssues })
+        : problemResponse(issues, omittedIssues, status);
     }
     // The stream the handler answers with sends JSON, checked where responses are.
     if (events !== undefined) {
@@ -104,19 +111,18 @@ function contractHandler<C extends EndpointContract>(
       events === undefined ? undefined : request,
     ) as unknown as ContractContext<C>;
     const response = await handler(request, validated);
-    if (responses !== undefined && isResponse(response) && settings.checksResponses(request)) {
-      const issues = await responseIssues(responses, response);
-      if (issues.length > 0) settings.report(new ResponseContractError(response.status, issues), request);
+    if (responses !== undefined && isCheckable(response) && settings.checksResponses(request)) {
+      const report = (error: unknown) => settings.report(error, request);
+      await checkResponse(responses, response, request, report, context?.after);
     }
     return response;
   }
   return Object.defineProperty(validatingHandler, CONTRACT, { value: record }) as ContractHandler<C>;
 }
 
-/** Not a Response: dispatch reports it as the handler's mistake; there is nothing to check. */
-function isResponse(value: unknown): value is Response {
-  const candidate = value as Partial<Response> | null;
-  return typeof candidate?.clone === 'function' && typeof candidate.status === 'number';
+/** Not a Response (dispatch reports it as the handler's mistake), or one that cannot be read twice: nothing to check. */
+function isCheckable(value: unknown): value is Response {
+  return isResponse(value) && typeof value.clone === 'function';
 }
 
 /** A contract's mistakes are found when the endpoint file loads, not on the first request. */

@@ -1,5 +1,5 @@
 /**
- * contract: endpoint contracts with Standard Schema validators (issue 24). `defineHandler` wraps
+ * contract: endpoint contracts with Standard Schema validators. `defineHandler` wraps
  * a handler so that its request's params, query, headers and body are validated (and typed)
  * before it runs, answers an invalid request with RFC 9457 problem details, and checks its
  * responses in development and tests. Web Request/Response only; no validator is a dependency.

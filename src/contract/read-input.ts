@@ -1,5 +1,5 @@
 /**
- * Reads the parts of a request a contract declares, as plain values for its schemas (issue 24):
+ * Reads the parts of a request a contract declares, as plain values for its schemas:
  * the query and a form as objects (a repeated key gives an array of its values), the headers as
  * an object with lower-case names, the body by its Content-Type. Only what the contract
  * declares is read, so a contract on `params` alone leaves the body for the handler.

@@ -1,6 +1,5 @@
 /**
- * When response contracts are checked (issue 24: "in development and tests, never in production
- * by default"):
+ * When response contracts are checked: in development and tests, never in production by default.
  *   - a mount's `checkResponses` option, when given, decides;
  *   - otherwise a mount never checks when `NODE_ENV` is `production`; it checks every response
  *     when development mode is on or `NODE_ENV` is `development` or `test`; and else only the
@@ -10,6 +9,7 @@
  *     `NODE_ENV` is `production`.
  */
 import type { MountOptions } from '../types';
+import { environmentVariable } from '../runtime';
 
 /**
  * Marks a Request built by `createTestRequest`. `Symbol.for`, like the contract's key, so the
@@ -32,7 +32,7 @@ export function mountChecksResponses(
 ): (request: Request) => boolean {
   const chosen = options.checkResponses;
   if (chosen !== undefined) return () => chosen;
-  const env = process.env.NODE_ENV;
+  const env = environmentVariable('NODE_ENV');
   if (env === 'production') return () => false;
   if (options.dev || env === 'development' || env === 'test') return () => true;
   return isTestRequest;
@@ -40,5 +40,5 @@ export function mountChecksResponses(
 
 /** The rule of a handler called directly. */
 export function directCallChecksResponses(): boolean {
-  return process.env.NODE_ENV !== 'production';
+  return environmentVariable('NODE_ENV') !== 'production';
 }

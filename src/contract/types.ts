@@ -1,5 +1,5 @@
 /**
- * What a contract is, and the types a handler with one gets (issue 24): the validated `params`,
+ * What a contract is, and the types a handler with one gets: the validated `params`,
  * `query`, `headers` and `body` on its context are typed from each schema's output
  * (`StandardSchemaV1.InferOutput`), so a transform's result is what the handler sees.
  */

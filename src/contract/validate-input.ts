@@ -1,16 +1,17 @@
 /**
- * Validation before the handler runs (issue 24): the body is read first, and one that cannot be
+ * Validation before the handler runs: the body is read first, and one that cannot be
  * read as its Content-Type says is refused before any schema runs; then every declared part is
- * validated — all of them, so the answer lists every issue at once, in the order params, query,
- * headers, body.
+ * validated — all of them, so the answer lists their issues at once (the first 100), in the
+ * order params, query, headers, body.
  */
 import type { ContractIssue, Params } from '../types';
-import { validateWith } from './issues';
+import { FoundIssues, validateWith } from './issues';
 import { headersOf, queryOf, readBody } from './read-input';
 import type { EndpointContract, InputLocation } from './types';
 
 export type InputValidation =
-  { values: Partial<Record<InputLocation, unknown>> } | { issues: ContractIssue[]; status: 400 | 415 };
+  | { values: Partial<Record<InputLocation, unknown>> }
+  | { issues: ContractIssue[]; omittedIssues: number; status: 400 | 415 };
 
 export async function validateInput(
   contract: EndpointContract,
@@ -20,15 +21,16 @@ export async function validateInput(
   let body: unknown;
   if (contract.body) {
     const reading = await readBody(request);
-    if ('issue' in reading) return { issues: [reading.issue], status: reading.status };
+    if ('issue' in reading) return { issues: [reading.issue], omittedIssues: 0, status: reading.status };
     body = reading.value;
   }
-  const issues: ContractIssue[] = [];
+  const issues = new FoundIssues();
   const values: Partial<Record<InputLocation, unknown>> = {};
   if (contract.params) values.params = await validateWith(contract.params, params, 'params', issues);
   if (contract.query) values.query = await validateWith(contract.query, queryOf(request), 'query', issues);
   if (contract.headers)
     values.headers = await validateWith(contract.headers, headersOf(request), 'headers', issues);
   if (contract.body) values.body = await validateWith(contract.body, body, 'body', issues);
-  return issues.length > 0 ? { issues, status: 400 } : { values };
+  if (issues.count === 0) return { values };
+  return { issues: issues.list, omittedIssues: issues.omitted, status: 400 };
 }

@@ -50,6 +50,14 @@ export class ValidatedContext {
   get after(): EndpointContext['after'] {
     return this.#base?.after;
   }
+
+  get publish(): EndpointContext['publish'] {
+    return this.#base?.publish;
+  }
+
+  get subscribe(): EndpointContext['subscribe'] {
+    return this.#base?.subscribe;
+  }
 }
 
 /** The route's params as the router (or a test) gave them; none for a direct call without a context. */

@@ -10,7 +10,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { describeRoutes, type RouteInfo } from '../describe-routes';
+import { updateRoutes, type RouteInfo } from '../describe-routes';
 import { discoverTree, displayPath, isCodeFile, type DiscoveredTree, type RouteFile } from '../discover';
 import type { CompiledRoute } from '../dispatch';
 import { loadModule, type ModuleExports } from '../load';
@@ -72,7 +72,7 @@ export function startDevLoop(tree: DiscoveredTree, host: DevLoopHost): DevLoop {
       try {
         const { router, loaded } = await host.compile(current, host.options, load);
         host.swap(router);
-        host.routes.splice(0, host.routes.length, ...describeRoutes(loaded));
+        updateRoutes(host.routes, loaded);
       } catch (error) {
         problems.push(...problemsOf(error));
       }
@@ -81,7 +81,7 @@ export function startDevLoop(tree: DiscoveredTree, host: DevLoopHost): DevLoop {
     if (invalid) {
       // The tree itself is invalid: no table can be built from it, so all of it shows the problems.
       host.swap(errorRouter(current, host.options, problems));
-      host.routes.splice(0, host.routes.length, ...describeRoutes(current));
+      updateRoutes(host.routes, current);
     }
     writeTypes(current);
     report(problems, invalid, reloaded, performance.now() - started);

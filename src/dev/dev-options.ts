@@ -2,9 +2,15 @@
  * Whether development mode is on: `dev: true` or an options object turns it on, `dev: false`
  * turns it off, and without either `NODE_ENV=development` decides — so production, where
  * NODE_ENV is unset or `production`, never watches anything.
+ *
+ * It reloads modules through Node's module hooks (module-versions.ts). A runtime without them
+ * (Bun) cannot have it: asked for with `dev`, the mount is refused, saying why and what reloads
+ * there instead; implied by NODE_ENV alone, the tree is served without it, and a warning says so.
  */
+import Module from 'node:module';
 import path from 'node:path';
 import { defaultTypesFile } from '../typed-routes';
+import { environmentVariable, runtime } from '../runtime';
 import type { DevLogger, DevOptions, DevReload } from './types';
 
 export interface ResolvedDevOptions {
@@ -25,7 +31,15 @@ export function resolveDevOptions(
   root: string,
 ): ResolvedDevOptions | undefined {
   if (dev === false) return undefined;
-  if (dev === undefined && process.env.NODE_ENV !== 'development') return undefined;
+  if (dev === undefined && environmentVariable('NODE_ENV') !== 'development') return undefined;
+  if (!hasModuleHooks()) {
+    const why =
+      `express-file-endpoints: development mode reloads endpoint modules through Node's module hooks ` +
+      `(module.registerHooks), which ${runtime.label} does not have. ${RELOAD_ADVICE[runtime.name]}`;
+    if (dev !== undefined) throw new Error(why);
+    console.warn(`${why} NODE_ENV is development: the endpoints are served without development mode.`);
+    return undefined;
+  }
   const given: DevOptions = typeof dev === 'object' ? dev : {};
   return {
     debounce: given.debounce ?? 30,
@@ -34,3 +48,14 @@ export function resolveDevOptions(
     onReload: given.onReload,
   };
 }
+
+function hasModuleHooks(): boolean {
+  return typeof (Module as { registerHooks?: unknown }).registerHooks === 'function';
+}
+
+/** What restarts the app on save where development mode cannot run. */
+const RELOAD_ADVICE: Record<typeof runtime.name, string> = {
+  Bun: 'Run the app with `bun --hot`, which reloads it on save, and leave `dev` unset.',
+  Deno: 'Run the app with `deno run --watch`, which restarts it on save, and leave `dev` unset.',
+  Node: 'Use Node 22.15 or later.',
+};

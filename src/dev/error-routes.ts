@@ -15,6 +15,7 @@ import {
   endpointRouter,
   HTTP_METHODS,
   logError,
+  markTold,
   type CompiledRoute,
 } from '../dispatch';
 import type { ModuleExports } from '../load';
@@ -52,7 +53,9 @@ function showing(problems: readonly DevProblem[]): Answer {
   return (request) => errorPage(request, problems);
 }
 
+/** The mount tells `onError` about `error` once, when it loads: the requests it fails do not tell it again. */
 function throwing(error: unknown): Answer {
+  markTold(error);
   return () => {
     throw error;
   };

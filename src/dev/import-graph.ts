@@ -19,11 +19,9 @@ import Module from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'es-module-lexer';
-import fg from 'fast-glob';
-import { CODE_EXTENSIONS, isCodeFile } from '../discover';
+import { isCodeFile, walkFiles } from '../discover';
 import { isRelative, resolveImport } from '../load';
 
-const SOURCE_GLOB = `**/*.{${CODE_EXTENSIONS.map((ext) => ext.slice(1)).join(',')}}`;
 const REQUIRE_CALL = /\brequire\s*\(\s*(['"])([^'"\n]+)\1\s*\)/g;
 const ANY_IMPORT = /\b(?:from|import|require)\s*\(?\s*(['"])([^'"\n]+)\1/g;
 
@@ -41,6 +39,15 @@ export interface ImportGraph {
   dependenciesOf(file: string): string[];
 }
 
+/** Every code file under `folder` but in dot folders and node_modules, as absolute paths. */
+function sourceFiles(folder: string): string[] {
+  const visible = (name: string) => !name.startsWith('.');
+  return walkFiles(folder, {
+    enter: (name) => visible(name) && name !== 'node_modules',
+    keep: (name) => visible(name) && isCodeFile(name),
+  }).map((relative) => path.join(folder, relative));
+}
+
 export function createImportGraph(root: string): ImportGraph {
   const importsOf = new Map<string, string[]>();
   const inTree = (file: string) => file.startsWith(root + path.sep);
@@ -49,9 +56,7 @@ export function createImportGraph(root: string): ImportGraph {
     if (imports) importsOf.set(file, imports);
     else importsOf.delete(file);
   };
-  for (const file of fg.sync(SOURCE_GLOB, { cwd: root, absolute: true, ignore: ['**/node_modules/**'] })) {
-    scan(path.normalize(file));
-  }
+  for (const file of sourceFiles(root)) scan(file);
 
   return {
     update(paths) {
@@ -63,12 +68,7 @@ export function createImportGraph(root: string): ImportGraph {
           if (isCodeFile(changed)) scan(changed);
         } else {
           importsOf.delete(changed);
-          for (const file of fg.sync(SOURCE_GLOB, {
-            cwd: changed,
-            absolute: true,
-            ignore: ['**/node_modules/**'],
-          }))
-            scan(path.normalize(file)); // a folder that appeared with files in it
+          for (const file of sourceFiles(changed)) scan(file); // a folder that appeared with files in it
         }
       }
     },

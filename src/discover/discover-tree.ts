@@ -5,22 +5,20 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import fg from 'fast-glob';
 import { withoutStack } from '../debug';
 import { formatPattern, parseFolder } from './parse-segment';
 import { readExports } from './read-exports';
 import type { DiscoveredTree, MisnamedFile, RouteFile, RouteFileKind, Segment } from './types';
+import { walkFiles } from './walk-files';
 
 // Exact base names, so `endpoint.d.ts`, `endpoint.test.ts` or `endpoint.spec.js` can never match.
-const PATTERNS = [
-  '**/endpoint.{ts,js,mts,mjs,cts,cjs}',
-  '**/page.{tsx,jsx,ts,js}',
-  '**/middleware.{ts,js,mts,mjs,cts,cjs}',
-];
+const ROUTE_FILE = /^(?:(?:endpoint|middleware)\.(?:ts|js|mts|mjs|cts|cjs)|page\.(?:tsx|jsx|ts|js))$/;
 // Not route files: found only so validation can report one meant as an endpoint.
-const MISNAMED = ['**/{route,index}.{ts,js,mts,mjs,cts,cjs}'];
-// Dot folders are left out by fast-glob's `dot: false`; `_private` covers `__tests__` too.
-const IGNORE = ['**/node_modules/**', '**/_*/**'];
+const MISNAMED_FILE = /^(?:route|index)\.(?:ts|js|mts|mjs|cts|cjs)$/;
+// Never walked into: dot folders, node_modules, and `_private` folders (which covers `__tests__` too).
+const enterFolder = (name: string) =>
+  !name.startsWith('.') && !name.startsWith('_') && name !== 'node_modules';
+const keepFile = (name: string) => ROUTE_FILE.test(name) || MISNAMED_FILE.test(name);
 
 /**
  * Every route file under `dir` (default `app`: an absolute path, a path relative to the working folder, or a file
@@ -33,8 +31,7 @@ export function discoverTree(dir: string | URL = 'app'): DiscoveredTree {
   const relativePaths = routeFilePaths(root);
 
   const cwd = process.cwd();
-  const isMisnamed = (relative: string) =>
-    /^(?:route|index)\./.test(relative.slice(relative.lastIndexOf('/') + 1));
+  const isMisnamed = (relative: string) => MISNAMED_FILE.test(relative.slice(relative.lastIndexOf('/') + 1));
   const files = relativePaths
     .filter((r) => !isMisnamed(r))
     .map((relative) => describeRouteFile(root, relative, cwd));
@@ -58,14 +55,7 @@ export function treeRoot(dir: string | URL): string {
  */
 export function routeFilePaths(root: string): string[] {
   return (
-    fg
-      .sync([...PATTERNS, ...MISNAMED], {
-        cwd: root,
-        onlyFiles: true,
-        dot: false,
-        ignore: IGNORE,
-        followSymbolicLinks: true,
-      })
+    walkFiles(root, { enter: enterFolder, keep: keepFile })
       // Plain code-unit order: the same on every machine, whatever the locale.
       .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
   );

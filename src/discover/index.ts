@@ -1,5 +1,5 @@
 /**
- * discover: files on disk -> RouteFile[] (fast-glob, segment parsing, static export reading), and the reading of
+ * discover: files on disk -> RouteFile[] (a walk of the folders, segment parsing, static export reading), and the reading of
  * a module's source without running it that goes with it: which files hold code, and their syntax tree.
  */
 export type {
@@ -15,6 +15,7 @@ export { describeRouteFile, discoverTree, displayPath, routeFilePaths, treeRoot 
 export { formatPattern, parseFolder } from './parse-segment';
 export { CODE_EXTENSIONS, isCodeFile, isTypeScriptFile, readSource } from './source-files';
 export { readExports } from './read-exports';
+export { walkFiles } from './walk-files';
 export { exportsOfSyntaxTree, readExportsExactly } from './syntax-exports';
 export { parseSyntaxTree, positionOf, walk, type Position, type SyntaxNode } from './syntax-tree';
 export { middlewareFilesFor } from './middleware-files';

@@ -57,6 +57,32 @@ export function answerFor(decision: Exclude<Dispatch, { kind: 'handler' }>): Ans
   }
 }
 
+/**
+ * One of the library's own refusals (a 400, 405 or 413) as an error, for the host app's error
+ * handler: `next(err)` with it lets the app answer in its own error shape, as it answers
+ * body-parser's errors. The fields are the ones body-parser and http-errors give theirs, which
+ * error handlers already read: `status` and `statusCode`, `expose` (the message is meant for the
+ * client), and `headers` (`Allow` for a 405), which Express's default handler sets on its answer.
+ * Where there is no error handler (a bare node:http server, `.fetch`) the plain answer goes out.
+ */
+export class RequestRefusedError extends Error {
+  readonly status: number;
+  readonly statusCode: number;
+  readonly expose = true;
+  readonly headers: Readonly<Record<string, string>> | undefined;
+
+  constructor(readonly answer: Answer) {
+    super(answer.message);
+    this.name = 'RequestRefusedError';
+    this.status = this.statusCode = answer.status;
+    this.headers = answer.allow === undefined ? undefined : { Allow: answer.allow };
+    // A refusal is about the client's request, not a fault in code: frames of the library's own
+    // functions would tell the reader nothing, and Express's default handler prints the stack
+    // outside production.
+    this.stack = `${this.name}: ${this.message}`;
+  }
+}
+
 /** An answer as a Response, for `.fetch`. */
 export function answerResponse(answer: Answer): Response {
   const headers: Record<string, string> = {};

@@ -8,12 +8,19 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { EndpointContext } from '../types';
 
-// Made when the first mount that enables it serves a request.
-let storage: AsyncLocalStorage<EndpointContext> | undefined;
+/**
+ * One storage per process, kept on the global object: an app often holds two copies of the library, the
+ * CommonJS build its server requires and the ES module build an endpoint imports `getContext` from (or a
+ * bundle beside the package), and `getContext()` must find what either copy's mount put there.
+ */
+const STORAGE = Symbol.for('express-file-endpoints.asyncContext');
+
+type WithStorage = typeof globalThis & { [STORAGE]?: AsyncLocalStorage<EndpointContext> };
 
 /** Runs `run` with `context` as what `getContext()` returns, in it and in everything it starts. */
 export function runInContext<T>(context: EndpointContext, run: () => T): T {
-  return (storage ??= new AsyncLocalStorage()).run(context, run);
+  const global = globalThis as WithStorage;
+  return (global[STORAGE] ??= new AsyncLocalStorage()).run(context, run);
 }
 
 /**
@@ -22,7 +29,7 @@ export function runInContext<T>(context: EndpointContext, run: () => T): T {
  * middleware and handlers of such a mount.
  */
 export function getContext(): EndpointContext {
-  const context = storage?.getStore();
+  const context = (globalThis as WithStorage)[STORAGE]?.getStore();
   if (context === undefined) {
     throw new Error(
       'express-file-endpoints: getContext() was called outside a request of a mount with asyncContext: true; ' +

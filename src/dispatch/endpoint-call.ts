@@ -6,8 +6,8 @@
  * from `req`/`res`, `.fetch` from its Request. Nothing here knows which host it serves.
  */
 import type { RequestTrace } from '../observe';
-import type { EndpointContext, NodeContext, Params } from '../types';
-import { isClientAbort, tellOnError } from './report-error';
+import type { EndpointContext, NodeContext, Params, PublishTopic, SubscribeTopics } from '../types';
+import { isClientAbort, tellOnError, wasTold } from './report-error';
 import type { CompiledRoute } from './route';
 
 /** What a host knows of one request. */
@@ -61,7 +61,7 @@ export class EndpointCall implements EndpointContext {
     route: CompiledRoute,
     exportName: string,
     host: HostRequest,
-    /** The request's trace, when something observes it (issue 27): told the request's errors. */
+    /** The request's trace, when something observes it: told the request's errors. */
     trace?: RequestTrace,
   ) {
     this.#route = route;
@@ -96,6 +96,19 @@ export class EndpointCall implements EndpointContext {
     return (this.#locals ??= this.#host.initialLocals());
   }
 
+  /** The mount's, shared by every request: nothing is made per request. */
+  get publish(): PublishTopic | undefined {
+    return this.#route.topics?.publish;
+  }
+
+  /** Made on each read, and only then: a subscription ends with this request. */
+  get subscribe(): SubscribeTopics | undefined {
+    const topics = this.#route.topics;
+    if (topics === undefined) return undefined;
+    return ((names, options) =>
+      topics.subscribe(names, options, EndpointCall.requestOf(this).signal)) as SubscribeTopics;
+  }
+
   get after(): (fn: AfterCallback) => void {
     return (this.#after ??= (fn) => this.#schedule(fn));
   }
@@ -107,7 +120,7 @@ export class EndpointCall implements EndpointContext {
   report(error: unknown, what: string = this.#exportName, passedToNext = this.#host.errorsGoToNext()): void {
     if (this.#isExpected(error)) return;
     this.#trace?.failed(error);
-    this.#tell(error, what, passedToNext);
+    if (!wasTold(error)) this.#tell(error, what, passedToNext);
   }
 
   #isExpected(error: unknown): boolean {

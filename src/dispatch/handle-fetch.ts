@@ -1,52 +1,66 @@
 /**
- * The route table as a Web-standard `fetch(request) => Response` handler: for unit tests
- * through the real table, and for hosts other than Node. 404 when nothing matches; a handler
- * error is told to `onError` and answered with a 500, as the Node side answers it without a host
- * error handler (the promise never rejects for it).
+ * The route table as a Web-standard `fetch(request) => Response` handler: for unit tests through the
+ * real table, and for hosts other than Node (`Bun.serve`, `Deno.serve`, docs/runtimes.md). The same tree
+ * as the Node bridge (src/bridge/node-handler.ts), rule for rule: the path routed as the request names
+ * it, and refused where a Web guard would read another; CONNECT, TRACE and TRACK never reach a handler;
+ * the body limit, from Content-Length and by counting; a signal that aborts only when the client
+ * leaves. 404 when nothing matches; a handler error is told to `onError` and answered with a 500, as
+ * the Node side answers it without a host error handler (the promise never rejects for it).
  */
 import { traceRequest, type RequestTrace } from '../observe';
-import { MALFORMED_PATH, type Router } from '../router';
+import { isRewrittenPath, MALFORMED_PATH, targetPath, type Router } from '../router';
 import type { Params } from '../types';
 import {
   answerFor,
   answerResponse,
+  type Answer,
   INTERNAL_ERROR,
+  isNullBodyStatus,
   MALFORMED_PATH_ANSWER,
   NOT_FOUND,
+  PAYLOAD_TOO_LARGE,
+  REWRITTEN_PATH_ANSWER,
   SHUTTING_DOWN,
 } from './answers';
+import { isFresh, NOT_MODIFIED_DROPS, webEntityTag, type EtagMode } from './conditional';
+import { joinChunks, readAvailable, type Available } from './read-available';
+import { declaresMoreThan, isBodyLimitError } from './request-body';
 import { dispatch, type Dispatch } from './method-table';
 import { EndpointCall, emptyLocals, type HostRequest } from './endpoint-call';
+import { isForbiddenMethod } from './http-methods';
 import { eventStreamOf } from '../event-stream';
-import type { InFlight, Lifecycle } from './lifecycle';
+import type { InFlight, Lifecycle, ShutdownError } from './lifecycle';
 import type { CompiledRoute } from './route';
 import { Failure, runRoute } from './run-route';
+import { Exchange, ServedRequest } from './served-request';
 
-/** `.fetch` as a host: no mount, no Node objects, no error handler but the 500 below. */
+/** `.fetch` as a host: no mount, no Node objects, no error handler but the answers below. */
 class FetchRequest implements HostRequest, InFlight {
   readonly node = undefined;
+  readonly exchange = new Exchange();
   /** Runs the `after()` callbacks: set when the first one is registered. */
   done: (() => void) | undefined;
   previousInFlight: InFlight | undefined;
   nextInFlight: InFlight | undefined;
+  /** The Request the handler got, once built: a closing mount ends its event stream. */
+  builtRequest: Request | undefined;
 
   constructor(
     readonly request: Request,
+    private readonly bodyLimit: number | false,
     readonly lifecycle: Lifecycle | undefined,
   ) {}
 
-  get builtRequest(): Request {
-    return this.request;
+  /**
+   * Past a closing mount's timeout: the handler's `request.signal` aborts with `reason`. The connection
+   * is the caller's (Bun's or Deno's server): it is not cut from here.
+   */
+  abort(reason: ShutdownError): void {
+    this.exchange.endedEarly(reason);
   }
 
-  /**
-   * The request and its signal are the caller's: nothing of it can be aborted from here. Its event
-   * stream, if any, has had its final event when the close began.
-   */
-  abort(): void {}
-
   buildRequest(): Request {
-    return this.request;
+    return (this.builtRequest = new ServedRequest(this.request, this.exchange, this.bodyLimit));
   }
   mountPath(): string {
     return '';
@@ -54,8 +68,9 @@ class FetchRequest implements HostRequest, InFlight {
   errorsGoToNext(): boolean {
     return false;
   }
-  isExpected(): boolean {
-    return false;
+  /** A body over the limit is the client's, as on Node: answered 413, not told to `onError`. */
+  isExpected(error: unknown): boolean {
+    return isBodyLimitError(error);
   }
   whenDone(run: () => PromiseLike<unknown> | undefined): void {
     // A closing mount waits for the callbacks, async ones to their end.
@@ -71,42 +86,85 @@ class FetchRequest implements HostRequest, InFlight {
   }
 }
 
+/** What `.fetch` takes from the mount's options. */
+export interface FetchSettings {
+  /** ETags and 304s for bodies whole at once (`off`, the default: the option was not given). */
+  etag: EtagMode;
+  /** The mount's requests in flight, for `close()`; none for a table served alone. */
+  lifecycle?: Lifecycle;
+}
+
+const DEFAULT_SETTINGS: FetchSettings = { etag: 'off' };
+
 export async function handleFetch(
   router: Router<CompiledRoute>,
   request: Request,
-  lifecycle?: Lifecycle,
+  settings: FetchSettings = DEFAULT_SETTINGS,
 ): Promise<Response> {
-  const url = new URL(request.url);
-  const match = router.match(url.pathname);
+  // The path as the request names it, not as `new URL()` reads it: Deno hands `request.url` over as the
+  // client sent it, dot segments and all, and the Node bridge routes what was sent too.
+  const path = targetPath(request.url) ?? '/';
+  const match = router.match(path);
   if (match === null) return answerResponse(NOT_FOUND);
   if (match === MALFORMED_PATH) return answerResponse(MALFORMED_PATH_ANSWER);
-  if (lifecycle?.closing) return answerResponse(SHUTTING_DOWN);
+  // A Web guard that reads `new URL(request.url).pathname` must see the path that was routed.
+  if (isRewrittenPath(path)) return answerResponse(REWRITTEN_PATH_ANSWER);
+  if (settings.lifecycle?.closing) return answerResponse(SHUTTING_DOWN);
 
   const route = match.value;
-  const decision = dispatch(route.table, request.method);
+  // Bun and Deno hand CONNECT, TRACE and TRACK over as Requests; on Node no handler serves them either.
+  const decision: Dispatch = isForbiddenMethod(request.method)
+    ? { kind: 'not-allowed', allow: route.table.allow }
+    : dispatch(route.table, request.method);
   // `pass`: the page that serves GET here lives in the host app, which `.fetch` does not have.
   if (decision.kind === 'pass') return answerResponse(NOT_FOUND);
+  if (
+    decision.kind === 'handler' &&
+    declaresMoreThan(request.headers.get('content-length'), route.bodyLimit)
+  ) {
+    return answerResponse(PAYLOAD_TOO_LARGE);
+  }
   const exportName = decision.kind === 'handler' ? decision.entry.exportName : undefined;
   const trace = traceRequest(route, request.method, exportName, undefined);
-  const host = new FetchRequest(request, lifecycle);
+  const host = new FetchRequest(request, route.bodyLimit, settings.lifecycle);
   if (trace === undefined) {
-    const response = await answer(route, match.params, decision, host);
-    return host.done ? whenBodyDone(response, host.done) : response;
+    return watchedUntilOver(await answer(route, match.params, decision, host, settings), host);
   }
   trace.requestSource = () => request;
   let response: Response;
   try {
-    response = await trace.run(() => answer(route, match.params, decision, host, trace));
+    response = await trace.run(() => answer(route, match.params, decision, host, settings, trace));
   } catch (error) {
     trace.failed(error);
     trace.finish(undefined, true);
     throw error;
   }
   // The request is over once the caller has read the body, cancelled it, or it failed.
-  return whenBodyDone(response, (complete, error) => {
-    host.done?.();
+  return watchedUntilOver(response, host, (complete, error) => {
     if (error !== undefined) trace.failed(error);
     trace.finish(response.status, !complete);
+  });
+}
+
+/**
+ * The response as it is when nothing waits for its end; else with its body watched, so that what
+ * waits learns when the exchange is over: `after()` callbacks, the trace, and a handler that took
+ * the signal, which aborts if the body ends before it is complete (the client left, or it failed).
+ */
+function watchedUntilOver(
+  response: Response,
+  host: FetchRequest,
+  traced?: (complete: boolean, error?: unknown) => void,
+): Response {
+  const { exchange, done } = host;
+  // A response without a body is complete once the caller has it.
+  if (response.body === null || !exchange.watched) exchange.complete();
+  if (!exchange.watched && !done && !traced) return response;
+  return whenBodyDone(response, (complete, error) => {
+    if (complete) exchange.complete();
+    else exchange.endedEarly(error ?? new DOMException('The client closed the connection', 'AbortError'));
+    done?.();
+    traced?.(complete, error);
   });
 }
 
@@ -115,22 +173,86 @@ async function answer(
   params: Params,
   decision: Exclude<Dispatch, { kind: 'pass' }>,
   host: FetchRequest,
+  settings: FetchSettings,
   trace?: RequestTrace,
 ): Promise<Response> {
   if (decision.kind !== 'handler') return answerResponse(answerFor(decision)!);
   const request = host.request;
   const call = new EndpointCall(params, route, decision.entry.exportName, host, trace);
   const lifecycle = host.lifecycle;
-  let outcome: Awaited<ReturnType<typeof runRoute>>;
-  if (lifecycle === undefined) outcome = await runRoute(route, decision.entry, call);
-  else outcome = await inFlight(lifecycle, host, () => runRoute(route, decision.entry, call));
-  const response = outcome instanceof Failure ? answerResponse(INTERNAL_ERROR) : outcome;
+  const outcome =
+    lifecycle === undefined
+      ? await runRoute(route, decision.entry, call)
+      : await inFlight(lifecycle, host, () => runRoute(route, decision.entry, call));
+  let response = outcome instanceof Failure ? answerResponse(failureAnswer(outcome.error)) : outcome;
+  if (settings.etag === 'weak' || settings.etag === 'strong') {
+    response = await withValidators(request, response, settings.etag === 'weak');
+  }
   if (request.method !== 'HEAD' || response.body === null) return response;
   await response.body.cancel();
   return new Response(null, {
     status: response.status,
     statusText: response.statusText,
     headers: response.headers,
+  });
+}
+
+/** A body over the limit is 413, as on Node; any other failure, 500. */
+function failureAnswer(error: unknown): Answer {
+  return isBodyLimitError(error) ? PAYLOAD_TOO_LARGE : INTERNAL_ERROR;
+}
+
+/**
+ * The Response with the ETag of its body, when that body is all there at once (not a stream that
+ * waits) and the handler set none; a 304 without it when the request is fresh. A Response fetch()
+ * returned is left as it is: its headers describe the bytes it was sent as, not the ones it holds.
+ */
+async function withValidators(request: Request, response: Response, weak: boolean): Promise<Response> {
+  const body = response.body;
+  if (body === null || body.locked || isNullBodyStatus(response.status) || response.type !== 'default')
+    return response;
+  const reader = body.getReader();
+  const init = { status: response.status, statusText: response.statusText, headers: response.headers };
+  let start: Available;
+  try {
+    start = await readAvailable(reader);
+  } catch (error) {
+    // A body that fails at once fails for the caller who reads it, as it would have without the ETag.
+    return new Response(new ReadableStream({ start: (controller) => controller.error(error) }), init);
+  }
+  if (!start.done) return new Response(restOf(start, reader), init);
+  const bytes = joinChunks(start.chunks);
+  const headers = new Headers(response.headers);
+  if (!headers.get('etag')) headers.set('etag', await webEntityTag(bytes, weak));
+  const fresh = isFresh(
+    request.method,
+    response.status,
+    (name) => request.headers.get(name),
+    headers.get('etag') ?? undefined,
+    headers.get('last-modified') ?? undefined,
+  );
+  if (!fresh) return new Response(bytes as Uint8Array<ArrayBuffer>, { ...init, headers });
+  for (const name of NOT_MODIFIED_DROPS) headers.delete(name);
+  return new Response(null, { status: 304, headers });
+}
+
+/** The chunks read so far, then the rest of the body: a streamed body as it was. */
+function restOf(
+  start: Available,
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+): ReadableStream<Uint8Array> {
+  const first = start.chunks;
+  let pending = start.pending;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const chunk = first.shift();
+      if (chunk) return controller.enqueue(chunk);
+      const result = await (pending ?? reader.read());
+      pending = undefined;
+      if (result.done) controller.close();
+      else controller.enqueue(result.value);
+    },
+    cancel: (reason) => reader.cancel(reason),
   });
 }
 
@@ -145,7 +267,8 @@ async function inFlight<T>(lifecycle: Lifecycle, host: FetchRequest, run: () => 
   try {
     return await run();
   } finally {
-    stream = eventStreamOf(host.request);
+    const request = host.builtRequest;
+    stream = request === undefined ? undefined : eventStreamOf(request);
     if (stream === undefined) lifecycle.leave(host);
     else {
       if (lifecycle.closing) lifecycle.endLate(host);
@@ -172,6 +295,9 @@ function whenBodyDone(response: Response, done: (complete: boolean, error?: unkn
     ended = true;
     done(complete, error);
   };
+  // A server that sends a declared length may stop reading once it has it, before the stream's end.
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  let sent = 0;
   const reader = body.getReader();
   const wrapped = new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -182,6 +308,8 @@ function whenBodyDone(response: Response, done: (complete: boolean, error?: unkn
           end(true);
         } else {
           controller.enqueue(chunk.value);
+          sent += chunk.value.byteLength;
+          if (sent >= declared) end(true);
         }
       } catch (error) {
         controller.error(error);

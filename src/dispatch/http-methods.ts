@@ -11,7 +11,7 @@
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'QUERY', 'OPTIONS'] as const;
 export const HANDLER_EXPORTS = [...HTTP_METHODS, 'ANY', 'default'] as const;
 
-/** The export that serves WebSockets on an endpoint's route (issue 28): an object of hooks, not a handler. */
+/** The export that serves WebSockets on an endpoint's route: an object of hooks, not a handler. */
 export const WEBSOCKET_EXPORT = 'websocket';
 
 /** A method with its own handler export. */

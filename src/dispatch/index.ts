@@ -25,18 +25,36 @@ export {
   NOT_FOUND,
   PAYLOAD_TOO_LARGE,
   PLAIN_TEXT,
+  RequestRefusedError,
   SHUTTING_DOWN,
   type Answer,
 } from './answers';
-export { compileRoute, endpointRouter, LOADING } from './route';
-export type { CompiledRoute, ExpressStyleRoute, MountedRoute } from './route';
+export { compileRoute, endpointRouter, LOADING, middlewareOptionNames } from './route';
+export type { CompiledRoute, ExpressStyleRoute, MountedRoute, TopicAccess } from './route';
 export { EndpointCall, emptyLocals, type HostRequest } from './endpoint-call';
-export { Failure, runRoute, isResponse } from './run-route';
+export { Failure, runRoute } from './run-route';
 export { handledRejection, NextCalledTwiceError } from './run-chain';
-export { handleFetch } from './handle-fetch';
+export { handleFetch, type FetchSettings } from './handle-fetch';
 export { Lifecycle, ShutdownError, type CloseOptions, type InFlight } from './lifecycle';
+export { joinChunks, readAvailable, type Available } from './read-available';
+export {
+  etagModeOf,
+  fetchEtagModeOf,
+  formatEntityTag,
+  isFresh,
+  NOT_MODIFIED_DROPS,
+  webEntityTag,
+  type EtagMode,
+} from './conditional';
+export {
+  BodyLimitError,
+  ClientClosedError,
+  DEFAULT_BODY_LIMIT,
+  declaresMoreThan,
+  isBodyLimitError,
+} from './request-body';
 export { socketHandlerOf, withUpgradeRequired } from './socket-handler';
-export { logError, tellOnError } from './report-error';
+export { logError, markTold, tellOnError } from './report-error';
 export { defineMiddleware } from './define-middleware';
 export { getContext } from './async-context';
 export type { LocalsOf, MiddlewareContext, MiddlewareWithLocals } from './define-middleware';

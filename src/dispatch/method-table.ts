@@ -17,7 +17,7 @@ export interface HandlerEntry {
   /** The export that serves it, for error messages (`GET`, `ANY`, `default`). */
   exportName: string;
   /**
-   * False for a handler declared without parameters (`length` 0, decided once here, issue 23):
+   * False for a handler declared without parameters (`length` 0, decided once here):
    * it is called with none, and no Request is built for it.
    */
   takesArguments: boolean;

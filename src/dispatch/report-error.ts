@@ -5,6 +5,22 @@
  */
 import type { EndpointErrorInfo, ErrorReporter } from '../types';
 
+/**
+ * Errors `onError` was told about when they happened, outside any request: a module that failed to
+ * load. The requests they fail afterwards (their route answers with the error) go to the app's error
+ * handler without telling `onError` again, once per request.
+ */
+const toldAlready = new WeakSet<object>();
+
+/** Marks `error` as told: a request it fails does not tell `onError` about it again. */
+export function markTold(error: unknown): void {
+  if (typeof error === 'object' && error !== null) toldAlready.add(error);
+}
+
+export function wasTold(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && toldAlready.has(error);
+}
+
 /** Tells `onError`; one that throws must not take a request or startup down with it, so it is logged. */
 export function tellOnError(onError: ErrorReporter, error: unknown, info: EndpointErrorInfo): void {
   try {
@@ -17,6 +33,11 @@ export function tellOnError(onError: ErrorReporter, error: unknown, info: Endpoi
 export function logError(error: unknown, info: EndpointErrorInfo): void {
   if (info.passedToNext) return;
   const request = info.request;
+  if (info.export.startsWith('topics.')) {
+    const topic = info.topic === undefined ? '' : ` (topic ${info.topic})`;
+    console.error(`express-file-endpoints: ${info.file}: ${info.export} failed${topic}:`, error);
+    return;
+  }
   if (request === undefined) {
     console.error(
       `express-file-endpoints: ${info.file} failed to load; ${info.route} answers with this error:`,

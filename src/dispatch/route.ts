@@ -1,7 +1,15 @@
 /** A route ready to serve: what the router's values are, and how one is put together. */
 import type { DiscoveredTree, RouteFile } from '../discover';
 import { createRouter, type Router } from '../router';
-import type { ErrorReporter, MountOptions, WebMiddleware, WebSocketHandler } from '../types';
+import type {
+  ErrorReporter,
+  MountOptions,
+  PublishTopic,
+  TopicSubscribeOptions,
+  TopicSubscription,
+  WebMiddleware,
+  WebSocketHandler,
+} from '../types';
 import { expressPath } from './express-path';
 import { HTTP_METHODS } from './http-methods';
 import type { MethodTable } from './method-table';
@@ -26,7 +34,14 @@ export interface CompiledRoute {
   middleware: WebMiddleware[];
   /** What each of `middleware` is called in error reports: its file, or `middleware option #n`. */
   middlewareNames: string[];
+  /** Largest body in bytes a handler may read from the request stream, or `false`. */
   bodyLimit: number | false;
+  /**
+   * The limit for a body the app's own parser already read (under the parser's limit): only one the
+   * app stated (the endpoint's `config.bodyLimit`, the mount's `bodyLimit`), else `false`. The
+   * default limit keeps unread bodies out of memory; that body is already in memory.
+   */
+  parsedBodyLimit: number | false;
   /** Built once per route, shared by every request. */
   expressRoute: ExpressStyleRoute;
   /** The mount's `onError` (or the default). */
@@ -35,28 +50,49 @@ export interface CompiledRoute {
   localsFromNode?: MountOptions['locals'];
   /** The mount's `asyncContext`: its requests run where `getContext()` finds them. */
   asyncContext?: boolean;
-  /** The endpoint's `websocket` hooks, when it serves WebSockets (issue 28). */
+  /** The endpoint's `websocket` hooks, when it serves WebSockets. */
   socket?: WebSocketHandler;
+  /** The mount's topics, for `context.publish` and `context.subscribe`. */
+  topics?: TopicAccess;
+}
+
+/** What a handler's context reaches of the mount's topics (src/topics is a floor up; the mount wires it). */
+export interface TopicAccess {
+  readonly publish: PublishTopic;
+  /** A stream's subscription, ended when `signal` (the request's) aborts. */
+  subscribe(
+    topics: string | readonly string[],
+    options: TopicSubscribeOptions | undefined,
+    signal: AbortSignal,
+  ): TopicSubscription;
 }
 
 /**
  * The route table's value for an endpoint whose module is still loading: the table is known from
- * the tree at once, so a request no endpoint matches goes on to the app without waiting (issue 22).
+ * the tree at once, so a request no endpoint matches goes on to the app without waiting.
  */
 export const LOADING: unique symbol = Symbol('express-file-endpoints.loading');
 
 /** What the route table of a mount leads to: a route ready to serve, or one still loading. */
 export type MountedRoute = CompiledRoute | typeof LOADING;
 
+/** How errors name the `middleware` option's functions: `middleware option #1 (requireAuth)`. */
+export function middlewareOptionNames(middleware: readonly WebMiddleware[]): string[] {
+  return middleware.map((mw, i) => `middleware option #${i + 1}${mw.name ? ` (${mw.name})` : ''}`);
+}
+
 /** What a route is made of beside its file and its method table. */
 export interface RouteParts {
   middleware: WebMiddleware[];
   middlewareNames: string[];
   bodyLimit: number | false;
+  /** See `CompiledRoute`; default `false`. */
+  parsedBodyLimit?: number | false;
   onError: ErrorReporter;
   localsFromNode?: MountOptions['locals'];
   asyncContext?: boolean;
   socket?: WebSocketHandler;
+  topics?: TopicAccess;
 }
 
 /**
@@ -69,6 +105,7 @@ export function compileRoute(file: RouteFile, table: MethodTable, parts: RoutePa
     displayPath: file.displayPath,
     table,
     ...parts,
+    parsedBodyLimit: parts.parsedBodyLimit ?? false,
     expressRoute: expressRouteOf(file, table),
   };
 }

@@ -6,13 +6,13 @@
  * `notFound()` are: the outer middleware's `next()` resolves to it. Any other error is reported to
  * `failed` by the innermost step it came out of, then passed outwards.
  *
- * The rest of the chain runs once. A second `next()` fails the request (issue 30), whether the
+ * The rest of the chain runs once. A second `next()` fails the request, whether the
  * middleware awaits its promise or drops it and returns the first Response: the misuse is told
  * to `misused` when it happens, and the promise it gets rejects without ever counting as
  * unhandled (Node's default mode would end the process on one).
  *
  * Each step is published on the `express-file-endpoints:middleware` tracing channel when someone
- * subscribes (issue 27); otherwise the chain runs as if it did not exist.
+ * subscribes; otherwise the chain runs as if it did not exist.
  */
 import { runMiddleware, settleMiddleware, type MiddlewareTraceContext } from '../observe';
 import type { EndpointContext, WebMiddleware } from '../types';
@@ -26,7 +26,7 @@ export interface ChainHooks {
   isResponse(value: unknown): value is Response;
   /** Step `index` called `next()` a second time (told once per request, maybe after the answer). */
   misused(index: number, error: NextCalledTwiceError): void;
-  /** The tracing context of step `index`; `undefined` when nobody subscribes (issue 27). */
+  /** The tracing context of step `index`; `undefined` when nobody subscribes. */
   trace(index: number): MiddlewareTraceContext | undefined;
 }
 
@@ -102,8 +102,8 @@ export function runChain(
 const PROBE = 'x-express-file-endpoints-probe';
 
 /**
- * What `next()` resolves to has headers a middleware may change, whatever the handler returned
- * (issue 22): `Response.redirect()` and a `fetch()` result have immutable headers, so they are
+ * What `next()` resolves to has headers a middleware may change, whatever the handler returned:
+ * `Response.redirect()` and a `fetch()` result have immutable headers, so they are
  * rewrapped around the same body, which is neither read nor copied.
  */
 function withMutableHeaders(response: Response): Response {

@@ -7,6 +7,7 @@
  * `onError` here, where it is known whether the handler or which middleware failed, and handed
  * back as a `Failure` for the host to answer (`next(err)`, or a 500) without telling it again.
  */
+import { isResponse } from '../is-response';
 import { traceMiddleware } from '../observe';
 import { runInContext } from './async-context';
 import { EndpointCall } from './endpoint-call';
@@ -174,19 +175,6 @@ async function runWithMiddleware(
     call.report(error, blamed === error && culprit !== undefined ? culprit : route.middlewareNames[0]);
     return new Failure(error);
   }
-}
-
-/** Accepts Responses from other realms or undici copies, which fail `instanceof`. */
-export function isResponse(value: unknown): value is Response {
-  if (value instanceof Response) return true;
-  const candidate = value as Partial<Response> | null;
-  return (
-    typeof candidate === 'object' &&
-    candidate !== null &&
-    typeof candidate.status === 'number' &&
-    typeof candidate.headers?.forEach === 'function' &&
-    'body' in candidate
-  );
 }
 
 function describe(value: unknown): string {

@@ -19,6 +19,10 @@
  *
  * Under a test runner's own module registry (Jest's, see runner-require.ts) none of that applies: every file
  * goes through the runner's `require`, and the runner's transforms decide what a file may contain.
+ *
+ * Bun and Deno compile TypeScript themselves, all of it (enums, extensionless imports, `export` in
+ * a CommonJS package): there a `.ts` file is imported as it is, and tsx, whose hooks are Node's,
+ * is never looked for.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -26,6 +30,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { compileFunction } from 'node:vm';
 import { isTypeScriptFile } from '../discover';
+import { runtime } from '../runtime';
 import { EndpointLoadError, commonJsHint, runnerHint, typeScriptHint } from './load-error';
 import { isCommonJsFile, isStrictlyCommonJsFile } from './module-format';
 import { runnerRequire } from './runner-require';
@@ -45,6 +50,13 @@ export async function loadModule(file: string, displayPath: string): Promise<Mod
 }
 
 async function loadTypeScript(file: string, displayPath: string): Promise<ModuleExports> {
+  if (runtime.name !== 'Node') {
+    try {
+      return moduleExports(await importFile(file));
+    } catch (error) {
+      throw new EndpointLoadError(displayPath, error);
+    }
+  }
   let withTsx: boolean;
   try {
     withTsx = await registerTsxFrom(path.dirname(file));

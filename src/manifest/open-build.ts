@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { withoutStack } from '../debug';
 import { displayPath, treeRoot, type DiscoveredTree } from '../discover';
 import { moduleExports, type ModuleExports } from '../load';
+import { environmentVariable } from '../runtime';
 import type { MountOptions } from '../types';
 import {
   BUILD_KIND,
@@ -148,7 +149,7 @@ function usableTable(value: unknown, what: string): BuildTable {
   }
   // Hashing reads every compiled file of the tree: done in development and tests only, where the tree is at hand
   // and changes; a production deployment usually has no tree to compare with.
-  if (process.env.NODE_ENV !== 'production' && isDirectory(built.source)) {
+  if (environmentVariable('NODE_ENV') !== 'production' && isDirectory(built.source)) {
     if (treeHash(built.source, built.inputs) !== built.hash) {
       throw withoutStack(
         new Error(

@@ -1,15 +1,18 @@
 /**
- * The library's `node:diagnostics_channel` tracing channels (issue 27), public API: APM agents and
+ * The library's `node:diagnostics_channel` tracing channels, public API: APM agents and
  * users subscribe to them to time and name what the tree does, as srvx and Nitro publish theirs.
  *
  *   express-file-endpoints:request     one request an endpoint's route answers
  *   express-file-endpoints:middleware  one step of its middleware chain
+ *   express-file-endpoints:publish     one publication to a topic, fanned out to this process's subscribers
+ *   express-file-endpoints:deliver     one publication from another process, fanned out here
+ *   express-file-endpoints:drop        (a plain channel) what a slow subscriber or the other processes lost
  *
- * Each follows the TracingChannel convention: `start` and `end` around the synchronous part,
- * `error` when it fails, `asyncStart` and `asyncEnd` once it is over. Publishing costs nothing
+ * Each tracing channel follows the TracingChannel convention: `start` and `end` around the synchronous part,
+ * `error` when it fails, `asyncStart` and `asyncEnd` once it is over (the topic ones are synchronous: no async events). Publishing costs nothing
  * unless someone subscribes: callers check `hasSubscribers` first and build no context otherwise.
  */
-import { tracingChannel } from 'node:diagnostics_channel';
+import { channel, tracingChannel } from 'node:diagnostics_channel';
 
 /** The context object of `express-file-endpoints:request`: one per request an endpoint's route answers. */
 export interface RequestTraceContext {
@@ -63,3 +66,43 @@ export const MIDDLEWARE_CHANNEL = 'express-file-endpoints:middleware';
 
 export const requestChannel = tracingChannel<unknown, RequestTraceContext>(REQUEST_CHANNEL);
 export const middlewareChannel = tracingChannel<unknown, MiddlewareTraceContext>(MIDDLEWARE_CHANNEL);
+
+/** The context of `express-file-endpoints:publish`: one publication made in this process. */
+export interface PublishTraceContext {
+  readonly topic: string;
+  /** Its size in bytes (text as UTF-8). */
+  readonly size: number;
+  /** The subscribers of this process it reached, set before `end`. */
+  delivered: number;
+  /** The backplane it was handed to, `undefined` without one. */
+  readonly backplane: string | undefined;
+}
+
+/** The context of `express-file-endpoints:deliver`: one publication from another process, handed to this one's subscribers. */
+export interface DeliverTraceContext {
+  readonly topic: string;
+  readonly size: number;
+  /** The subscribers it reached, set before `end`. */
+  delivered: number;
+  readonly backplane: string;
+}
+
+/** A message of `express-file-endpoints:drop`: what a subscriber, or the other processes, did not get. */
+export interface DropMessage {
+  readonly topic: string;
+  /**
+   * `slow-subscriber`: a subscriber was `backpressureLimit` bytes behind, and was closed;
+   * `backplane`: the backplane could not carry the publication to the other processes.
+   */
+  readonly reason: 'slow-subscriber' | 'backplane';
+  /** `websocket` or `stream` for a slow subscriber; the backplane's name for `backplane`. */
+  readonly subscriber: string;
+}
+
+export const PUBLISH_CHANNEL = 'express-file-endpoints:publish';
+export const DELIVER_CHANNEL = 'express-file-endpoints:deliver';
+export const DROP_CHANNEL = 'express-file-endpoints:drop';
+
+export const publishChannel = tracingChannel<unknown, PublishTraceContext>(PUBLISH_CHANNEL);
+export const deliverChannel = tracingChannel<unknown, DeliverTraceContext>(DELIVER_CHANNEL);
+export const dropChannel = channel(DROP_CHANNEL);

@@ -1,5 +1,5 @@
 /**
- * OpenTelemetry without setup (issue 27): when the app runs the OpenTelemetry SDK, the server span
+ * OpenTelemetry without setup: when the app runs the OpenTelemetry SDK, the server span
  * of a request an endpoint answers is named by the endpoint's route, as the Express
  * instrumentation names it for Express's own routes, and an error records its exception there.
  *
@@ -83,7 +83,7 @@ export function nameServerSpan(
   return metadata.span;
 }
 
-/** Records an error of the request on its span (issue 27: an error answered with 500 shows there). */
+/** Records an error of the request on its span (an error answered with 500 shows there). */
 export function recordError(otel: OpenTelemetry, span: Span, error: unknown): void {
   const message = error instanceof Error ? error.message : String(error);
   span.recordException(error instanceof Error ? error : message);

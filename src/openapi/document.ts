@@ -1,5 +1,5 @@
 /**
- * The OpenAPI document of a tree (issue 25): every endpoint, with or without a contract, each
+ * The OpenAPI document of a tree: every endpoint, with or without a contract, each
  * method it serves an operation. Built from the route table (patterns, exports) and, once the
  * modules are loaded, their contracts. Statically read trees (no modules) give the paths, methods
  * and path params alone.
@@ -78,7 +78,7 @@ export function generateOpenAPI(
         );
         item[fieldFor(method, version)] = operation;
       }
-      // OpenAPI has no words for WebSockets: an extension marks the routes whose upgrades open one (issue 28).
+      // OpenAPI has no words for WebSockets: an extension marks the routes whose upgrades open one.
       if (names.has(WEBSOCKET_EXPORT)) item['x-websocket'] = true;
       if (Object.keys(item).length > 0) paths[variant.path] = item;
     });

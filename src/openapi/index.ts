@@ -1,5 +1,5 @@
 /**
- * openapi: the tree described as an OpenAPI 3.1 or 3.2 document (issue 25), from the route table
+ * openapi: the tree described as an OpenAPI 3.1 or 3.2 document, from the route table
  * and the contracts' Standard JSON Schema; and the route that serves it from a mount.
  */
 export { generateOpenAPI, type LoadedModules } from './document';

@@ -2,7 +2,7 @@
  * createRouter: the route table. Turns a raw request path into the matching route's value and
  * its params, using the segment trie of `./trie`.
  *
- * The invariant every host relies on (issue 21): the tree compares the path as it was sent, the
+ * The invariant every host relies on: the tree compares the path as it was sent, the
  * way Express's router and Connect compare it. A static folder matches only its canonical
  * encoding (`urlSegment`), letter case aside when case-insensitive; only what a param or catch-all
  * captures is percent-decoded. So whatever path a guard mounted on a prefix in front of the tree

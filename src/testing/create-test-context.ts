@@ -5,7 +5,7 @@
  * handler that reads `context.node` is tested without a cast and without a server.
  */
 import { detachedNodeContext } from '../bridge';
-import type { EndpointContext, NodeContext, Params } from '../types';
+import type { EndpointContext, NodeContext, Params, PublishTopic, SubscribeTopics } from '../types';
 
 /** Options of {@link createTestContext}. */
 export interface TestContextOptions<
@@ -20,6 +20,10 @@ export interface TestContextOptions<
   mountPath?: string;
   /** What the route's middleware would have put on `context.locals`: `{ user }`. Default: empty. */
   locals?: L;
+  /** What `context.publish` does: record the publications, `(topic, data) => sent.push({ topic, data })`. Default: none. */
+  publish?: PublishTopic;
+  /** What `context.subscribe` does: a mount's own, `endpoints.subscribe`. Default: none. */
+  subscribe?: SubscribeTopics;
   /** Fields to put on the Node request and response: `{ req: { session: { user } } }`. */
   node?: {
     req?: Record<string, unknown>;
@@ -55,5 +59,7 @@ export function createTestContext<
     locals: Object.assign(Object.create(null) as L, options.locals),
     node: detachedNodeContext(options.node?.req, { locals: {}, ...options.node?.res }),
     after: (fn) => void setImmediate(fn),
+    ...(options.publish && { publish: options.publish }),
+    ...(options.subscribe && { subscribe: options.subscribe }),
   };
 }

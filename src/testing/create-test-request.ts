@@ -59,6 +59,6 @@ export function createTestRequest(path: string, opts: TestRequestOptions = {}): 
     // such as a Node `Readable` at runtime) and accepts it for every other body, so always set it.
     init.duplex = 'half';
   }
-  // Marked, so that a mount checks the response contracts of its answer as in development (issue 24).
+  // Marked, so that a mount checks the response contracts of its answer as in development.
   return markTestRequest(new Request(url, init));
 }

@@ -15,4 +15,5 @@ export type {
   HandlerTypes,
   WebSocketRouteRegistry,
   WebSocketRoute,
+  TopicsOf,
 } from './route-types';

@@ -13,7 +13,7 @@
  * errors, and `url()` accepts only patterns that exist, with their params. Without the file every
  * pattern is accepted and its params are read from the pattern itself (`ParamsOf`). `methods` is
  * what the typed client (`express-file-endpoints/client`) reads: per method, what the contract
- * says a client sends and gets back (issues 24 and 25).
+ * says a client sends and gets back.
  */
 import type { ContractOf, ContractTypes } from '../contract';
 import type { EndpointContext, Locals, ParamsOf } from '../types';
@@ -35,7 +35,7 @@ export type RouteParams<P extends RoutePattern> = P extends keyof RouteRegistry
   : ParamsOf<P>;
 
 /**
- * The route patterns whose endpoint exports `websocket` (issue 28), each mapped to `true`; filled
+ * The route patterns whose endpoint exports `websocket`, each mapped to `true`; filled
  * in by the generated declaration file.
  */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- augmented by generated code
@@ -86,3 +86,16 @@ export type EndpointMethods<Module> = {
   : Module extends { default: infer Default }
     ? { [M in Exclude<FallbackMethod, keyof Module>]: HandlerTypes<Default> }
     : unknown);
+
+/**
+ * The topics an endpoint module declares (`export const topics`), as the generated declaration file
+ * puts them in `TopicRegistry`: a pattern per key, with the data it carries. An object declares data
+ * (`{ 'chat/[room]': {} as ChatMessage }`); an array of names (`['orders'] as const`) declares names only.
+ */
+export type TopicsOf<Module> = Module extends { topics: infer Declared }
+  ? Declared extends readonly string[]
+    ? { [Name in Declared[number]]: unknown }
+    : Declared extends object
+      ? { [Name in Extract<keyof Declared, string>]: Declared[Name] }
+      : Record<never, never>
+  : Record<never, never>;

@@ -140,7 +140,7 @@ function exportProblems(files: readonly RouteFile[]): Problem[] {
         misspelt = true;
       }
     }
-    // A file may serve WebSockets alone: `export const websocket = { … }` (issue 28).
+    // A file may serve WebSockets alone: `export const websocket = { … }`.
     const serves = (name: string) => HANDLERS.has(name) || name === WEBSOCKET_EXPORT;
     if (!misspelt && !info.namesIncomplete && !info.names.some(serves)) {
       problem(

@@ -1,5 +1,5 @@
 /**
- * `middleware.attach(server)`: serves trees' WebSocket routes on a Node server (issue 28).
+ * `middleware.attach(server)`: serves trees' WebSocket routes on a Node server.
  *
  * Only upgrade requests for a route that declares `websocket` are taken; every other one is left,
  * untouched, to the app's own `upgrade` listeners (a `ws` or socket.io server, a proxy), or, when

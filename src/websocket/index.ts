@@ -1,5 +1,5 @@
 /**
- * websocket: the tree's WebSocket routes (issue 28): `attach(server)`, which upgrades the requests
+ * websocket: the tree's WebSocket routes: `attach(server)`, which upgrades the requests
  * for the routes whose endpoint exports `websocket`, on `ws`, and serves their sockets.
  */
 export { attachWebSockets, type AttachableServer, type SocketRegistry } from './attach';

@@ -9,8 +9,10 @@ import type { WebSocketServer } from 'ws';
 import { hasRewrittenPath, requestUrl, targetPath } from '../bridge';
 import { LOADING, tellOnError, type MountedRoute } from '../dispatch';
 import { MALFORMED_PATH, type RouteMatch, type Router } from '../router';
+import type { TopicHub } from '../topics';
 import type { ErrorReporter } from '../types';
 import { Connection } from './connection';
+import { checkedOrigins, isAllowedOrigin } from './origin-check';
 import {
   decideUpgrade,
   socketContext,
@@ -30,6 +32,13 @@ export interface AttachOptions {
   pingInterval?: number | false;
   /** Milliseconds a socket has to answer the server's close with its own, before it is cut. Default 5,000. */
   closeTimeout?: number;
+  /**
+   * The browser pages, besides the server's own host, that may open a socket: origins as browsers send
+   * them (`['https://app.example.com']`), or `'*'` for any page, for an API whose sockets authenticate
+   * with a token rather than a cookie. A handshake from any other origin is refused with 403; one
+   * without an Origin header (not from a browser) is not. Default: none.
+   */
+  allowedOrigins?: readonly string[] | '*';
 }
 
 /** What `attach` needs of a mount. */
@@ -41,6 +50,8 @@ export interface SocketMount {
   mayServeSockets: boolean;
   /** Told about a handshake that failed (`ws` missing, a listener of the app's that threw). */
   onError: ErrorReporter;
+  /** The mount's topics, which its sockets subscribe to. */
+  topics: TopicHub;
 }
 
 /** An upgrade request the tree took and then found it has no socket for: the app's after all. */
@@ -73,7 +84,10 @@ const HANDSHAKE_HEADERS = new Set([
 
 export function treeSockets(mount: SocketMount, options: AttachOptions, passOn: PassOn): TreeSockets {
   const mountPath = checkedMountPath(options.mountPath);
+  const allowedOrigins = checkedOrigins(options.allowedOrigins);
   const connections = new Set<Connection>();
+  const closeTimeout = options.closeTimeout ?? 5_000;
+  const settings = { topics: mount.topics, closeTimeout };
   // Made on the first upgrade the tree accepts, from `ws`, loaded then.
   let sockets: Promise<WebSocketServer> | undefined;
   // Headers a middleware set on the acceptance (a Set-Cookie), for the 101 answer to `req`.
@@ -125,6 +139,13 @@ export function treeSockets(mount: SocketMount, options: AttachOptions, passOn: 
     if (url === undefined || hasRewrittenPath(req)) {
       return writeRefusal(socket, new Response('Bad Request', { status: 400 }));
     }
+    // Before any middleware or hook runs: a page of another site gets nothing of the app.
+    if (!isAllowedOrigin(req.headers.origin, req.headers.host, allowedOrigins)) {
+      return writeRefusal(
+        socket,
+        new Response('Forbidden: this origin may not open a WebSocket', { status: 403 }),
+      );
+    }
     const context = socketContext(found.params, route, upgradeWebRequest(req, url), mountPath);
     let answer!: () => void;
     const answered = new Promise<void>((resolve) => (answer = resolve));
@@ -137,7 +158,7 @@ export function treeSockets(mount: SocketMount, options: AttachOptions, passOn: 
     acceptHeaders.set(req, decision.headers);
     wss.handleUpgrade(req, socket, head as Parameters<WebSocketServer['handleUpgrade']>[2], (ws) => {
       answer();
-      const connection = new Connection(ws, socket, route, context);
+      const connection = new Connection(ws, socket, route, context, settings);
       connections.add(connection);
       connection.start(() => connections.delete(connection));
       if (closing) ws.close(GOING_AWAY, 'Server shutting down');
@@ -145,7 +166,6 @@ export function treeSockets(mount: SocketMount, options: AttachOptions, passOn: 
   };
 
   const keepAlive = startKeepAlive(connections, options.pingInterval ?? 30_000);
-  const closeTimeout = options.closeTimeout ?? 5_000;
   return {
     // Once closing, no new upgrade is the tree's: it goes where it would without the tree.
     claims: (req) => !closing && match(req) !== undefined,

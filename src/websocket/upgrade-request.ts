@@ -15,9 +15,9 @@ import {
   type HandlerEntry,
   type HostRequest,
   INTERNAL_ERROR,
-  isResponse,
   runRoute,
 } from '../dispatch';
+import { isResponse } from '../is-response';
 import type { Params, WebSocketContext, WebSocketHandler } from '../types';
 
 export type UpgradeDecision = { accepted: true; headers: Headers } | { accepted: false; response: Response };

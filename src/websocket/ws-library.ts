@@ -1,6 +1,6 @@
 /**
  * The `ws` package, an optional peer dependency: imported only when a tree declares a WebSocket
- * handler, so an app without one neither installs nor loads it (issue 28).
+ * handler, so an app without one neither installs nor loads it.
  */
 import type * as Ws from 'ws';
 import { importPackage } from '../load';

@@ -1,5 +1,5 @@
 /**
- * The typed client's types (issue 25), compiled by `npm run typecheck` (never run): params, query, body and
+ * The typed client's types, compiled by `npm run typecheck` (never run): params, query, body and
  * the JSON result typed from the registry typegen writes; each mistake below must be a type error.
  */
 import { createClient } from '../../src/client';

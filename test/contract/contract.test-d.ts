@@ -1,5 +1,5 @@
 /**
- * Type-level checks of contracts (issue 24), compiled by `npm run typecheck` (never run): the
+ * Type-level checks of contracts, compiled by `npm run typecheck` (never run): the
  * context of a handler with a contract is typed from each schema's output, in Zod, Valibot and
  * ArkType alike; a wrong field is an error; the result is an endpoint handler.
  */
@@ -110,10 +110,11 @@ defineHandler({ body: { name: z.string() } }, () => new Response());
 // Mount options, and what onError and onInvalid are told.
 mountEndpoints({
   checkResponses: true,
-  onInvalid: (issues: ContractIssue[], request: Request) =>
+  onInvalid: (issues: ContractIssue[], request: Request, { omittedIssues }: { omittedIssues: number }) =>
     Response.json({
       fields: issues.map((issue) => `${issue.location}:${issue.path}:${issue.pointer}`),
       url: request.url,
+      omittedIssues,
     }),
   onError: (error) => {
     if (error instanceof ResponseContractError) void [error.status, error.issues[0]?.message];

@@ -1,5 +1,5 @@
 /**
- * defineHandler called directly, as a unit test calls a handler (issue 24): no server, no mount.
+ * defineHandler called directly, as a unit test calls a handler: no server, no mount.
  * How each part of a request is read, the problem details, the context the handler gets, the
  * contract kept on the handler, and the mistakes a contract can have.
  */
@@ -222,6 +222,38 @@ describe('contracts: defineHandler called directly', () => {
         ],
       });
     });
+
+    it('onInvalid and a broken response: the first 100 issues, and how many more there were', async () => {
+      let seen: { count: number; omittedIssues: number } | undefined;
+      const items = defineHandler(
+        {
+          body: z.array(z.string()),
+          responses: { 200: z.array(z.string()) },
+          onInvalid: (issues, _request, { omittedIssues }) => {
+            seen = { count: issues.length, omittedIssues };
+            return new Response(null, { status: 422 });
+          },
+        },
+        () => Response.json(new Array(250).fill(0)),
+      );
+      const json = { 'content-type': 'application/json' };
+      const invalid = await items(post('/items', JSON.stringify(new Array(1000).fill(0)), json));
+      expect(invalid.status).to.equal(422);
+      expect(seen).to.deep.equal({ count: 100, omittedIssues: 900 });
+
+      const logged: unknown[][] = [];
+      const consoleError = console.error;
+      console.error = (...args: unknown[]) => void logged.push(args);
+      try {
+        await items(post('/items', '["a"]', json));
+      } finally {
+        console.error = consoleError;
+      }
+      const error = logged[0]![1] as ResponseContractError;
+      expect(error.issues).to.have.length(100);
+      expect(error.omittedIssues).to.equal(150);
+      expect(error.message).to.include('response[99]').and.include('150 more');
+    });
   });
 
   describe('response contracts, called directly', () => {
@@ -278,6 +310,31 @@ describe('contracts: defineHandler called directly', () => {
       process.env.NODE_ENV = 'production';
       await handler(createTestRequest('/?id=x'));
       expect(logged).to.deep.equal([]);
+    });
+
+    it('a streamed body is returned before it ends, and checked once it has', async () => {
+      let finish!: () => void;
+      const streamed = defineHandler({ responses: { 200: z.string().max(3) } }, () => {
+        const body = new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode('one,'));
+            finish = () => (controller.enqueue(new TextEncoder().encode('two')), controller.close());
+          },
+        });
+        return new Response(body, { headers: { 'content-type': 'text/plain' } });
+      });
+      const res = await streamed(createTestRequest('/'));
+      expect(logged).to.deep.equal([]);
+      const reader = res.body!.getReader();
+      expect(new TextDecoder().decode((await reader.read()).value)).to.equal('one,');
+      finish();
+      expect(new TextDecoder().decode((await reader.read()).value)).to.equal('two');
+      expect((await reader.read()).done).to.equal(true);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(logged).to.have.length(1);
+      expect((logged[0]![1] as ResponseContractError).issues.map((issue) => issue.path)).to.deep.equal([
+        'response',
+      ]);
     });
   });
 

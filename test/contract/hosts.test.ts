@@ -1,5 +1,5 @@
 /**
- * Endpoint contracts on every host (issue 24): the same contract, written in Zod, Valibot and
+ * Endpoint contracts on every host: the same contract, written in Zod, Valibot and
  * ArkType (test/fixtures/contract-app), served by Express 5, Express 4, Connect and node:http —
  * each bare and behind express.json() and express.urlencoded() — and by `.fetch`. Every input
  * location, each body type, async validators and transforms; invalid requests get RFC 9457

@@ -1,5 +1,5 @@
 /**
- * What a mount brings to contracts (issue 24): its `onInvalid`, when responses are checked
+ * What a mount brings to contracts: its `onInvalid`, when responses are checked
  * (`checkResponses`, NODE_ENV, development mode, createTestRequest), reports through `onError`
  * naming the route, the file and the export, and nothing at all for handlers without a contract.
  */
@@ -99,13 +99,15 @@ describe('contracts: what a mount brings', () => {
       expect((error as ResponseContractError).issues.map((issue) => issue.path)).to.deep.equal([
         'response.id',
       ]);
-      expect(info).to.deep.equal({
-        request,
+      const { request: seen, ...rest } = info;
+      expect(rest).to.deep.equal({
         route: '/zod/users/[id]',
         file: FILE,
         export: 'GET',
         passedToNext: false,
       });
+      // The handler's Request: under `.fetch`, a copy of the one passed in (its signal and body limit are the tree's).
+      expect([seen?.method, seen?.url]).to.deep.equal([request.method, request.url]);
     });
 
     it('a response that matches is not reported', async () => {
@@ -176,6 +178,8 @@ describe('contracts: what a mount brings', () => {
         expect(res.status).to.equal(200);
         expect(res.headers['content-type']).to.equal('application/json');
         expect(res.body.toString()).to.equal('{"id":"3","name":"Ada","email":"ada@example.com"}');
+        // Sent whole, with its length, as it is when nothing is checked.
+        expect(res.headers['content-length']).to.equal(String(res.body.length));
         expect(reports).to.have.length(1);
         expect(reports[0]!.error).to.be.instanceOf(ResponseContractError);
         expect(reports[0]!.info).to.include({
@@ -238,12 +242,15 @@ describe('contracts: what a mount brings', () => {
     it('once loaded, shows what each handler validates and the statuses its responses list', async () => {
       const endpoints = mountEndpoints({ dir: CONTRACT_APP });
       const row = (pattern: string) => endpoints.routes.find((route) => route.pattern === pattern)!;
-      expect(row('/zod/users/[id]')).to.not.have.property('contracts'); // not known before loading
+      const kept = row('/zod/users/[id]');
+      expect(kept).to.not.have.property('contracts'); // not known before loading
       await endpoints.ready;
       expect(row('/zod/users/[id]').contracts).to.deep.equal({
         GET: { validates: ['params'], responses: [200] },
         PUT: { validates: ['params', 'query', 'headers', 'body'], responses: [200] },
       });
+      // Updated in place, as docs/mounting.md says: a row kept before `.ready` is the row after it.
+      expect(kept).to.equal(row('/zod/users/[id]'));
       expect(row('/custom-invalid').contracts).to.deep.equal({
         POST: { validates: ['body'], responses: [] },
       });

@@ -178,10 +178,20 @@ describe('hardening: bad input', function () {
   });
 
   describe('methods', () => {
-    it('PROPFIND on an endpoint without ANY: 405 with Allow', async () => {
+    it("PROPFIND on an endpoint without ANY: the app's 404", async () => {
       const reply = await rawExchange(app.port, get('/methods/get-only', undefined, 'PROPFIND'));
-      expect(reply.status).to.equal(405);
-      expect(reply.text).to.match(/\r\nAllow: GET, HEAD, OPTIONS\r\n/i);
+      expect([reply.status, rawBody(reply)]).to.deep.equal([404, 'app 404']);
+    });
+
+    it("PROPFIND on an endpoint without ANY, with unservedMethods: '405': 405 with Allow", async () => {
+      const strict = await startServer({ unservedMethods: '405' });
+      try {
+        const reply = await rawExchange(strict.port, get('/methods/get-only', undefined, 'PROPFIND'));
+        expect(reply.status).to.equal(405);
+        expect(reply.text).to.match(/\r\nAllow: GET, HEAD, OPTIONS\r\n/i);
+      } finally {
+        await strict.close();
+      }
     });
 
     it('PROPFIND on an endpoint with ANY: the handler gets it', async () => {

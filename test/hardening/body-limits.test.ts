@@ -104,11 +104,14 @@ describe('hardening: body limits', function () {
   describe('chunked body over the limit', () => {
     for (const via of ['text', 'arrayBuffer', 'json', 'stream']) {
       it(`rejects the handler's ${via} read and answers 413`, async () => {
+        tight.appErrors.length = 0;
         const chunks = Array.from({ length: 8 }, () => Buffer.alloc(256, 0x61));
         const reply = await chunkedPost(`${tight.url}/limits/read?via=${via}`, chunks);
         expect(reply.status).to.equal(413);
         expect(reply.body).to.match(/too large/i);
-        expect(tight.appErrors).to.deep.equal([]);
+        // The app's error handler answered it; onError, which hears of faults, was not told.
+        expect(tight.appErrors).to.deep.equal(['Request body too large: the limit is 1024 bytes']);
+        expect(tight.reported).to.deep.equal([]);
       });
     }
 

@@ -30,7 +30,9 @@ export interface TestServer {
 
 /**
  * Express 5 with the hardening tree mounted at the root, then the app's own 404 and an error
- * handler that records what reached `next(err)` and answers 500 without details.
+ * handler that records what reached `next(err)` and answers as apps usually do: the error's own
+ * status and, when it says its message is for the client (`expose`), that message; else 500
+ * without details.
  */
 export async function startServer(
   options: MountOptions = {},
@@ -49,13 +51,17 @@ export async function startServer(
   app.use((_req: express.Request, res: express.Response) => {
     res.status(404).type('text').send('app 404');
   });
-  app.use((error: Error, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
+  app.use((error: HttpError, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
     appErrors.push(error.message);
-    res.status(500).type('text').send('app error');
+    if (error.expose && error.status) res.status(error.status).type('text').send(error.message);
+    else res.status(500).type('text').send('app error');
   });
   const server = http.createServer(serverOptions, app);
   return { ...(await listen(server)), server, endpoints, appErrors, reported };
 }
+
+/** An error in the shape body-parser's and http-errors' have. */
+type HttpError = Error & { status?: number; expose?: boolean };
 
 export interface RawExchange {
   /** Everything the server sent, as latin1 text. */

@@ -1,5 +1,5 @@
 /**
- * Paths that name one thing to a guard and another to the code behind it (issues 21 and 30), on
+ * Paths that name one thing to a guard and another to the code behind it, on
  * Express 5, Express 4, Connect and node:http:
  *   - a percent-encoded alias of a static folder (`/%61dmin/secret`) is not that folder;
  *   - a path the URL parser would rewrite (`/files/%2e%2e`, `/admin/x\..\..\public`) reaches no
@@ -48,6 +48,15 @@ const end = (res: http.ServerResponse, status: number, body: string) => {
   res.end(body);
 };
 
+/**
+ * The app's error handler: the error's status (the library's refusals carry theirs) and message,
+ * marked as the app's answer.
+ */
+const appError = (error: unknown, res: http.ServerResponse) => {
+  const { status, message } = error as { status?: number; message?: string };
+  end(res, status ?? 500, `app: ${message ?? 'error'}`);
+};
+
 /** A guard that refuses everything under `/admin` without a login, written the host's way. */
 const requireLogin: Handler = (_req, res) => end(res, 401, 'login first');
 
@@ -72,6 +81,7 @@ const HOSTS: Record<'Express 5' | 'Express 4' | 'Connect' | 'node:http', HostApp
       for (const mw of rest) app.use(mw);
       for (const [route, handler] of routes) app.use(route.replace(/\/\*.*$/, ''), handler);
       app.use((_req: Req, res: http.ServerResponse) => end(res, 404, 'app 404'));
+      app.use((error: unknown, _req: Req, res: http.ServerResponse, _next: unknown) => appError(error, res));
       return listen(http.createServer(app));
     },
   },
@@ -95,7 +105,7 @@ const HOSTS: Record<'Express 5' | 'Express 4' | 'Connect' | 'node:http', HostApp
         const step = (i: number) => {
           const handler = chain[i];
           if (!handler) return end(res, 404, 'app 404');
-          handler(req, res, (error?: unknown) => (error ? end(res, 500, 'app error') : step(i + 1)));
+          handler(req, res, (error?: unknown) => (error ? appError(error, res) : step(i + 1)));
         };
         step(0);
       });
@@ -112,6 +122,7 @@ function expressHost(express: typeof express5, privateRoute: string): HostApp {
       for (const mw of rest) app.use(mw as express5.RequestHandler);
       for (const [, handler] of routes) app.all(privateRoute, handler as express5.RequestHandler);
       app.use((_req, res) => end(res, 404, 'app 404'));
+      app.use((error: unknown, _req: Req, res: http.ServerResponse, _next: unknown) => appError(error, res));
       return listen(http.createServer(app));
     },
   };
@@ -196,7 +207,8 @@ for (const [name, host] of Object.entries(HOSTS)) {
         ]) {
           const reply = await send(server, 'GET', target);
           expect(reply.status, target).to.equal(400);
-          expect(reply.body, target).to.match(/"\.\." segment/);
+          // The app's error handler answered the tree's refusal.
+          expect(reply.body, target).to.match(/^app: .*"\.\." segment/);
         }
         expect(seen).to.deep.equal([]);
         // Without dot segments the guard sees the path the tree routes.
@@ -243,6 +255,7 @@ for (const [name, host] of Object.entries(HOSTS)) {
           ]) {
             const reply = await send(server, 'GET', target);
             expect(reply.status, target).to.equal(400);
+            expect(reply.body, target).to.match(/^app: .*"\.\." segment/);
           }
           expect(seen).to.deep.equal(['/private/x']);
         });
@@ -269,7 +282,7 @@ for (const [name, host] of Object.entries(HOSTS)) {
         for (const method of ['TRACE']) {
           const reply = await send(server, method, '/private/x');
           expect(reply.status, method).to.equal(405);
-          expect(reply.body, method).to.match(/not allowed/i);
+          expect(reply.body, method).to.match(/^app: .*not allowed/i);
         }
         expect(await send(server, 'GET', '/private/x')).to.include({ status: 401 });
       });

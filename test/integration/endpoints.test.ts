@@ -40,21 +40,24 @@ describe('integration: endpoints served by every host', function () {
       let v1: RunningHost;
       /** `compression()` mounted first. */
       let compressed: RunningHost;
+      /** `unservedMethods: '405'`. */
+      let strict: RunningHost;
 
       /** What `onError` was told (semantics.test.ts tests it; here it keeps the output quiet). */
       const reported: unknown[] = [];
       const onError = (error: unknown) => void reported.push(error);
 
       before(async () => {
-        [app, parsed, v1, compressed] = await Promise.all([
+        [app, parsed, v1, compressed, strict] = await Promise.all([
           host.start({ dir, onError }),
           host.start({ dir, onError, bodyParsers: true }),
           host.start({ dir, onError, prefix: '/v1' }),
           host.start({ dir, onError, compression: true }),
+          host.start({ dir, onError, mount: { unservedMethods: '405' } }),
         ]);
       });
       after(async () => {
-        await Promise.all([app, parsed, v1, compressed].filter(Boolean).map((h) => h.close()));
+        await Promise.all([app, parsed, v1, compressed, strict].filter(Boolean).map((h) => h.close()));
       });
 
       describe('CRUD on api/users/[id]', () => {
@@ -173,11 +176,17 @@ describe('integration: endpoints served by every host', function () {
           expect(res.body.length).to.equal(0);
         });
 
-        it('answers an unserved method with 405 and Allow', async () => {
+        it('leaves a method the file does not serve to the app, whose 404 answers it', async () => {
           const res = await request(app.url).post('/methods/get-only');
+          expect([res.status, res.text]).to.deep.equal([404, 'app 404']);
+          expect(res.headers.allow).to.equal(undefined);
+        });
+
+        it("with unservedMethods: '405', answers it with 405 and Allow through the app's error handler", async () => {
+          const res = await request(strict.url).post('/methods/get-only');
           expect(res.status).to.equal(405);
           expect(res.headers.allow).to.equal('GET, HEAD, OPTIONS');
-          expect(res.text).to.match(/not allowed/i);
+          expect(res.body.caught).to.match(/not allowed/i);
         });
       });
 
@@ -205,8 +214,9 @@ describe('integration: endpoints served by every host', function () {
           expect(res.body).to.deep.equal({ name: 'Ada', message: 'Hello, world' });
         });
 
-        it('answers other methods with 405, Allow not offering GET', async () => {
-          const res = await request(app.url).put('/contact');
+        it('leaves other methods to the app; with 405s, Allow does not offer GET', async () => {
+          expect((await request(app.url).put('/contact')).status).to.equal(404);
+          const res = await request(strict.url).put('/contact');
           expect(res.status).to.equal(405);
           expect(res.headers.allow).to.equal('POST, OPTIONS');
         });

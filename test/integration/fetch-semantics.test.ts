@@ -96,6 +96,62 @@ describe('what only .fetch() does', () => {
     });
   });
 
+  describe("the caller's Request", () => {
+    const limited = mountEndpoints({
+      dir,
+      bodyLimit: 1000,
+      onError: (error, info) => errors.push([error, info]),
+    });
+    let next = 0;
+    const events = (id: string) =>
+      state.signalLog.filter((line) => line.startsWith(`${id}:`)).map((line) => line.slice(id.length + 1));
+
+    it('a Content-Length that says less than the body carries: the body is counted all the same, 413', async () => {
+      const res = await limited.fetch(
+        new Request('http://localhost/limits/read', {
+          method: 'POST',
+          headers: { 'content-length': '10' },
+          body: 'a'.repeat(5000),
+        }),
+      );
+      expect([res.status, await res.text()]).to.deep.equal([413, 'Payload Too Large']);
+    });
+
+    it("its signal aborting before the answer is complete aborts the handler's: the client left", async () => {
+      const id = `fetch-signal/${next++}`;
+      const caller = new AbortController();
+      const pending = endpoints.fetch(
+        new Request(`http://localhost/signal?ms=5000&id=${id}`, { signal: caller.signal }),
+      );
+      await waitFor(() => events(id).includes('started'), 1000, 'the handler');
+      caller.abort();
+      expect(await (await pending).text()).to.equal('done');
+      expect(events(id)).to.deep.equal(['started', 'aborted', 'answered']);
+    });
+
+    it("its signal aborting once the body has been read is not the client leaving: the handler's stays", async () => {
+      // What Deno.serve does after every response it sent.
+      const id = `fetch-signal/${next++}`;
+      const caller = new AbortController();
+      const res = await endpoints.fetch(
+        new Request(`http://localhost/signal?chunks=2&id=${id}`, { signal: caller.signal }),
+      );
+      expect(await res.text()).to.equal('chunk 1\nchunk 2\n');
+      caller.abort();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(events(id)).to.deep.equal(['started', 'answered']);
+    });
+
+    it("a body the caller cancels before its end aborts the handler's signal", async () => {
+      const id = `fetch-signal/${next++}`;
+      const res = await endpoints.fetch(createTestRequest(`/signal?chunks=50&id=${id}`));
+      const reader = res.body!.getReader();
+      await reader.read();
+      await reader.cancel();
+      expect(events(id)).to.deep.equal(['started', 'answered', 'aborted']);
+    });
+  });
+
   it('serves a request made by createTestRequest, as a unit test of the tree does: a JSON POST', async () => {
     const res = await endpoints.fetch(
       createTestRequest('/api/users', { method: 'POST', body: '{"name":"Katherine"}' }),

@@ -15,6 +15,7 @@ const ROOT = path.resolve(__dirname, '../..');
 const SUITES = [
   'test/integration/endpoints.test.ts',
   'test/integration/semantics.test.ts',
+  'test/integration/request-rules.test.ts',
   'test/integration/fetch-semantics.test.ts',
   'test/integration/body-parsers.test.ts',
   'test/integration/default-on-error.test.ts',

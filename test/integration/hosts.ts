@@ -7,7 +7,7 @@
  *
  * so one suite can assert the same behaviour everywhere. A fifth, `.fetch`, is the tree alone as
  * a Web handler, with no app and no socket around it (`hostsWithFetch`): a suite whose requests go
- * through `request()` runs on it too.
+ * through `request()` runs on it too, and on Bun and Deno (../runtimes/runtime-hosts.ts).
  */
 import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import compression from 'compression';
@@ -19,9 +19,11 @@ import {
   type EndpointsMiddleware,
   type ErrorReporter,
   type MountOptions,
+  type RouteInfo,
   type WebMiddleware,
 } from '../../src';
-import { httpRequest, listen } from '../support/net';
+import { listen, requestOver } from '../support/net';
+import { runtimeHosts } from '../runtimes/runtime-hosts';
 
 // The npm alias `express4` has no types of its own; the API used here is the same as 5's.
 const express4 = require('express4') as typeof express5;
@@ -29,27 +31,38 @@ const express4 = require('express4') as typeof express5;
 export interface HostOptions {
   /** Endpoint tree. */
   dir: string;
-  /** `express.json()` and `express.urlencoded({ extended: true })` before the endpoints. */
-  bodyParsers?: boolean;
+  /**
+   * `express.json()` and `express.urlencoded({ extended: true })` before the endpoints; with a
+   * `limit`, the parsers' own limit (`'3mb'`).
+   */
+  bodyParsers?: boolean | { limit: string };
   /** `compression()` before the endpoints. */
   compression?: boolean;
   /** Mount the endpoints under this path (e.g. `/v1`) instead of at the root. */
   prefix?: string;
   /** `mountEndpoints`'s `onError`. */
   onError?: ErrorReporter;
-  /** `mountEndpoints`'s `middleware`. */
+  /** `mountEndpoints`'s `middleware`. On Bun and Deno, each is sent as its source: no closures. */
   middleware?: WebMiddleware[];
+  /** `mountEndpoints`'s `bodyLimit`. */
+  bodyLimit?: number | false;
   /** More middleware first of all (a request logger). */
   first?: Middleware[];
   /** Any other `mountEndpoints` options. */
   mount?: MountOptions;
+  /** Express's `app.set(name, value)` for each, before anything is mounted (Express hosts only). */
+  settings?: Record<string, unknown>;
 }
 
 /** One request of `request()`: the method, headers and body as sent. */
 export interface HostRequest {
   method?: string;
   headers?: Record<string, string>;
-  body?: string;
+  /**
+   * The body. Pieces (an array) are sent without a Content-Length: chunked over HTTP, and as a stream
+   * to `.fetch`.
+   */
+  body?: string | Buffer | Buffer[];
 }
 
 /** One answer of `request()`, read to its end. */
@@ -61,11 +74,14 @@ export interface Reply {
   text: string;
 }
 
-/** What a suite that runs on every host, `.fetch` included, uses of a running one. */
+/** What a suite that runs on every host, `.fetch`, Bun and Deno included, uses of a running one. */
 export interface Served {
   /** The origin requests go to: `http://127.0.0.1:<port>`, or `http://localhost` for `.fetch`. */
   url: string;
-  endpoints: EndpointsMiddleware;
+  /** The mount's `.routes`, once its modules are loaded. */
+  routes: RouteInfo[];
+  /** The mount itself, where it runs in this process (absent on Bun and Deno). */
+  endpoints?: EndpointsMiddleware;
   /** `path` (from the origin) requested on a fresh connection, or handed to `.fetch`. */
   request(path: string, init?: HostRequest): Promise<Reply>;
   close(): Promise<void>;
@@ -74,6 +90,7 @@ export interface Served {
 export interface RunningHost extends Served {
   /** `http://127.0.0.1:<port>` */
   url: string;
+  endpoints: EndpointsMiddleware;
   port: number;
   /** The Node server the app listens on. */
   server: Server;
@@ -89,6 +106,18 @@ export interface Host<Running extends Served = RunningHost> {
    * False for `.fetch`, which has none of them.
    */
   node: boolean;
+  /** A real HTTP connection per request, which a client can leave or keep alive: false for `.fetch` only. */
+  sockets: boolean;
+  /**
+   * The server closes the connection of a request whose body the handler left unread, after the answer,
+   * rather than draining it for the next request: Deno's does. Correct, at the cost of a new connection.
+   */
+  closesOnUnreadBody?: boolean;
+  /**
+   * `.` and `..` segments of the target are resolved before the tree sees the request: by Bun's server,
+   * or for `.fetch` by the Request's own URL parser. Elsewhere the tree sees the target as sent.
+   */
+  resolvesDotSegments?: boolean;
   start(options: HostOptions): Promise<Running>;
 }
 
@@ -124,10 +153,18 @@ const legacyRoutes: Middleware = (req, res, next) => {
 
 const notFound: Middleware = (_req, res) => send(res, 404, 'text/plain; charset=utf-8', 'app 404');
 
+/** The app's error handler, in the usual shape: the error's own status (body-parser's, http-errors'), else 500. */
 const errorHandler = (error: unknown, _req: Req, res: ServerResponse, _next: Next): void => {
   const message = error instanceof Error ? error.message : String(error);
-  send(res, 500, 'application/json', JSON.stringify({ caught: message }));
+  send(res, statusOf(error), 'application/json', JSON.stringify({ caught: message }));
 };
+
+/** `status` (or `statusCode`) of an error when it is an error status, as Express's final handler reads it. */
+export function statusOf(error: unknown): number {
+  const { status, statusCode } = (error ?? {}) as { status?: unknown; statusCode?: unknown };
+  const code = typeof status === 'number' ? status : statusCode;
+  return typeof code === 'number' && code >= 400 && code < 600 ? code : 500;
+}
 
 function send(res: ServerResponse, status: number, type: string, body: string): void {
   res.statusCode = status;
@@ -141,11 +178,14 @@ function send(res: ServerResponse, status: number, type: string, body: string): 
  * `verify` keeps the raw bytes as `req.rawBody` only when the client asks with `x-keep-raw`, so
  * both paths of the bridge — raw bytes, and re-encoding `req.body` — can be tested on one server.
  */
-function bodyParsers(express: typeof express5): Middleware[] {
+function bodyParsers(express: typeof express5, limit?: string): Middleware[] {
   const verify = (req: Req, _res: ServerResponse, buf: Buffer) => {
     if (req.headers['x-keep-raw']) req.rawBody = Buffer.from(buf);
   };
-  return [express.json({ verify }), express.urlencoded({ extended: true, verify })] as Middleware[];
+  return [
+    express.json({ verify, limit }),
+    express.urlencoded({ extended: true, verify, limit }),
+  ] as Middleware[];
 }
 
 /** The same, the way Express apps usually set cookies: `res.cookie`. */
@@ -163,8 +203,21 @@ function before(express: typeof express5, options: HostOptions, first = upstream
     first,
     helmet() as Middleware,
     ...(options.compression ? [compression() as Middleware] : []),
-    ...(options.bodyParsers ? bodyParsers(express) : []),
+    ...(options.bodyParsers
+      ? bodyParsers(express, options.bodyParsers === true ? undefined : options.bodyParsers.limit)
+      : []),
   ];
+}
+
+/** What every host passes to `mountEndpoints`. */
+function mountOptions(options: HostOptions): MountOptions {
+  return {
+    dir: options.dir,
+    onError: options.onError,
+    middleware: options.middleware,
+    bodyLimit: options.bodyLimit,
+    ...options.mount,
+  };
 }
 
 function expressHost(name: string, express: typeof express5): Host {
@@ -172,28 +225,20 @@ function expressHost(name: string, express: typeof express5): Host {
     name,
     trustsProxy: true,
     node: true,
+    sockets: true,
     async start(options) {
       const app = express();
       app.set('trust proxy', true);
+      for (const [name, value] of Object.entries(options.settings ?? {})) app.set(name, value);
       for (const mw of before(express, options, expressUpstream)) app.use(mw);
       let endpoints: EndpointsMiddleware;
       if (options.prefix) {
         // The synchronous form, as a sub-path mount.
-        endpoints = mountEndpoints({
-          dir: options.dir,
-          onError: options.onError,
-          middleware: options.middleware,
-          ...options.mount,
-        });
+        endpoints = mountEndpoints(mountOptions(options));
         app.use(options.prefix, endpoints);
         await endpoints.ready;
       } else {
-        endpoints = await mountEndpoints(app, {
-          dir: options.dir,
-          onError: options.onError,
-          middleware: options.middleware,
-          ...options.mount,
-        });
+        endpoints = await mountEndpoints(app, mountOptions(options));
       }
       app.get('/contact', (_req, res) => {
         res.type('html').send(CONTACT_PAGE);
@@ -212,15 +257,11 @@ const connectHost: Host = {
   name: 'Connect',
   trustsProxy: false,
   node: true,
+  sockets: true,
   async start(options) {
     const app = connect();
     for (const mw of before(express5, options)) app.use(mw as connect.NextHandleFunction);
-    const endpoints = mountEndpoints({
-      dir: options.dir,
-      onError: options.onError,
-      middleware: options.middleware,
-      ...options.mount,
-    });
+    const endpoints = mountEndpoints(mountOptions(options));
     if (options.prefix) app.use(options.prefix, endpoints);
     else app.use(endpoints);
     await endpoints.ready;
@@ -235,13 +276,9 @@ const nodeHost: Host = {
   name: 'node:http',
   trustsProxy: false,
   node: true,
+  sockets: true,
   async start(options) {
-    const endpoints = mountEndpoints({
-      dir: options.dir,
-      onError: options.onError,
-      middleware: options.middleware,
-      ...options.mount,
-    });
+    const endpoints = mountEndpoints(mountOptions(options));
     await endpoints.ready;
     const handle = createChain(
       [
@@ -290,11 +327,8 @@ function createChain(layers: Layer[], onError: typeof errorHandler) {
 
 async function listenWith(server: Server, endpoints: EndpointsMiddleware): Promise<RunningHost> {
   const listening = await listen(server);
-  const request = async (path: string, init: HostRequest = {}): Promise<Reply> => {
-    const reply = await httpRequest(listening.url + path, init);
-    return { status: reply.status, headers: reply.headers, text: reply.body.toString() };
-  };
-  return { ...listening, endpoints, request, server };
+  const request = (path: string, init?: HostRequest) => requestOver(listening.url, path, init);
+  return { ...listening, endpoints, routes: endpoints.routes, request, server };
 }
 
 export const hosts: Host[] = [
@@ -313,24 +347,28 @@ export const fetchHost: Host<Served> = {
   name: '.fetch',
   trustsProxy: false,
   node: false,
+  sockets: false,
+  resolvesDotSegments: true,
   async start(options) {
-    const needNode = (['prefix', 'first', 'bodyParsers', 'compression'] as const).filter(
+    const needNode = (['prefix', 'first', 'bodyParsers', 'compression', 'settings'] as const).filter(
       (key) => options[key],
     );
     if (needNode.length > 0) throw new Error(`.fetch has no Node app for ${needNode.join(', ')}`);
-    const endpoints = mountEndpoints({
-      dir: options.dir,
-      onError: options.onError,
-      middleware: options.middleware,
-      ...options.mount,
-    });
+    const endpoints = mountEndpoints(mountOptions(options));
     await endpoints.ready;
     const url = 'http://localhost';
     return {
       url,
+      routes: endpoints.routes,
       endpoints,
-      async request(path, init = {}) {
-        const response = await endpoints.fetch(new Request(url + path, init));
+      async request(path, { body, ...init } = {}) {
+        const pieces = Array.isArray(body);
+        const request = new Request(url + path, {
+          ...init,
+          body: pieces ? streamOf(body) : body,
+          ...(pieces ? { duplex: 'half' } : {}),
+        } as RequestInit);
+        const response = await endpoints.fetch(request);
         const headers = Object.fromEntries(response.headers);
         return { status: response.status, headers, text: await response.text() };
       },
@@ -339,5 +377,26 @@ export const fetchHost: Host<Served> = {
   },
 };
 
-/** The four Node hosts and `.fetch`. */
-export const hostsWithFetch: Host<Served>[] = [...hosts, fetchHost];
+/**
+ * The hosts with a server and sockets: the four Node hosts, or Bun and Deno in their place under
+ * `npm run test:runtimes`.
+ */
+export const serverHosts: Host<Served>[] = process.env.TEST_HOSTS === 'runtimes' ? runtimeHosts : hosts;
+
+/** Pieces as a stream, one chunk each. */
+function streamOf(pieces: Buffer[]): ReadableStream<Uint8Array> {
+  let next = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (next === pieces.length) controller.close();
+      else controller.enqueue(pieces[next++]!);
+    },
+  });
+}
+
+/**
+ * The four Node hosts and `.fetch`; or, under `npm run test:runtimes` (.mocharc.runtimes.cjs sets
+ * `TEST_HOSTS=runtimes`), Bun and Deno in their place: the same suites, once more, on the other runtimes.
+ */
+export const hostsWithFetch: Host<Served>[] =
+  process.env.TEST_HOSTS === 'runtimes' ? runtimeHosts : [...hosts, fetchHost];

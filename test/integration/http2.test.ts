@@ -10,52 +10,10 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { expect } from 'chai';
 import { mountEndpoints } from '../../src';
+import { h2Request } from '../support/h2';
 
 const DIR = path.join(__dirname, '../fixtures/app');
 const TLS = path.join(__dirname, '../fixtures/tls');
-
-interface H2Reply {
-  status: number;
-  headers: http2.IncomingHttpHeaders;
-  body: string;
-  /** Milliseconds from the request to the first body byte, and to the end. */
-  firstByte: number;
-  total: number;
-}
-
-function h2Request(
-  session: http2.ClientHttp2Session,
-  headers: http2.OutgoingHttpHeaders,
-  body?: string,
-): Promise<H2Reply> {
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    let firstByte = -1;
-    const stream = session.request(headers, { endStream: body === undefined });
-    let status = 0;
-    let responseHeaders: http2.IncomingHttpHeaders = {};
-    const chunks: Buffer[] = [];
-    stream.on('response', (h) => {
-      responseHeaders = h;
-      status = Number(h[':status']);
-    });
-    stream.on('data', (chunk: Buffer) => {
-      if (firstByte < 0) firstByte = Date.now() - started;
-      chunks.push(chunk);
-    });
-    stream.on('end', () =>
-      resolve({
-        status,
-        headers: responseHeaders,
-        body: Buffer.concat(chunks).toString(),
-        firstByte,
-        total: Date.now() - started,
-      }),
-    );
-    stream.on('error', reject);
-    if (body !== undefined) stream.end(body);
-  });
-}
 
 for (const secure of [true, false]) {
   describe(`HTTP/2: ${secure ? 'h2 over TLS, with HTTP/1.1 allowed' : 'cleartext h2c'}`, () => {
@@ -163,55 +121,3 @@ for (const secure of [true, false]) {
     }
   });
 }
-
-describe('HTTP/2: an Express 5 app on http2-express, the tree mounted with mountEndpoints(app)', () => {
-  // Express itself cannot take Node's HTTP/2 compatibility objects (it swaps their prototypes for
-  // http.IncomingMessage's); http2-express gives it ones it can, and the tree works inside.
-  let server: http2.Http2SecureServer;
-  let session: http2.ClientHttp2Session;
-  let port: number;
-
-  before(async () => {
-    const http2Express = require('http2-express') as (express: unknown) => import('express').Express;
-    const app = http2Express(require('express'));
-    app.use((req, _res, next) => {
-      (req as typeof req & { user: unknown }).user = { id: 'u1' };
-      next();
-    });
-    await mountEndpoints(app, { dir: DIR });
-    app.use((_req, res) => void res.status(404).send('app 404'));
-    server = http2.createSecureServer(
-      {
-        key: readFileSync(path.join(TLS, 'key.pem')),
-        cert: readFileSync(path.join(TLS, 'cert.pem')),
-        allowHTTP1: true,
-      },
-      app as unknown as (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void,
-    );
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    port = (server.address() as AddressInfo).port;
-    session = http2.connect(`https://127.0.0.1:${port}`, { rejectUnauthorized: false });
-  });
-
-  after(async () => {
-    session.close();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  });
-
-  it('answers h2 with the :authority URL, streams, and leaves other paths to the app', async () => {
-    const who = await h2Request(session, {
-      ':method': 'GET',
-      ':path': '/whoami',
-      ':authority': `api.example.test:${port}`,
-    });
-    expect(JSON.parse(who.body)).to.deep.equal({
-      url: `https://api.example.test:${port}/whoami`,
-      user: { id: 'u1' },
-    });
-    const stream = await h2Request(session, { ':method': 'GET', ':path': '/stream' });
-    expect(stream.body).to.equal('first\nsecond\nthird\n');
-    expect(stream.firstByte).to.be.lessThan(stream.total - 150);
-    const other = await h2Request(session, { ':method': 'GET', ':path': '/not-in-the-tree' });
-    expect([other.status, other.body]).to.deep.equal([404, 'app 404']);
-  });
-});

@@ -36,10 +36,14 @@ function readBody(req: Parameters<Handler>[0]): Promise<string> {
   });
 }
 
-/** What the error handler answers: the thrown message as JSON, status 500. */
+/** What the error handler answers: the thrown message as JSON, with the error's status (else 500). */
 const onError: Layer = {
   onError: (error, _req, res) =>
-    sendJson(res, { caught: error instanceof Error ? error.message : String(error) }, 500),
+    sendJson(
+      res,
+      { caught: error instanceof Error ? error.message : String(error) },
+      (error as { status?: number }).status ?? 500,
+    ),
 };
 
 let tmp: string;
@@ -408,7 +412,7 @@ for (const host of hosts) {
         expect(second).to.be.instanceOf(Error);
         expect((second as Error).message).to.match(/more than once/);
         expect(routeRuns).to.equal(1);
-        // A misused next() fails the request even when the middleware catches it (issue 30).
+        // A misused next() fails the request even when the middleware catches it.
         expect(reply.status).to.equal(500);
         expect(reply.body).to.match(/server error/i);
         expect(told).to.deep.equal([second]);
@@ -718,6 +722,8 @@ for (const host of hosts) {
         ]);
         const reply = await request(`${url}/echo`, { method: 'POST', body: 'x'.repeat(5000) });
         expect(reply.status).to.equal(413);
+        // The app's error handler answered it, in the app's shape.
+        expect(JSON.parse(reply.body.toString()).caught).to.match(/too large/);
         expect(routeRan).to.equal(false);
       });
 

@@ -169,7 +169,7 @@ for (const host of hosts) {
         const reply = await request(`${base}/public`);
         expect((second as Error).message).to.match(/more than once/);
         expect(trail().filter((entry) => entry.startsWith('handler'))).to.have.length(1);
-        // A misused next() fails the request even when the middleware catches it (issue 30).
+        // A misused next() fails the request even when the middleware catches it.
         expect(reply.status).to.equal(500);
         expect(JSON.parse(reply.body).caught).to.match(/more than once/);
       });

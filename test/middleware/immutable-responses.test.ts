@@ -1,6 +1,6 @@
 /**
  * `next()` resolves to a Response whose headers a middleware may change, whatever the handler
- * returned (issue 22): docs/middleware.md's `timing` middleware in front of `Response.redirect()`, a thrown
+ * returned: docs/middleware.md's `timing` middleware in front of `Response.redirect()`, a thrown
  * redirect, a `fetch()` result, and a folder `middleware.ts` in front of a redirect, on every host
  * and through `.fetch`. `Response.error()` is an error naming the file, never `TypeError: immutable`.
  */

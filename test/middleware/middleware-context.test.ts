@@ -1,5 +1,5 @@
 /**
- * Web middleware gets the context handlers get (issue 22): a folder `middleware.ts` and a bridged
+ * Web middleware gets the context handlers get: a folder `middleware.ts` and a bridged
  * middleware can guard on express-session's `req.session`, read the route and its params; and a
  * unit test builds that context, typed, with `createTestContext`.
  */

@@ -1,5 +1,5 @@
 /**
- * The `node:diagnostics_channel` tracing channels (issue 27): every event in order, with the
+ * The `node:diagnostics_channel` tracing channels: every event in order, with the
  * documented context, for requests that succeed, fail, are aborted or are answered by the tree
  * itself; on Express 5, Express 4, node:http and `.fetch`.
  */
@@ -53,7 +53,7 @@ function record(): { seen: Seen[]; stop(): void } {
 const names = (seen: Seen[]) => seen.map((s) => s.event);
 const requestDone = (seen: Seen[]) => () => seen.some((s) => s.event === 'request asyncEnd');
 
-describe('tracing channels (issue 27)', () => {
+describe('tracing channels', () => {
   let recorder: ReturnType<typeof record>;
   beforeEach(() => (recorder = record()));
   afterEach(() => recorder.stop());
@@ -238,7 +238,7 @@ describe('tracing channels (issue 27)', () => {
         expect(recorder.seen[2]).to.include({ status: undefined, aborted: true });
       });
 
-      it('a method the file does not serve: the tree answers 405, with no export', async () => {
+      it("a method the file does not serve, with unservedMethods: '405': the tree answers 405, with no export", async () => {
         const { reply, seen } = await traced('/api/hello', {}, 'POST');
         expect(reply.status).to.equal(405);
         expect(names(seen)).to.have.length(4);
@@ -273,7 +273,7 @@ describe('tracing channels (issue 27)', () => {
     const endpoints = mountEndpoints({ dir: TREE, onError: () => {} });
     before(() => endpoints.ready);
 
-    it('ends when the caller has read the body; request is the Request passed in', async () => {
+    it("ends when the caller has read the body; request is the handler's, a copy of the Request passed in", async () => {
       const request = new Request('http://localhost/api/users/7');
       const response = await endpoints.fetch(request);
       await delay(5);
@@ -287,7 +287,7 @@ describe('tracing channels (issue 27)', () => {
         'request asyncEnd',
       ]);
       const context = recorder.seen[0]!.context as RequestTraceContext;
-      expect(context.request).to.equal(request);
+      expect([context.request?.method, context.request?.url]).to.deep.equal(['GET', request.url]);
       expect(context).to.include({ route: '/api/users/[id]', status: 200, aborted: false });
     });
 

@@ -1,7 +1,9 @@
 /**
  * The hosts the observability tests run on: Express 5, Express 4 and a bare node:http server, each
  * with the tree of ./fixtures/app (at the root or under a prefix), an app route of its own
- * (`GET /legacy/health`), the app's 404 and an error handler answering 500.
+ * (`GET /legacy/health`), the app's 404 and an error handler answering with the error's status.
+ * The tree answers a method a file does not serve with its own 405 (`unservedMethods: '405'`), so
+ * traces of that answer can be looked at.
  *
  * Express is required when a host starts, not when this file loads: OpenTelemetry's
  * instrumentations patch modules as they are required, so a test process registers them first.
@@ -31,6 +33,11 @@ export interface HostOptions {
   first?: Middleware;
 }
 
+/** The app's error handler answers with the error's own status (the library's refusals carry one), else 500. */
+function statusOf(error: unknown): number {
+  return (error as { status?: number } | undefined)?.status ?? 500;
+}
+
 function send(res: ServerResponse, status: number, body: string): void {
   res.statusCode = status;
   res.setHeader('content-type', 'text/plain; charset=utf-8');
@@ -43,7 +50,7 @@ export async function startHost(name: HostName, options: HostOptions = {}): Prom
   const express = (name === 'Express 5' ? require('express') : require('express4')) as typeof express5;
   const app = express();
   if (options.first) app.use(options.first);
-  const endpoints = mountEndpoints({ dir: TREE, onError: quiet });
+  const endpoints = mountEndpoints({ dir: TREE, onError: quiet, unservedMethods: '405' });
   if (options.prefix) app.use(options.prefix, endpoints);
   else app.use(endpoints);
   await endpoints.ready;
@@ -51,8 +58,8 @@ export async function startHost(name: HostName, options: HostOptions = {}): Prom
     res.type('text').send('ok');
   });
   app.use((_req, res) => send(res, 404, 'app 404'));
-  app.use((_error: unknown, _req: express5.Request, res: express5.Response, _next: express5.NextFunction) =>
-    send(res, 500, 'app 500'),
+  app.use((error: unknown, _req: express5.Request, res: express5.Response, _next: express5.NextFunction) =>
+    send(res, statusOf(error), 'app error'),
   );
   return listen(http.createServer(app));
 }
@@ -60,7 +67,7 @@ export async function startHost(name: HostName, options: HostOptions = {}): Prom
 /** `.fetch` as a Web handler behind srvx's Node adapter: 404 for what the tree does not serve. */
 async function startSrvx(): Promise<Listening> {
   const { toNodeHandler } = require('srvx/node') as typeof import('srvx/node');
-  const endpoints = mountEndpoints({ dir: TREE, onError: quiet });
+  const endpoints = mountEndpoints({ dir: TREE, onError: quiet, unservedMethods: '405' });
   await endpoints.ready;
   return listen(http.createServer(toNodeHandler(endpoints.fetch) as http.RequestListener));
 }
@@ -68,11 +75,11 @@ async function startSrvx(): Promise<Listening> {
 /** The tree, then the app's own route, then its 404; `next(err)` answers 500. */
 async function startNode(options: HostOptions): Promise<Listening> {
   if (options.prefix) throw new Error('the node:http host mounts the tree at the root');
-  const endpoints = mountEndpoints({ dir: TREE, onError: quiet });
+  const endpoints = mountEndpoints({ dir: TREE, onError: quiet, unservedMethods: '405' });
   await endpoints.ready;
   const app = (req: IncomingMessage, res: ServerResponse) => {
     const afterTree: Next = (error) => {
-      if (error !== undefined) return send(res, 500, 'app 500');
+      if (error !== undefined) return send(res, statusOf(error), 'app error');
       if (req.url === '/legacy/health') return send(res, 200, 'ok');
       send(res, 404, 'app 404');
     };

@@ -1,5 +1,5 @@
 /**
- * OpenTelemetry without setup (issue 27), with the real SDK and instrumentations: the server span
+ * OpenTelemetry without setup, with the real SDK and instrumentations: the server span
  * of a request an endpoint answers is named `GET /api/users/:id` and carries `http.route`; the app's
  * own routes and 404 keep their names; an error records its exception; a streamed response's span
  * lasts until the body has ended. Each host runs in a child process that registers the SDK first,
@@ -99,7 +99,7 @@ const SETUPS: Setup[] = [
   { host: 'Express 4', prefix: { pattern: '/t/:tenant', path: '/t/acme' }, namesAppRoutes: true },
 ];
 
-describe('OpenTelemetry (issue 27)', function () {
+describe('OpenTelemetry', function () {
   this.timeout(90_000);
 
   for (const setup of SETUPS) {

@@ -1,5 +1,5 @@
 /**
- * Request logs by route (issue 27): pino-http, configured as docs/observability.md shows, logs the
+ * Request logs by route: pino-http, configured as docs/observability.md shows, logs the
  * endpoint's route pattern (`req.route`, with the mount path) beside the status.
  */
 import { Writable } from 'node:stream';
@@ -32,7 +32,7 @@ const SETUPS: { host: HostName; prefix?: string }[] = [
   { host: 'Express 4', prefix: '/v1' },
 ];
 
-describe('pino-http logs the route (issue 27)', () => {
+describe('pino-http logs the route', () => {
   for (const { host: name, prefix = '' } of SETUPS) {
     describe(prefix ? `${name}, the tree under ${prefix}` : name, () => {
       const lines: Record<string, unknown>[] = [];

@@ -1,5 +1,5 @@
 /**
- * `express-file-endpoints openapi` (issue 25), run as a child process from src/cli/main.ts through tsx: the
+ * `express-file-endpoints openapi`, run as a child process from src/cli/main.ts through tsx: the
  * document on standard output as JSON or YAML, 3.1 or 3.2, each accepted by the validator; `--out`; what the
  * modules print stays out of it; a module that fails to load and bad options get a clear answer.
  */

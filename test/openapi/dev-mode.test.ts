@@ -1,5 +1,5 @@
 /**
- * In development mode the document follows the tree (issue 25): `.openapi()` and the served document
+ * In development mode the document follows the tree: `.openapi()` and the served document
  * describe the code as last reloaded, and the typed-routes file holds each route's methods.
  */
 import { readFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * The OpenAPI document (issue 25) of a tree that uses every convention — `[id]`, `[[...slug]]`,
+ * The OpenAPI document of a tree that uses every convention — `[id]`, `[[...slug]]`,
  * `[...path]`, a group, `ANY`, `default`, `QUERY`, SSE, Zod, Valibot and ArkType contracts, and
  * endpoints without one — checked by a real OpenAPI validator, for 3.1 and for 3.2.
  * The validator, and why it is that one: test/support/openapi-validator.ts.

@@ -1,5 +1,5 @@
 /**
- * A real OpenAPI consumer reads the document (issue 25): openapi-typescript generates TypeScript types from
+ * A real OpenAPI consumer reads the document: openapi-typescript generates TypeScript types from
  * it, and a file using them is type-checked — a right call compiles, and a wrong field, a missing required
  * body field or a field the response lacks are errors (each `@ts-expect-error` must be used).
  */

@@ -1,5 +1,5 @@
 /**
- * The `openapi` mount option (issue 25): the document served as JSON below the mount, by Express and by
+ * The `openapi` mount option: the document served as JSON below the mount, by Express and by
  * `.fetch`, with `servers` saying where the tree is mounted; every other request reaches the tree as before.
  */
 import { expect } from 'chai';

@@ -33,6 +33,8 @@ export interface HttpRequestOptions {
   body?: Buffer | string;
   /** Default: a fresh connection (`false`); pass a keep-alive agent to reuse one. */
   agent?: Agent | false;
+  /** The request target exactly as written (`/a/../b` stays so); default: the URL's, which resolves dot segments. */
+  target?: string;
 }
 
 export interface HttpReply {
@@ -57,6 +59,7 @@ export function httpRequest(url: string, options: HttpRequestOptions = {}): Prom
       method: options.method ?? 'GET',
       headers: options.headers,
       agent: options.agent ?? false,
+      ...(options.target === undefined ? {} : { path: options.target }),
     });
     let localPort: number | undefined;
     req.on('socket', (socket) => {
@@ -98,6 +101,27 @@ export async function waitFor(check: () => boolean, timeout = 3000, what = 'cond
     if (Date.now() > deadline) throw new Error(`Timed out after ${timeout} ms waiting for ${what}`);
     await delay(10);
   }
+}
+
+/**
+ * `path` requested from `origin` on a fresh connection, its target exactly as written (a `/a/../b`
+ * reaches the server so), read to its end. A body in pieces (an array) goes without a Content-Length,
+ * chunked.
+ */
+export async function requestOver(
+  origin: string,
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string | Buffer | Buffer[] } = {},
+): Promise<{ status: number; headers: IncomingHttpHeaders; text: string }> {
+  const { body, headers } = init;
+  const pieces = Array.isArray(body);
+  const reply = await httpRequest(origin + path, {
+    method: init.method,
+    headers: pieces ? { ...headers, 'transfer-encoding': 'chunked' } : headers,
+    body: pieces ? Buffer.concat(body) : body,
+    target: path,
+  });
+  return { status: reply.status, headers: reply.headers, text: reply.body.toString() };
 }
 
 /** `httpRequest` with the body as text. */

@@ -1,5 +1,5 @@
 /**
- * A real OpenAPI validator for the documents the tests generate (issue 25): @seriousme/openapi-schema-validator.
+ * A real OpenAPI validator for the documents the tests generate: @seriousme/openapi-schema-validator.
  * It validates against the JSON Schemas the OpenAPI Initiative publishes for each version, 3.1 and 3.2
  * included, is actively maintained, works offline and is small (Ajv and its formats).
  */

@@ -32,6 +32,13 @@ export async function wiring(): Promise<void> {
   app5.use(mountEndpoints({ manifest, middleware: [], bodyLimit: false }));
   // @ts-expect-error a manifest is the build's module, not any object
   mountEndpoints({ manifest: { modules: [] } });
+  // How a moved route answers: ETags as Express's setting values, and methods a file does not serve.
+  await mountEndpoints(app5, { etag: 'strong', unservedMethods: '405' });
+  app5.use(mountEndpoints({ etag: true, unservedMethods: 'next' }));
+  // @ts-expect-error the 405 is written as a string, like the other value
+  mountEndpoints({ unservedMethods: 405 });
+  // @ts-expect-error a custom ETag function is the Express app's own `etag` setting
+  mountEndpoints({ etag: () => '"x"' });
 
   app5.use(bridgeMiddleware(async (_req, next) => next(), { bodyLimit: 4096 }));
 

@@ -1,5 +1,5 @@
 /**
- * Type-level checks of WebSocket endpoints (issue 28), compiled by `npm run typecheck` (never run):
+ * Type-level checks of WebSocket endpoints, compiled by `npm run typecheck` (never run):
  * hooks typed from a route pattern, `attach` on what Express, Connect and node:http give.
  */
 import express from 'express';

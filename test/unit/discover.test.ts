@@ -2,7 +2,7 @@
  * Discovery: the tree root (default, relative, absolute, file URL), which files count (and every skip rule), folder-name parsing, the RouteFile
  * fields, deterministic order, and the 1,000-file timing of discovery + export reading + validation.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -204,6 +204,31 @@ describe('discoverTree', () => {
       expect(found(dir)).to.deep.equal(['kept/endpoint.ts']);
     });
   }
+
+  it('follows symbolic links to folders and files, each link its own route', () => {
+    const dir = makeTree({ 'kept/endpoint.ts': GET });
+    const shared = makeTree({ 'endpoint.ts': GET, 'inner/endpoint.ts': GET });
+    symlinkSync(shared, path.join(dir, 'a'));
+    symlinkSync(shared, path.join(dir, 'b'));
+    mkdirSync(path.join(dir, 'c'));
+    symlinkSync(path.join(shared, 'endpoint.ts'), path.join(dir, 'c', 'endpoint.ts'));
+    expect(found(dir)).to.deep.equal([
+      'a/endpoint.ts',
+      'a/inner/endpoint.ts',
+      'b/endpoint.ts',
+      'b/inner/endpoint.ts',
+      'c/endpoint.ts',
+      'kept/endpoint.ts',
+    ]);
+  });
+
+  it('leaves out a broken link and a link back up the tree, which would never end', () => {
+    const dir = makeTree({ 'kept/endpoint.ts': GET });
+    symlinkSync(path.join(dir, 'nowhere'), path.join(dir, 'broken'));
+    symlinkSync(path.join(dir, 'nowhere.ts'), path.join(dir, 'kept', 'middleware.ts'));
+    symlinkSync(dir, path.join(dir, 'kept', 'loop'));
+    expect(found(dir)).to.deep.equal(['kept/endpoint.ts']);
+  });
 
   it('describes a file: folders, segments, pattern, displayPath', () => {
     const dir = makeTree({ '(admin)/users/[id]/[[...rest]]/endpoint.ts': GET });

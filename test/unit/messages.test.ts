@@ -1,7 +1,8 @@
 /**
  * The exact text of every message users see, pinned here and only here: startup errors for a broken
  * tree, load errors, a handler's wrong return value, the answers the library gives by itself (400,
- * 404, 405, 413, 500), the default onError's log lines, and the CLI's output. Each names the file and
+ * 404, 405, 413, 500; a contract's 400, a WebSocket handshake's 403), the default onError's log
+ * lines, and the CLI's output. Each names the file and
  * the fix, so a change to one is a change a reviewer sees. Every other test asserts what a message
  * is about (its status, the file it names, a key fact), so a change of wording touches this file
  * alone. The CLI runs as a child process, from src/cli/main.ts through tsx: this file is in the slow suite.
@@ -14,14 +15,18 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect } from 'chai';
 import express from 'express';
+import { z } from 'zod';
 import {
   bridgeMiddleware,
+  defineHandler,
   mountEndpoints,
+  ResponseContractError,
   type EndpointsManifest,
   type EndpointsMiddleware,
   type WebMiddleware,
 } from '../../src';
 import { buildEndpoints } from '../../src/build';
+import { createTestRequest } from '../../src/testing';
 import { discoverTree } from '../../src/discover';
 import { fixFor } from '../../src/dispatch/run-route';
 import { EndpointLoadError, loadModule } from '../../src/load';
@@ -393,7 +398,10 @@ const THROWN_HINT =
 describe('messages: the answers the library gives by itself', () => {
   const dir = path.join(__dirname, '../fixtures/app');
   const quiet = () => {};
-  /** The tree as the whole node:http server; with a 4-byte body limit; behind express.json(). */
+  /**
+   * The tree as the whole node:http server; with a 4-byte body limit; behind express.json(). With
+   * no error handler after them, the library answers its refusals itself, in these words.
+   */
   let bare: Listening;
   let limited: Listening;
   let parsed: Listening;
@@ -403,13 +411,12 @@ describe('messages: the answers the library gives by itself', () => {
     endpoints = mountEndpoints({ dir, onError: quiet });
     const small = mountEndpoints({ dir, onError: quiet, bodyLimit: 4 });
     await Promise.all([endpoints.ready, small.ready]);
-    const app = express();
-    app.use(express.json());
-    app.use(endpoints);
+    // express.json() first, then the tree as the rest of the server: no app error handler behind it.
+    const json = express.json();
     [bare, limited, parsed] = await Promise.all([
       listen(http.createServer(endpoints)),
       listen(http.createServer(small)),
-      listen(http.createServer(app)),
+      listen(http.createServer((req, res) => json(req, res, () => endpoints(req, res)))),
     ]);
   });
   after(() => Promise.all([bare, limited, parsed].map((server) => server?.close())));
@@ -504,6 +511,101 @@ describe('messages: the answers the library gives by itself', () => {
       [405, 'Method Not Allowed'],
       [500, 'Internal Server Error'],
     ]);
+  });
+});
+
+describe("messages: the errors the app's error handler gets for the library's refusals", () => {
+  it('name, status and message, for each refusal', async () => {
+    const dir = path.join(__dirname, '../fixtures/app');
+    const app = express();
+    await mountEndpoints(app, { dir, onError: () => {}, bodyLimit: 4 });
+    const seen: string[] = [];
+    app.use((error: Error & { status?: number }, _req: unknown, res: express.Response, _next: unknown) => {
+      seen.push(`${error.name} ${error.status}: ${error.message}`);
+      res.status(500).end();
+    });
+    const server = await listen(http.createServer(app));
+    try {
+      for (const [target, init] of [
+        ['/files/%zz', {}],
+        ['/files/%2e%2e', {}],
+        ['/whoami', { headers: { host: 'bad host/x' } }],
+        ['/echo?as=text', { method: 'POST', body: 'too long' }],
+      ] as const) {
+        // The target as written: a URL parser would resolve `%2e%2e` before it is sent.
+        await new Promise((resolve, reject) => {
+          const req = http.request({
+            host: '127.0.0.1',
+            port: server.port,
+            path: target,
+            agent: false,
+            ...init,
+          });
+          req.on('error', reject).on('response', (res) => res.resume().on('end', resolve));
+          req.end('body' in init ? init.body : undefined);
+        });
+      }
+    } finally {
+      await server.close();
+    }
+    expect(seen).to.deep.equal([
+      'RequestRefusedError 400: Bad Request: malformed percent-encoding in the URL path',
+      'RequestRefusedError 400: Bad Request: the URL path has a "." or ".." segment, a backslash, or a character that must be percent-encoded',
+      'RequestRefusedError 400: Bad Request: invalid Host header or forwarded protocol',
+      'BodyLimitError 413: Request body too large: the limit is 4 bytes',
+    ]);
+  });
+});
+
+describe('messages: contracts and sockets', () => {
+  it('a 400 with more issues than it lists: the count, ten paths, and an ellipsis', async () => {
+    const handler = defineHandler({ body: z.array(z.string()) }, () => new Response());
+    const res = await handler(
+      createTestRequest('/', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(new Array(150).fill(0)),
+      }),
+    );
+    const paths = Array.from({ length: 10 }, (_, i) => `body[${i}]`).join(', ');
+    expect(((await res.json()) as { detail: string }).detail).to.equal(
+      `150 issues with the request: ${paths}, …`,
+    );
+  });
+
+  it('a response that breaks its contract in more places than the report lists', () => {
+    const issue = { location: 'response' as const, path: 'response[0]', pointer: '/0', message: 'Wrong' };
+    expect(new ResponseContractError(200, [issue], 149).message).to.equal(
+      "The handler answered 200 with a body that does not match its contract's responses[200]: response[0]: Wrong; and 149 more",
+    );
+  });
+
+  it('a WebSocket handshake from another origin, and an allowed origin that is not one', async () => {
+    const endpoints = mountEndpoints({ dir: path.join(__dirname, '../fixtures/socket-app') });
+    await endpoints.ready;
+    const server = http.createServer(endpoints);
+    endpoints.attach(server);
+    const listening = await listen(server);
+    try {
+      const reply = await httpRequest(`${listening.url}/echo`, {
+        headers: {
+          connection: 'Upgrade',
+          upgrade: 'websocket',
+          'sec-websocket-version': '13',
+          'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+          origin: 'https://evil.example',
+        },
+      });
+      expect([reply.status, reply.body.toString()]).to.deep.equal([
+        403,
+        'Forbidden: this origin may not open a WebSocket',
+      ]);
+      expect(() => endpoints.attach(server, { allowedOrigins: ['app.example.com'] })).to.throw(
+        `attach(server, { allowedOrigins }): "app.example.com" is not an origin; write it as a browser sends it, e.g. 'https://app.example.com'`,
+      );
+    } finally {
+      await listening.close();
+    }
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * `check`, `check --load` and `build` on WebSocket endpoints (issue 28), through the CLI in a child
+ * `check`, `check --load` and `build` on WebSocket endpoints, through the CLI in a child
  * process; the build is then mounted here and serves its sockets.
  */
 import http from 'node:http';

@@ -1,4 +1,4 @@
-/** Development mode serves new WebSocket connections with reloaded code; open ones keep theirs (issue 28). */
+/** Development mode serves new WebSocket connections with reloaded code; open ones keep theirs. */
 import http from 'node:http';
 import { expect } from 'chai';
 import { scratchTree } from '../dev/scratch-tree';

@@ -1,5 +1,5 @@
 /**
- * WebSocket endpoints at their edges (issue 28): backpressure, keep-alive, a tree under a mount
+ * WebSocket endpoints at their edges: backpressure, keep-alive, a tree under a mount
  * path, upgrades before the modules have loaded, upgrades the tree must not take, and clients
  * that misbehave during the handshake. What `attach` does is the same on every host; these run
  * on node:http and, where a mount path matters, on Express 5.

@@ -1,4 +1,4 @@
-/** Which routes accept WebSockets, as `.routes`, the routes command, typegen and validation tell it (issue 28). */
+/** Which routes accept WebSockets, as `.routes`, the routes command, typegen and validation tell it. */
 import path from 'node:path';
 import { expect } from 'chai';
 import { mountEndpoints } from '../../src';

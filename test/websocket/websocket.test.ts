@@ -1,5 +1,5 @@
 /**
- * WebSocket endpoints (issue 28) on every host: Express 5, Express 4, Connect and node:http, each
+ * WebSocket endpoints on every host: Express 5, Express 4, Connect and node:http, each
  * with the tree attached to its server and a `ws` server of the app's own beside it on `/plain`.
  */
 import http from 'node:http';

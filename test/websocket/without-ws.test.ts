@@ -1,6 +1,6 @@
 /**
  * `ws` is an optional peer: a tree without a socket handler never loads it, and a tree with one,
- * in an app that has not installed it, fails at startup with the install command (issue 28).
+ * in an app that has not installed it, fails at startup with the install command.
  * The built package runs in a child process whose node_modules has everything but ws.
  */
 import { execFileSync, spawnSync } from 'node:child_process';

@@ -50,6 +50,37 @@ describe('example app (supertest)', () => {
     });
   });
 
+  describe('/counter', () => {
+    it('POST raises the count, and a socket open on /counter hears it (a topic)', async () => {
+      const app = await createApp({ logger });
+      const counting = http.createServer(app);
+      endpointsOf(app).attach(counting);
+      await new Promise<void>((resolve) => counting.listen(0, '127.0.0.1', resolve));
+      const base = `http://127.0.0.1:${(counting.address() as AddressInfo).port}`;
+      try {
+        const socket = new WebSocket(`${base.replace('http', 'ws')}/counter`);
+        const messages: { count: number }[] = [];
+        const heard = (n: number) =>
+          new Promise<void>((resolve) => {
+            const check = () => (messages.length >= n ? resolve() : setTimeout(check, 10));
+            check();
+          });
+        socket.addEventListener('message', (event) => messages.push(JSON.parse(String(event.data)) as never));
+        await heard(1);
+        const raised = (await (await fetch(`${base}/counter`, { method: 'POST' })).json()) as {
+          count: number;
+        };
+        expect(raised.count).to.equal(messages[0]!.count + 1);
+        await heard(2);
+        expect(messages[1]).to.deep.equal(raised);
+        socket.close();
+      } finally {
+        counting.closeAllConnections();
+        await new Promise((resolve) => counting.close(resolve));
+      }
+    });
+  });
+
   describe('/api/users', () => {
     it('GET lists the users', async () => {
       const res = await api.get('/api/users').expect(200).expect('Content-Type', /json/);
@@ -184,9 +215,9 @@ describe('example app (supertest)', () => {
       await api.get(`/api/users/${id}`).expect(200);
     });
 
-    it('a method the file does not export: 405 with Allow', async () => {
-      const res = await api.post(`/api/users/${id}`).set(auth).send({}).expect(405);
-      expect(res.headers.allow).to.include('DELETE').and.not.include('POST');
+    it("a method the file does not export goes on to the app: its 404, as Express's router answers it", async () => {
+      const res = await api.post(`/api/users/${id}`).set(auth).send({}).expect(404);
+      expect(res.body).to.deep.equal({ error: 'Not Found', path: `/api/users/${id}` });
     });
   });
 

@@ -62,9 +62,18 @@ for (const [version, express] of [
       const app = express();
       app.use(bridgeMiddleware(middleware) as RequestHandler);
       routes(app);
-      app.use((error: Error & { code?: string }, _req: Request, res: Response, _next: NextFunction) => {
-        res.status(500).json({ caught: error.name, code: error.code ?? null, message: error.message });
-      });
+      app.use(
+        (
+          error: Error & { code?: string; status?: number },
+          _req: Request,
+          res: Response,
+          _next: NextFunction,
+        ) => {
+          res
+            .status(error.status ?? 500)
+            .json({ caught: error.name, code: error.code ?? null, message: error.message });
+        },
+      );
       server = await listen(http.createServer(app));
     }
 
@@ -136,6 +145,8 @@ for (const [version, express] of [
       );
       const rejected = await send({ path: '/go', headers: [['Host', 'http://example.com']] });
       expect(rejected.status).to.equal('HTTP/1.1 400 Bad Request');
+      // The app's error handler answered the refusal.
+      expect(JSON.parse(rejected.body)).to.include({ caught: 'RequestRefusedError' });
       const fine = await send({ path: '/go', headers: [['Host', 'example.com']] });
       expect(fine.status).to.equal('HTTP/1.1 302 Found');
     });

@@ -1,29 +1,28 @@
 /**
- * /counter — a live counter over a WebSocket: every open page sees the count, and "+1" from any
- * of them raises it for all. The home page connects with `new WebSocket('ws://…/counter')`;
- * server.js serves it with `endpoints.attach(server)`.
+ * /counter — a live counter: `POST /counter` raises it, and every socket open on `/counter` hears
+ * the new count, whichever process served the POST. The HTTP handler publishes to the `counter`
+ * topic; each socket subscribes to it when it opens. The home page shows it, and its "+1" button
+ * POSTs. With REDIS_URL set, server.js mounts the tree with the Redis backplane, so the sockets of
+ * every process hear every POST (the count itself lives in each process's memory: a real app keeps
+ * it in its database).
  */
-import type { EndpointWebSocket, WebSocketHandler } from 'express-file-endpoints';
+import type { EndpointContext, WebSocketHandler } from 'express-file-endpoints';
 
 let count = 0;
-const sockets = new Set<EndpointWebSocket>();
-
-function broadcast(): void {
-  for (const socket of sockets) socket.send(JSON.stringify({ count }));
-}
 
 export const websocket: WebSocketHandler = {
   open(socket) {
-    sockets.add(socket);
+    socket.subscribe('counter');
     socket.send(JSON.stringify({ count }));
   },
-  message(_socket, message) {
-    if (message === 'increment') {
-      count += 1;
-      broadcast();
-    }
-  },
-  close(socket) {
-    sockets.delete(socket);
-  },
 };
+
+export function GET() {
+  return Response.json({ count });
+}
+
+export function POST(_request: Request, { publish }: EndpointContext) {
+  count += 1;
+  publish?.('counter', { count });
+  return Response.json({ count });
+}

@@ -1,0 +1,82 @@
+/**
+ * What a Response body has ready without waiting on I/O: a body made of a string, bytes, JSON,
+ * form data or a blob yields all its bytes at once, and can be sent whole (with a Content-Length,
+ * an ETag); a stream whose source waits on the network or a timer cannot. Nothing reads undici's
+ * internals to tell: the body is read like any stream, and what it yields without waiting tells.
+ * Shared by the Node bridge (send-response) and `.fetch`.
+ */
+
+/** What a body had ready without waiting on I/O, and the read still under way if it did not end. */
+export interface Available {
+  chunks: Uint8Array[];
+  done: boolean;
+  pending?: Promise<ReadableStreamReadResult<Uint8Array>>;
+}
+
+// How long "ready without waiting" is. Bodies built from strings and bytes answer a read within a
+// microtask or two, form data within six (Node 20); a Blob's parts are read off the main thread on
+// Node 24, each within a turn or two of the event loop. A stream whose source waits on the network
+// or a timer stays pending past that and is streamed. The turns waited are bounded per response.
+const READY_TICKS = 8;
+const READY_TURNS_PER_READ = 3;
+const READY_TURNS = 16;
+// Past this much buffered, a body that keeps producing chunks without waiting is streamed instead:
+// collecting a large stream only to copy it into one buffer cost more CPU than writing it as it comes.
+const MAX_BUFFERED = 64 * 1024;
+
+export async function readAvailable(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<Available> {
+  const chunks: Uint8Array[] = [];
+  let buffered = 0;
+  let turns = 0;
+  for (;;) {
+    const read = reader.read();
+    let result = await settledSoon(read, false);
+    for (let turn = 0; result === PENDING && turn < READY_TURNS_PER_READ && turns < READY_TURNS; turn++) {
+      turns++;
+      result = await settledSoon(read, true);
+    }
+    if (result === PENDING) return { chunks, done: false, pending: read };
+    if (result.done) return { chunks, done: true };
+    chunks.push(result.value);
+    // Checked before counting this chunk: one large chunk and its end still go out as one write.
+    if (buffered > MAX_BUFFERED) return { chunks, done: false };
+    buffered += result.value.byteLength;
+  }
+}
+
+const PENDING = Symbol('pending');
+
+/** The read's result if it settles within a few microtasks (after a turn of the event loop), else PENDING. */
+async function settledSoon<T>(promise: Promise<T>, nextTurn: boolean): Promise<T | typeof PENDING> {
+  let settled = false;
+  let failed = false;
+  let value: T | undefined;
+  let error: unknown;
+  promise.then(
+    (v) => {
+      settled = true;
+      value = v;
+    },
+    (e: unknown) => {
+      settled = failed = true;
+      error = e;
+    },
+  );
+  if (nextTurn) await new Promise<void>((resolve) => setImmediate(resolve));
+  for (let i = 0; i < READY_TICKS && !settled; i++) await undefined;
+  if (!settled) return PENDING;
+  if (failed) throw error;
+  return value as T;
+}
+
+/** The chunks as one array of bytes; the chunk itself when there is one. */
+export function joinChunks(chunks: Uint8Array[]): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!;
+  const joined = new Uint8Array(chunks.reduce((total, chunk) => total + chunk.byteLength, 0));
+  let offset = 0;
+  for (const chunk of chunks) {
+    joined.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return joined;
+}

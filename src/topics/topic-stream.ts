@@ -1,0 +1,151 @@
+/**
+ * A stream's subscription to topics: the publications as an async iterator, for a streamed
+ * response (`toEventStream()` writes them as server-sent events). What the reader has not read yet
+ * waits in a queue bounded by the mount's `backpressureLimit`: a reader that falls further behind
+ * is unsubscribed and its queue freed, and its next read throws, rather than the server holding
+ * everything for it.
+ */
+import type { TopicMessage, TopicSubscribeOptions, TopicSubscription } from '../types';
+import { checkTopic, type Publication } from './publication';
+import type { Subscriber, TopicHub } from './topic-hub';
+
+/** Thrown by the next read of a subscription whose reader fell `backpressureLimit` bytes behind. */
+export class SlowSubscriberError extends Error {
+  override name = 'SlowSubscriberError';
+}
+
+const encoder = new TextEncoder();
+
+export class TopicStream<T extends string> implements Subscriber, TopicSubscription<T> {
+  readonly topics: readonly T[];
+  readonly #hub: TopicHub;
+  readonly #queue: Publication[] = [];
+  /** Bytes waiting in the queue. */
+  #queued = 0;
+  #state: 'open' | 'ended' | 'overflowed' = 'open';
+  #waiting: (() => void)[] = [];
+  readonly #signal: AbortSignal | undefined;
+  readonly #onAbort = () => this.#end(true);
+
+  constructor(hub: TopicHub, topics: T | readonly T[], options: TopicSubscribeOptions = {}) {
+    const list = (typeof topics === 'string' ? [topics] : [...topics]) as T[];
+    for (const topic of list) checkTopic(topic, 'subscribe(topics)');
+    this.topics = Object.freeze([...new Set(list)]);
+    this.#hub = hub;
+    const signal = options.signal;
+    this.#signal = signal;
+    if (signal?.aborted) {
+      this.#state = 'ended';
+      return;
+    }
+    signal?.addEventListener('abort', this.#onAbort, { once: true });
+    for (const topic of this.topics) hub.subscribe(this, topic);
+  }
+
+  deliver(publication: Publication): void {
+    if (this.#state !== 'open') return;
+    const size = publication.size;
+    if (this.#queued > 0 && this.#queued + size > this.#hub.backpressureLimit) {
+      this.#state = 'overflowed';
+      this.#unsubscribeAll();
+      this.#queue.length = 0;
+      this.#queued = 0;
+      this.#hub.droppedSlow(publication.topic, 'stream');
+      this.#wake();
+      return;
+    }
+    this.#queue.push(publication);
+    this.#queued += size;
+    this.#wake();
+  }
+
+  /** The mount is closing. */
+  end(): void {
+    this.#end(false);
+  }
+
+  unsubscribe(): void {
+    this.#end(false);
+  }
+
+  async next(): Promise<IteratorResult<TopicMessage<T>>> {
+    for (;;) {
+      const publication = this.#queue.shift();
+      if (publication !== undefined) {
+        this.#queued -= publication.size;
+        return { value: publication as unknown as TopicMessage<T>, done: false };
+      }
+      if (this.#state === 'overflowed') {
+        this.#state = 'ended';
+        throw new SlowSubscriberError(
+          `a subscription to ${this.topics.join(', ')} fell more than ${this.#hub.backpressureLimit} bytes behind and was ended`,
+        );
+      }
+      if (this.#state === 'ended') return { value: undefined, done: true };
+      await new Promise<void>((wake) => this.#waiting.push(wake));
+    }
+  }
+
+  /** `break` in a `for await` loop, or the loop's body throwing: unsubscribes. */
+  async return(): Promise<IteratorResult<TopicMessage<T>>> {
+    this.#end(true);
+    return { value: undefined, done: true };
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  toEventStream(): ReadableStream<Uint8Array> {
+    return new ReadableStream<Uint8Array>(
+      {
+        // A comment first: the response starts at once, and the client knows it is subscribed.
+        start: (controller) => controller.enqueue(encoder.encode(': subscribed\n\n')),
+        pull: async (controller) => {
+          // Throws for a reader that fell behind: the stream errors, and the response is cut.
+          const { value, done } = await this.next();
+          if (done) controller.close();
+          else controller.enqueue(encoder.encode(eventText(value)));
+        },
+        cancel: () => this.#end(true),
+      },
+      // Nothing is pulled ahead of the reader: unread messages wait in the bounded queue, where they are counted.
+      { highWaterMark: 0 },
+    );
+  }
+
+  /** Unsubscribes; `discard` also drops what is queued (nobody will read it). */
+  #end(discard: boolean): void {
+    if (discard) {
+      this.#queue.length = 0;
+      this.#queued = 0;
+    }
+    if (this.#state !== 'open') return;
+    this.#state = 'ended';
+    this.#unsubscribeAll();
+    this.#wake();
+  }
+
+  #unsubscribeAll(): void {
+    this.#signal?.removeEventListener('abort', this.#onAbort);
+    for (const topic of this.topics) this.#hub.unsubscribe(this, topic);
+  }
+
+  #wake(): void {
+    const waiting = this.#waiting;
+    if (waiting.length === 0) return;
+    this.#waiting = [];
+    for (const wake of waiting) wake();
+  }
+}
+
+/** One server-sent event: the topic as its type, the data line by line (bytes read as UTF-8). */
+function eventText(message: TopicMessage): string {
+  const data = typeof message.data === 'string' ? message.data : Buffer.from(message.data).toString('utf8');
+  // A line break would end the field early: the topic gets none, the data one `data:` field per line.
+  const event = message.topic.replace(/[\r\n]+/g, ' ');
+  return `event: ${event}\n${data
+    .split(/\r\n|\r|\n/)
+    .map((line) => `data: ${line}\n`)
+    .join('')}\n`;
+}
