@@ -130,6 +130,16 @@ describe('endpoints.close({ timeout })', () => {
       expect(refused.status).to.equal(503);
     });
 
+    it('past the timeout, aborts the handler’s signal with a ShutdownError', async () => {
+      const endpoints = mountEndpoints({ dir, onError: () => {} });
+      await endpoints.ready;
+      const answer = endpoints.fetch(createTestRequest('/stuck'));
+      await sleep(30);
+      await endpoints.close({ timeout: 50 });
+      expect(log.aborts.map((abort) => abort.name)).to.deep.equal(['ShutdownError']);
+      expect((await answer).status).to.equal(500);
+    });
+
     it('ends an open event stream with its final event, and waits for the reader to take it', async () => {
       const endpoints = mountEndpoints({ dir });
       const response = await endpoints.fetch(createTestRequest('/feed'));
