@@ -2,7 +2,8 @@
  * The layout's rules, checked by `npm run check:layers` in `npm test` (issue 23): no import circle
  * in src/, and every import goes down. The floors, from the bottom: the runtime the library runs on
  * (floor 0: debug.ts reads the environment through it); the public vocabulary and the
- * words messages share; files on disk; the route table and the tracing channels (issue 27);
+ * words messages share; files on disk; the route table, the tracing channels (issue 27) and the
+ * event streams handlers send;
  * handlers, their contracts and answers in Web terms; Node
  * I/O, validation, loading, typed routes, the route listing and the topics; development mode, `check`, the test
  * helpers, bridgeMiddleware, the OpenAPI document, the typed client, reading a build, WebSockets and
@@ -15,7 +16,7 @@ const FLOORS = [
   ['src/runtime.ts'],
   ['src/types.ts', 'src/debug.ts', 'src/words.ts', 'src/fetch-globals.ts', 'src/is-response.ts'],
   ['src/discover/'],
-  ['src/router/', 'src/observe/'],
+  ['src/router/', 'src/observe/', 'src/event-stream/'],
   ['src/dispatch/', 'src/contract/'],
   ['src/bridge/', 'src/validate/', 'src/load/', 'src/typed-routes/', 'src/describe-routes.ts', 'src/topics/'],
   [

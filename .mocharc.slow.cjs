@@ -23,6 +23,8 @@ module.exports = {
     'test/hardening/body-limits.test.ts', // waits out the server's 2 s drain timeout
     'test/hardening/faults.test.ts', // a second of backpressure from a client too slow to read
     'test/hardening/client-gone.test.ts', // clients that leave mid-request, waited for on real timers
+    'test/event-stream/hosts.test.ts', // events on real timers through four hosts, and EventSource reconnects
+    'test/integration/shutdown-load.test.ts', // SIGTERM to a child process serving requests, streams and sockets
     'test/middleware/bridged-stream-head.test.ts', // a streamed body's late chunk, on a real timer per host
     'test/dev/dev-memory.test.ts', // 200 reloads per package type, heap measured after gc
     'test/observe/opentelemetry.test.ts', // the OpenTelemetry SDK in a child process per host

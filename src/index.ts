@@ -4,18 +4,22 @@ export { DEFAULT_BODY_LIMIT, BodyLimitError, type NodeMiddleware } from './bridg
 export { bridgeMiddleware, type BridgeOptions } from './bridge-middleware';
 export type { EndpointsMiddleware, AppLike } from './mount';
 export type { RouteInfo } from './describe-routes';
-export { defineMiddleware, getContext } from './dispatch';
+export { defineMiddleware, getContext, ShutdownError } from './dispatch';
+export { eventStream } from './event-stream';
+export type { EventMessage, EventStream, EventStreamOptions } from './event-stream';
 export type {
   HttpMethod,
   HandlerExportName,
+  CloseOptions,
   LocalsOf,
   MiddlewareContext,
   MiddlewareWithLocals,
 } from './dispatch';
-export { defineHandler, ResponseContractError } from './contract';
+export { defineHandler, EventContractError, ResponseContractError } from './contract';
 export type {
   EndpointContract,
   ContractContext,
+  ContractEventStream,
   ContractHandler,
   ContractOf,
   ContractTypes,

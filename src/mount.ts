@@ -21,6 +21,8 @@ import {
   etagModeOf,
   fetchEtagModeOf,
   handleFetch,
+  Lifecycle,
+  type CloseOptions,
   logError,
   tellOnError,
   type CompiledRoute,
@@ -64,11 +66,15 @@ export interface EndpointsMiddleware extends NodeMiddleware {
   /** The whole tree as a Web handler: 404 when nothing matches. */
   fetch(request: Request): Promise<Response>;
   /**
-   * Stops development mode's watcher, closes the WebSockets of attached servers with 1001
-   * (going away), ends the topic subscriptions of streams and disconnects the topics' backplane;
-   * resolves at once when there is none of these.
+   * Shuts the tree down, for a deploy or a SIGTERM: new requests for the tree get 503 (with
+   * `Connection: close`), open event streams end with their final event, the WebSockets of attached
+   * servers close with 1001 (going away), the topic subscriptions of streams end and the topics'
+   * backplane disconnects, and development mode's watcher stops. Then it waits for the requests in
+   * flight and their `after()` callbacks, up to `timeout` milliseconds (default 10,000), and aborts
+   * what still runs: the handler's `request.signal` aborts with a `ShutdownError`. Resolves once all
+   * is done; calling it again returns the same promise.
    */
-  close(): Promise<void>;
+  close(options?: CloseOptions): Promise<void>;
   /**
    * Sends `data` to every subscriber of `topic`, sockets and streams, in every process of the app
    * that the mount's backplane reaches (see docs/websockets.md).
@@ -184,14 +190,17 @@ function createEndpoints(options: MountOptions): EndpointsMiddleware {
     for (const warning of warnings) warn(warning);
     return document;
   };
+  // The requests in flight, for `close()` to wait for.
+  const lifecycle = new Lifecycle();
   let middleware = createNodeMiddleware({
     router: () => router,
     loaded,
     routing: routingOf(options.caseSensitive === true, options.strict === true),
     passUnservedMethods: options.unservedMethods !== '405',
     etag: etagModeOf(options.etag),
+    lifecycle,
   });
-  const fetchSettings = { etag: fetchEtagModeOf(options.etag) };
+  const fetchSettings = { etag: fetchEtagModeOf(options.etag), lifecycle };
   let fetch = async (request: Request) => {
     await loaded;
     return handleFetch(router as Router<CompiledRoute>, request, fetchSettings);
@@ -230,8 +239,9 @@ function createEndpoints(options: MountOptions): EndpointsMiddleware {
     ready,
     routes,
     fetch,
-    close: async () => {
+    close: async (closeOptions?: CloseOptions) => {
       await Promise.all([
+        lifecycle.close(closeOptions),
         devLoop?.close(),
         ...socketServers.map((sockets) => sockets.closeAll()),
         topics.close(),

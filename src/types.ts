@@ -143,18 +143,21 @@ export interface EndpointErrorInfo {
 /** Called for every error a handler, a middleware, an `after()` callback or the bridge runs into. */
 export type ErrorReporter = (error: unknown, info: EndpointErrorInfo) => void;
 
-/** Where a request value that a contract checks comes from; `response` is a handler's answer. */
-export type ContractLocation = 'params' | 'query' | 'headers' | 'body' | 'response';
+/**
+ * Where a request value that a contract checks comes from; `response` is a handler's answer, `event`
+ * the data of an event it sent on an event stream.
+ */
+export type ContractLocation = 'params' | 'query' | 'headers' | 'body' | 'response' | 'event';
 
 /** What a handler's contract checks, as the route table shows it. */
 export interface ContractSummary {
   /** The request parts it validates, in the order their issues are listed. */
-  validates: Exclude<ContractLocation, 'response'>[];
+  validates: Exclude<ContractLocation, 'response' | 'event'>[];
   /** The statuses its `responses` give a schema for. */
   responses: number[];
 }
 
-/** One thing a contract found wrong with a request (or, for `response`, with a handler's answer). */
+/** One thing a contract found wrong with a request (or, for `response` and `event`, with a handler's answer). */
 export interface ContractIssue {
   /** Which part of the request: the route's `params`, the `query`, the `headers` or the `body`. */
   location: ContractLocation;

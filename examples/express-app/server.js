@@ -118,6 +118,7 @@ function homePage() {
     ['/proxy/health', 'GET /proxy/health — proxied to /legacy/health (ANY endpoint)'],
     ['/contact', 'GET /contact — legacy form page, POSTs to an endpoint'],
     ['/events', 'GET /events — server-sent events (streaming endpoint)'],
+    ['#activity', 'GET /feed — the live activity below (server-sent events, resumed after a reconnection)'],
     ['#counter', 'WebSocket /counter — the live counter below: POST /counter raises it (topics)'],
     ['/legacy/health', 'GET /legacy/health — an old Express route'],
   ];
@@ -139,6 +140,20 @@ function homePage() {
       document.getElementById('count').textContent = JSON.parse(event.data).count;
     });
     document.getElementById('increment').addEventListener('click', () => fetch('/counter', { method: 'POST' }));
+  </script>
+  <h2 id="activity">Live activity</h2>
+  <p>Users created, updated and deleted, as it happens (<code>curl -X POST …/api/users</code> above):</p>
+  <ol id="feed" reversed></ol>
+  <script>
+    // app/feed/endpoint.ts: an EventSource reconnects by itself, and the feed resumes after the last id.
+    const feed = new EventSource('/feed');
+    feed.addEventListener('activity', (event) => {
+      const { action, user } = JSON.parse(event.data);
+      const item = document.createElement('li');
+      item.dataset.id = event.lastEventId;
+      item.textContent = user.name + ' ' + action;
+      document.getElementById('feed').prepend(item);
+    });
   </script>
 </body></html>`;
 }
@@ -193,15 +208,17 @@ async function main() {
   printRoutes(app.locals.endpoints.routes);
   console.log('Press Ctrl-C to stop.');
 
+  // A deploy (SIGTERM) or Ctrl-C (SIGINT): stop taking connections, let the endpoints finish what
+  // they serve (event streams get a last event, WebSockets a 1001, what runs past 10 s is aborted),
+  // then close the keep-alive connections left idle. The process then ends by itself.
   let closing = false;
-  const shutDown = (signal) => {
+  const shutDown = async (signal) => {
     if (closing) return;
     closing = true;
     console.log(`\n${signal}: closing the server`);
-    server.close(() => process.exit(0));
+    server.close();
+    await app.locals.endpoints.close({ timeout: 10_000 });
     server.closeIdleConnections();
-    // Open streams get a moment to end, then are cut.
-    setTimeout(() => server.closeAllConnections(), 2000).unref();
   };
   process.on('SIGINT', shutDown);
   process.on('SIGTERM', shutDown);

@@ -3,7 +3,7 @@
  * gone. It left before the head, while the head went out or mid-body, or the connection was
  * closed after an error: either way nobody will receive the rest. What follows is the caller's
  * to do: a body stream is cancelled, `request.signal` aborted, an error that only says so is
- * not answered.
+ * not answered. A connection a closing mount cut past its timeout is gone too, for its own reason.
  */
 import type { ServerResponse } from 'node:http';
 import { ClientClosedError } from './request-body';
@@ -21,13 +21,13 @@ export function isClientGone(res: ServerResponse): boolean {
  * already so (the client left while the handler was still working), else when it closes before
  * it finished. Returns a function that stops watching.
  */
-export function whenClientGone(res: ServerResponse, onGone: (reason: ClientClosedError) => void): () => void {
+export function whenClientGone(res: ServerResponse, onGone: (reason: Error) => void): () => void {
   if (isClientGone(res)) {
-    onGone(clientClosed());
+    onGone(goneReason(res));
     return noop;
   }
   const onClose = () => {
-    if (!res.writableFinished) onGone(clientClosed());
+    if (!res.writableFinished) onGone(goneReason(res));
   };
   res.once('close', onClose);
   return () => res.off('close', onClose);
@@ -36,11 +36,28 @@ export function whenClientGone(res: ServerResponse, onGone: (reason: ClientClose
 /** The client is gone and the error only says so: there is nobody to answer or to tell. */
 export function isClientGoneError(res: ServerResponse, error: unknown): boolean {
   if (!isClientGone(res)) return false;
-  return error instanceof ClientClosedError || (error as { code?: unknown } | null)?.code === 'ECONNRESET';
+  return (
+    error instanceof ClientClosedError ||
+    (error as { code?: unknown } | null)?.code === 'ECONNRESET' ||
+    (error !== undefined && error === shutDown.get(res))
+  );
 }
 
-function clientClosed(): ClientClosedError {
-  return new ClientClosedError('The client closed the connection');
+/** Responses a closing mount cut, and why: what their handlers and body streams are told instead. */
+const shutDown = new WeakMap<ServerResponse, Error>();
+
+/**
+ * Cuts the connection of a request the server will not wait for any longer (a closing mount's
+ * timeout): everything watching the response hears `reason`, not that the client left.
+ */
+export function shutDownResponse(res: ServerResponse, reason: Error): void {
+  if (res.writableFinished || res.destroyed) return;
+  shutDown.set(res, reason);
+  res.destroy();
+}
+
+function goneReason(res: ServerResponse): Error {
+  return shutDown.get(res) ?? new ClientClosedError('The client closed the connection');
 }
 
 function noop(): void {}

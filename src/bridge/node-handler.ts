@@ -13,6 +13,8 @@ import {
   emptyLocals,
   Failure,
   type HostRequest,
+  type InFlight,
+  type Lifecycle,
   LOADING,
   type MountedRoute,
   runRoute,
@@ -22,11 +24,13 @@ import {
   MALFORMED_PATH_ANSWER,
   REWRITTEN_PATH_ANSWER,
   isForbiddenMethod,
+  SHUTTING_DOWN,
+  type ShutdownError,
 } from '../dispatch';
 import { requestObserved, traceRequest, type RequestTrace } from '../observe';
 import { MALFORMED_PATH, type Router, type RouterOptions } from '../router';
 import type { NodeContext, Params } from '../types';
-import { isClientGoneError } from './client-gone';
+import { isClientGoneError, shutDownResponse } from './client-gone';
 import { drainAfterResponse } from './drain-request';
 import { hostRouting } from './host-routing';
 import { mountPathOf, pathBelowMount } from './mount-path';
@@ -65,6 +69,8 @@ export interface MountState {
   etag: EtagMode;
   /** The mount's `caseSensitive` and `strict`: what a request is matched with, at the least. */
   routing: RouterOptions;
+  /** The requests in flight, and whether the mount is closing. */
+  lifecycle: Lifecycle;
 }
 
 /**
@@ -112,6 +118,11 @@ function handleNodeRequest(
     return mount.loaded.then(() => handleNodeRequest(mount, req, res, next, hostGetsErrors));
   }
   drainAfterResponse(req, res);
+  if (mount.lifecycle.closing) {
+    // A new connection may reach an instance that is not shutting down; this one will not serve it.
+    res.setHeader('connection', 'close');
+    return sendAnswer(res, SHUTTING_DOWN);
+  }
   // The Request's URL must name the path that was routed; one the URL parser would rewrite
   // (`/files/%2e%2e`) never reaches middleware or a handler.
   if (hasRewrittenPath(req)) return refuse(res, next, REWRITTEN_PATH_ANSWER);
@@ -127,7 +138,17 @@ function handleNodeRequest(
   if (decision.kind === 'not-allowed' && hostGetsErrors && mount.passUnservedMethods) return void next();
   // Request loggers and metrics name a request by `req.route.path`, as for Express's own routes.
   (req as IncomingMessage & { route?: unknown }).route = route.expressRoute;
-  const answer: RouteAnswer = { req, res, next, hostGetsErrors, route, params, decision, etag: mount.etag };
+  const answer: RouteAnswer = {
+    req,
+    res,
+    next,
+    hostGetsErrors,
+    route,
+    params,
+    decision,
+    etag: mount.etag,
+    lifecycle: mount.lifecycle,
+  };
   // Checked per request, and cheap: no subscriber and no OpenTelemetry SDK, no trace.
   if (!requestObserved()) return answerRoute(answer, undefined);
   const exportName = decision.kind === 'handler' ? decision.entry.exportName : undefined;
@@ -146,6 +167,7 @@ interface RouteAnswer {
   params: Params;
   decision: Exclude<Dispatch, { kind: 'pass' }>;
   etag: EtagMode;
+  lifecycle: Lifecycle;
 }
 
 async function answerRoute(answer: RouteAnswer, trace: RequestTrace | undefined): Promise<void> {
@@ -159,27 +181,34 @@ async function answerRoute(answer: RouteAnswer, trace: RequestTrace | undefined)
   if (tooLarge) return next(tooLarge);
 
   const entry = decision.entry;
+  const lifecycle = answer.lifecycle;
+  const host = new NodeRequest(req, res, url, route, answer.hostGetsErrors, lifecycle);
   // The handler's Request is built only when something can see it.
-  const call = new EndpointCall(
-    answer.params,
-    route,
-    entry.exportName,
-    new NodeRequest(req, res, url, route, answer.hostGetsErrors),
-    trace,
-  );
-  const result = runRoute(route, entry, call);
-  // A handler that answers synchronously is not awaited: no microtask trips per request.
-  const outcome = result instanceof Promise ? await result : result;
-  if (outcome instanceof Failure) return failRequest(req, res, next, outcome.error);
+  const call = new EndpointCall(answer.params, route, entry.exportName, host, trace);
+  // In flight until its response is written: a closing mount waits for it.
+  lifecycle.enter(host);
   try {
-    const send = SEND[answer.etag];
-    await sendWebResponse(res, outcome, req.method === 'HEAD' ? send.head : send.body);
-  } catch (error) {
-    call.report(error);
-    return failRequest(req, res, next, error);
+    const result = runRoute(route, entry, call);
+    // A handler that answers synchronously is not awaited: no microtask trips per request.
+    const outcome = result instanceof Promise ? await result : result;
+    if (outcome instanceof Failure) return failRequest(req, res, next, outcome.error);
+    if (lifecycle.closing) {
+      // The server is going away: this answer's connection ends with it, and its stream at once.
+      if (!res.headersSent) res.setHeader('connection', 'close');
+      lifecycle.endLate(host);
+    }
+    try {
+      const send = SEND[answer.etag];
+      await sendWebResponse(res, outcome, req.method === 'HEAD' ? send.head : send.body);
+    } catch (error) {
+      call.report(error);
+      return failRequest(req, res, next, error);
+    }
+    // A body stream that failed after the headers went out broke the connection with its error.
+    if (res.errored) call.report(res.errored, undefined, false);
+  } finally {
+    lifecycle.leave(host);
   }
-  // A body stream that failed after the headers went out broke the connection with its error.
-  if (res.errored) call.report(res.errored, undefined, false);
 }
 
 /**
@@ -211,9 +240,15 @@ function whenResponseDone(res: ServerResponse, run: () => void): void {
   res.once('close', run);
 }
 
-/** What the endpoint's call knows of a Node request; everything is worked out on first use. */
-class NodeRequest implements HostRequest {
+/**
+ * What the endpoint's call knows of a Node request; everything is worked out on first use. It is
+ * also the request's entry in its mount's list of requests in flight.
+ */
+class NodeRequest implements HostRequest, InFlight {
   #node: NodeContext | undefined;
+  previousInFlight: InFlight | undefined;
+  nextInFlight: InFlight | undefined;
+  builtRequest: Request | undefined;
 
   constructor(
     private readonly req: IncomingMessage,
@@ -223,11 +258,17 @@ class NodeRequest implements HostRequest {
     private readonly route: CompiledRoute,
     /** The host passed a `next`: its error handler gets errors while nothing was sent. */
     private readonly hostGetsErrors: boolean,
+    private readonly lifecycle: Lifecycle,
   ) {}
 
   buildRequest(): Request {
     const { bodyLimit, parsedBodyLimit } = this.route;
-    return toWebRequest(this.req, this.res, this.url, { bodyLimit, parsedBodyLimit });
+    return (this.builtRequest = toWebRequest(this.req, this.res, this.url, { bodyLimit, parsedBodyLimit }));
+  }
+
+  /** Past a closing mount's timeout: the connection is cut, and the handler's signal says why. */
+  abort(reason: ShutdownError): void {
+    shutDownResponse(this.res, reason);
   }
 
   get node(): NodeContext {
@@ -248,9 +289,20 @@ class NodeRequest implements HostRequest {
     return isClientGoneError(this.res, error);
   }
 
-  /** On `finish` (sent) or `close` (the client left); whichever comes first runs the callbacks. */
-  whenDone(run: () => void): void {
-    whenResponseDone(this.res, run);
+  /**
+   * On `finish` (sent) or `close` (the client left); whichever comes first runs the callbacks. A
+   * closing mount waits for them, async ones to their end.
+   */
+  whenDone(run: () => PromiseLike<unknown> | undefined): void {
+    const release = this.lifecycle.hold();
+    let ran = false;
+    whenResponseDone(this.res, () => {
+      if (ran) return;
+      ran = true;
+      const running = run();
+      if (running) void running.then(release);
+      else release();
+    });
   }
 
   /** What the mount's `locals` option takes from the Node request, in an object of the request's own. */

@@ -91,7 +91,23 @@ export async function sendWebResponse(
   if (declared !== undefined && parseLength(declared) === undefined) {
     passThrough(() => res.removeHeader('content-length'));
   }
-  return pipeBody(res, reader, { passThrough, first: start.chunks, pending: start.pending });
+  // Server-sent events must reach the client as they are written: a compression() in front keeps
+  // what it compresses until its buffer fills, unless `res.flush()` tells it to let go.
+  const write = isEventStream(response) ? (chunk: Uint8Array) => writeAndFlush(res, chunk) : undefined;
+  return pipeBody(res, reader, { passThrough, first: start.chunks, pending: start.pending, write });
+}
+
+function isEventStream(response: Response): boolean {
+  return EVENT_STREAM.test(response.headers.get('content-type') ?? '');
+}
+
+const EVENT_STREAM = /^\s*text\/event-stream\s*(?:;|$)/i;
+
+/** `res.flush` is compression()'s (and its kin's); a plain response has none, and needs none. */
+function writeAndFlush(res: ServerResponse & { flush?: () => void }, chunk: Uint8Array): boolean {
+  const written = res.write(chunk);
+  res.flush?.();
+  return written;
 }
 
 /**

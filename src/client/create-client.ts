@@ -6,6 +6,7 @@
  * resolves; only what `fetch` itself rejects with (the network) rejects.
  */
 import { url } from '../typed-routes';
+import { readEvents, type EventsOptions } from './events';
 import type { BodyLike, Client, ClientMethod, ClientRegistry, HeadersLike, UntypedRegistry } from './types';
 
 export interface ClientOptions {
@@ -48,18 +49,8 @@ export function createClient<R extends ClientRegistry<R> = UntypedRegistry>(
   const base = baseUrlOf(options.baseUrl);
   const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
   const call = async (method: ClientMethod, pattern: string, callOptions: CallOptions = {}) => {
-    // Only the path changes: the origin stays the base's, whatever the params hold.
-    const target = new URL(base);
-    target.pathname = base.pathname.replace(/\/$/, '') + url(pattern as never, callOptions.params as never);
-    target.search = '';
-    target.hash = '';
-    for (const [key, value] of Object.entries(callOptions.query ?? {})) {
-      for (const item of Array.isArray(value) ? value : [value]) {
-        if (item !== undefined && item !== null) target.searchParams.append(key, String(item));
-      }
-    }
-    const headers = new Headers(options.headers);
-    new Headers(callOptions.headers).forEach((value, name) => headers.set(name, value));
+    const target = targetOf(base, pattern, callOptions);
+    const headers = headersOf(options.headers, callOptions.headers);
     const body = encodeBody(callOptions.body, headers);
     // A stream body needs `duplex: 'half'` (Fetch); it is harmless for the others.
     const init = {
@@ -76,12 +67,50 @@ export function createClient<R extends ClientRegistry<R> = UntypedRegistry>(
     });
     return { status: response.status, ok: response.ok, data, response };
   };
-  return Object.fromEntries(
-    METHODS.map((method) => [
-      method,
-      (pattern: string, callOptions?: CallOptions) => call(method, pattern, callOptions),
-    ]),
+  const events = (pattern: string, eventsOptions: CallOptions & EventsOptions = {}) => {
+    const target = targetOf(base, pattern, eventsOptions);
+    return readEvents(
+      send,
+      (lastEventId, signal) => {
+        const headers = headersOf(options.headers, eventsOptions.headers);
+        headers.set('accept', 'text/event-stream');
+        headers.set('cache-control', 'no-cache');
+        if (lastEventId !== '') headers.set('last-event-id', lastEventId);
+        return new Request(target, { ...eventsOptions.init, headers, signal });
+      },
+      eventsOptions,
+    );
+  };
+  return Object.assign(
+    Object.fromEntries(
+      METHODS.map((method) => [
+        method,
+        (pattern: string, callOptions?: CallOptions) => call(method, pattern, callOptions),
+      ]),
+    ),
+    { events },
   ) as unknown as Client<R>;
+}
+
+/** The URL of `pattern` below the base. Only the path changes: the origin stays the base's, whatever the params hold. */
+function targetOf(base: URL, pattern: string, callOptions: CallOptions): URL {
+  const target = new URL(base);
+  target.pathname = base.pathname.replace(/\/$/, '') + url(pattern as never, callOptions.params as never);
+  target.search = '';
+  target.hash = '';
+  for (const [key, value] of Object.entries(callOptions.query ?? {})) {
+    for (const item of Array.isArray(value) ? value : [value]) {
+      if (item !== undefined && item !== null) target.searchParams.append(key, String(item));
+    }
+  }
+  return target;
+}
+
+/** The client's headers, then the call's (which win). */
+function headersOf(client: HeadersLike | undefined, call: HeadersLike | undefined): Headers {
+  const headers = new Headers(client);
+  new Headers(call).forEach((value, name) => headers.set(name, value));
+  return headers;
 }
 
 function baseUrlOf(given: string | URL | undefined): URL {

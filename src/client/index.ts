@@ -8,6 +8,7 @@
  *   if (answer.status === 200) answer.data.name;
  */
 export { createClient, type ClientOptions } from './create-client';
+export { EventStreamError, type ClientEvent, type EventsOptions, type ReconnectOptions } from './events';
 export type {
   Client,
   ClientAnswer,
@@ -15,6 +16,8 @@ export type {
   ClientRegistry,
   ClientResult,
   CallOptions,
+  EventDataOf,
+  EventsCallOptions,
   PatternsFor,
   StatusCode,
   UntypedRegistry,

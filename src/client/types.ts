@@ -1,3 +1,5 @@
+import type { ClientEvent, EventsOptions } from './events';
+
 /**
  * The typed client's types, read from a registry shaped like the generated `RouteRegistry`: per route
  * pattern, its `params` and its `methods`, each method with what its contract says a client sends
@@ -152,10 +154,46 @@ export type ClientResult<R extends ClientRegistry<R>, P extends keyof R, M exten
     ? Answers<Listed & Record<Exclude<StatusCode, keyof Listed>, unknown>>
     : Answers<Record<StatusCode, unknown>>;
 
-/** One function per method: `client.GET('/api/users/[id]', { params: { id } })`. */
+/**
+ * The data of each event of a route's event stream: its contract's `events` output; text for a typed
+ * route without; `unknown` without a registry (text, or JSON where the stream says `data=json`).
+ */
+export type EventDataOf<R extends ClientRegistry<R>, P extends keyof R> =
+  MethodOf<R, P, 'GET'> extends { events: infer E }
+    ? E
+    : unknown extends MethodOf<R, P, 'GET'>
+      ? unknown
+      : string;
+
+/** What `events()` takes: the GET's params, query and headers, and how to read and reconnect. */
+export type EventsCallOptions<R extends ClientRegistry<R>, P extends keyof R> = Omit<
+  CallOptions<R, P, 'GET'>,
+  'body' | 'init'
+> &
+  EventsOptions & {
+    /** Anything else for `fetch`: `credentials`, … */
+    init?: Omit<RequestInit, 'method' | 'body' | 'headers' | 'signal'>;
+  };
+
+type EventsArguments<R extends ClientRegistry<R>, P extends keyof R> =
+  Record<never, never> extends EventsCallOptions<R, P>
+    ? [options?: EventsCallOptions<R, P>]
+    : [options: EventsCallOptions<R, P>];
+
+/** One function per method: `client.GET('/api/users/[id]', { params: { id } })`; and `events()`. */
 export type Client<R extends ClientRegistry<R>> = {
   [M in ClientMethod]: <P extends PatternsFor<R, M>>(
     pattern: P,
     ...options: CallArguments<R, P, M>
   ) => Promise<ClientResult<R, P, M>>;
+} & {
+  /**
+   * The route's event stream, as an async iterator of its events (`for await (const event of …)`),
+   * typed by its contract's `events`. It reconnects with the last event id when the stream ends or
+   * breaks, after a backoff, and ends on `signal`, on a 204, or when the loop breaks.
+   */
+  events<P extends PatternsFor<R, 'GET'>>(
+    pattern: P,
+    ...options: EventsArguments<R, P>
+  ): AsyncGenerator<ClientEvent<EventDataOf<R, P>>, void, undefined>;
 };

@@ -13,6 +13,7 @@ import type { EndpointContext, InvalidInputHandler } from '../types';
 import { directCallChecksResponses } from './response-checks';
 import { problemResponse } from './problem';
 import { checkResponse } from './check-response';
+import { checkEventsOf } from './check-events';
 import {
   CONTRACT,
   INPUT_LOCATIONS,
@@ -29,7 +30,7 @@ import { rawParams, ValidatedContext } from './validated-context';
 export interface ContractSettings {
   /** The mount's `onInvalid`; the contract's own comes first. */
   onInvalid: InvalidInputHandler | undefined;
-  /** Whether the response to `request` is checked against `responses`. */
+  /** Whether the response to `request` is checked against `responses`, and its events against `events`. */
   checksResponses(request: Request): boolean;
   /**
    * Where a response that breaks the contract is reported (a `ResponseContractError`), and an error
@@ -87,6 +88,7 @@ function contractHandler<C extends EndpointContract>(
   const { contract, handler } = record;
   const onInvalid = contract.onInvalid ?? settings.onInvalid;
   const responses = contract.responses;
+  const events = contract.events;
 
   // Two declared parameters: dispatch gives a handler its Request only when it declares one.
   async function validatingHandler(request: Request, context?: EndpointContext): Promise<Response> {
@@ -97,7 +99,17 @@ function contractHandler<C extends EndpointContract>(
         ? onInvalid(issues, request, { omittedIssues })
         : problemResponse(issues, omittedIssues, status);
     }
-    const validated = new ValidatedContext(context, input.values) as unknown as ContractContext<C>;
+    // The stream the handler answers with sends JSON, checked where responses are.
+    if (events !== undefined) {
+      checkEventsOf(request, events, settings.checksResponses(request), (error) =>
+        settings.report(error, request),
+      );
+    }
+    const validated = new ValidatedContext(
+      context,
+      input.values,
+      events === undefined ? undefined : request,
+    ) as unknown as ContractContext<C>;
     const response = await handler(request, validated);
     if (responses !== undefined && isCheckable(response) && settings.checksResponses(request)) {
       const report = (error: unknown) => settings.report(error, request);

@@ -8,9 +8,11 @@ export { defineHandler, contractOf, withSettings, type ContractSettings } from '
 export { withContractSettings } from './mount-settings';
 export { mountChecksResponses, markTestRequest, isTestRequest } from './response-checks';
 export { ResponseContractError } from './check-response';
+export { EventContractError } from './check-events';
 export type {
   EndpointContract,
   ContractContext,
+  ContractEventStream,
   ContractHandler,
   ContractHandlerFunction,
   ContractOf,

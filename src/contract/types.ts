@@ -3,6 +3,7 @@
  * `query`, `headers` and `body` on its context are typed from each schema's output
  * (`StandardSchemaV1.InferOutput`), so a transform's result is what the handler sees.
  */
+import type { EventStream, EventStreamOptions } from '../event-stream';
 import type { EndpointContext, InvalidInputHandler, Params } from '../types';
 import type { StandardSchemaV1 } from './standard-schema';
 
@@ -35,7 +36,8 @@ export interface EndpointContract extends OperationDescription {
   onInvalid?: InvalidInputHandler;
   /**
    * The handler answers 200 with a `text/event-stream` whose every event's `data` is JSON this
-   * schema describes. Documentation only (OpenAPI 3.2's `itemSchema`); events are not checked.
+   * schema describes (OpenAPI 3.2's `itemSchema`). The handler's `eventStream` sends it, typed by
+   * the schema's input; each event sent is checked where responses are (see `checkResponses`).
    */
   events?: StandardSchemaV1;
 }
@@ -69,12 +71,25 @@ type Validated<C extends EndpointContract> = {
   params: C extends { params: StandardSchemaV1 } ? Output<C['params']> : Params;
 } & (C extends { query: StandardSchemaV1 } ? { query: Output<C['query']> } : unknown) &
   (C extends { headers: StandardSchemaV1 } ? { headers: Output<C['headers']> } : unknown) &
-  (C extends { body: StandardSchemaV1 } ? { body: Output<C['body']> } : unknown);
+  (C extends { body: StandardSchemaV1 } ? { body: Output<C['body']> } : unknown) &
+  (C extends { events: StandardSchemaV1 }
+    ? { eventStream: ContractEventStream<Input<C['events']>> }
+    : unknown);
+
+/**
+ * `context.eventStream(run, options)` of a handler whose contract declares `events`: `eventStream(request,
+ * run, options)` with every event's data typed by the schema, sent as JSON, and checked.
+ */
+export type ContractEventStream<Data> = (
+  run: (stream: EventStream<Data>) => unknown,
+  options?: Omit<EventStreamOptions, 'json'>,
+) => Response;
 
 /**
  * The second argument of a handler with a contract: the usual context (`route`, `mountPath`,
  * `after`, `node`), with `params`, `query`, `headers` and `body` validated and typed. A part the
- * contract does not declare is absent, except `params`, which stays the route's own.
+ * contract does not declare is absent, except `params`, which stays the route's own. With `events`,
+ * `eventStream(run)` answers with an event stream of that data.
  */
 export type ContractContext<C extends EndpointContract> = Simplify<
   Omit<EndpointContext, 'params'> & Validated<C>
@@ -114,7 +129,8 @@ export type ContractOf<H> = H extends { readonly [CONTRACT]: ContractRecord<infe
 
 /**
  * The types a client of an endpoint deals with: what it sends for each part the contract declares
- * (each schema's input), and what it gets back for each status the contract lists (its output).
+ * (each schema's input), what it gets back for each status the contract lists (its output), and the
+ * data of each event of its event stream (the `events` schema's output).
  */
 export type ContractTypes<C extends EndpointContract> = Simplify<
   {
@@ -123,5 +139,5 @@ export type ContractTypes<C extends EndpointContract> = Simplify<
     responses: C extends { responses: infer R }
       ? { [S in keyof R as S extends number | `${number}` ? S : never]: Output<R[S]> }
       : unknown;
-  }
+  } & (C extends { events: StandardSchemaV1 } ? { events: Output<C['events']> } : unknown)
 >;

@@ -3,6 +3,7 @@
  * else of the context the library made (or a unit test passed) read through, on use, from it.
  * The original context is left as it is: middleware that holds it sees the raw params.
  */
+import { eventStream, type EventStreamOptions, type EventStreamRun } from '../event-stream';
 import type { EndpointContext, NodeContext, Params } from '../types';
 import type { InputLocation } from './types';
 
@@ -12,14 +13,22 @@ export class ValidatedContext {
   declare query?: unknown;
   declare headers?: unknown;
   declare body?: unknown;
+  /** A contract with `events`: the handler's event stream, its events typed and checked. */
+  declare eventStream?: (run: EventStreamRun<unknown>, options?: EventStreamOptions) => Response;
   readonly #base: EndpointContext | undefined;
 
-  constructor(base: EndpointContext | undefined, values: Partial<Record<InputLocation, unknown>>) {
+  constructor(
+    base: EndpointContext | undefined,
+    values: Partial<Record<InputLocation, unknown>>,
+    /** The request, when the contract declares `events`. */
+    request?: Request,
+  ) {
     this.#base = base;
     this.params = 'params' in values ? values.params : rawParams(base);
     if ('query' in values) this.query = values.query;
     if ('headers' in values) this.headers = values.headers;
     if ('body' in values) this.body = values.body;
+    if (request !== undefined) this.eventStream = (run, options) => eventStream(request, run, options);
   }
 
   get node(): NodeContext | undefined {

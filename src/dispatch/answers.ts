@@ -39,6 +39,11 @@ export const BODY_TOO_DEEP: Answer = {
   message: 'Bad Request: the request body is nested too deeply',
 };
 export const INTERNAL_ERROR: Answer = { status: 500, message: 'Internal Server Error' };
+/** A request for the tree of a mount that is closing (`endpoints.close()`): try again, elsewhere. */
+export const SHUTTING_DOWN: Answer = {
+  status: 503,
+  message: 'Service Unavailable: the server is shutting down',
+};
 
 /** The answer to a dispatch outcome that runs no handler; `undefined` for `pass` (the host's turn). */
 export function answerFor(decision: Exclude<Dispatch, { kind: 'handler' }>): Answer | undefined {

@@ -22,8 +22,11 @@ export interface HostRequest {
   errorsGoToNext(): boolean;
   /** Whether the error is no fault of the app: on Node, the client left or sent too much. */
   isExpected(error: unknown): boolean;
-  /** Runs `run` once the response has been sent or the client has left: `after()` callbacks. */
-  whenDone(run: () => void): void;
+  /**
+   * Runs `run` once the response has been sent or the client has left: `after()` callbacks. What `run`
+   * returns, when some callback is async, settles once they all have (a closing mount waits for it).
+   */
+  whenDone(run: () => PromiseLike<unknown> | undefined): void;
   /** What `context.locals` starts with; asked once, when something first reads it. */
   initialLocals(): Record<string, unknown>;
 }
@@ -140,19 +143,24 @@ export class EndpointCall implements EndpointContext {
     if (!this.#isExpected(error)) this.#tell(error, this.#exportName, false);
   }
 
-  /** Runs the waiting callbacks, once; errors go to `onError`. */
-  #runAfterCallbacks(): void {
+  /** Runs the waiting callbacks, once; errors go to `onError`. Settles once the async ones have. */
+  #runAfterCallbacks(): PromiseLike<unknown> | undefined {
     const callbacks = this.#afterCallbacks;
     this.#afterCallbacks = RAN;
-    if (!Array.isArray(callbacks)) return;
-    for (const fn of callbacks) this.#runAfter(fn);
+    if (!Array.isArray(callbacks)) return undefined;
+    let running: Promise<unknown>[] | undefined;
+    for (const fn of callbacks) {
+      const settled = this.#runAfter(fn);
+      if (settled) (running ??= []).push(settled);
+    }
+    return running && Promise.all(running);
   }
 
   #schedule(fn: AfterCallback): void {
     if (typeof fn !== 'function') throw new TypeError('after() expects a function');
     const callbacks = this.#afterCallbacks;
     if (callbacks === RAN) {
-      setImmediate(() => this.#runAfter(fn));
+      setImmediate(() => void this.#runAfter(fn));
     } else if (callbacks) {
       callbacks.push(fn);
     } else {
@@ -161,14 +169,16 @@ export class EndpointCall implements EndpointContext {
     }
   }
 
-  #runAfter(fn: AfterCallback): void {
+  /** Runs one callback; for an async one, a promise that settles (never rejects) once it has. */
+  #runAfter(fn: AfterCallback): Promise<unknown> | undefined {
     try {
       const result = fn();
       if (typeof (result as PromiseLike<unknown> | null)?.then === 'function') {
-        Promise.resolve(result).catch((error: unknown) => this.#reportAfter(error));
+        return Promise.resolve(result).catch((error: unknown) => this.#reportAfter(error));
       }
     } catch (error) {
       this.#reportAfter(error);
     }
+    return undefined;
   }
 }

@@ -20,6 +20,7 @@ import {
   NOT_FOUND,
   PAYLOAD_TOO_LARGE,
   REWRITTEN_PATH_ANSWER,
+  SHUTTING_DOWN,
 } from './answers';
 import { isFresh, NOT_MODIFIED_DROPS, webEntityTag, type EtagMode } from './conditional';
 import { joinChunks, readAvailable, type Available } from './read-available';
@@ -27,24 +28,39 @@ import { declaresMoreThan, isBodyLimitError } from './request-body';
 import { dispatch, type Dispatch } from './method-table';
 import { EndpointCall, emptyLocals, type HostRequest } from './endpoint-call';
 import { isForbiddenMethod } from './http-methods';
+import { eventStreamOf } from '../event-stream';
+import type { InFlight, Lifecycle, ShutdownError } from './lifecycle';
 import type { CompiledRoute } from './route';
 import { Failure, runRoute } from './run-route';
 import { Exchange, ServedRequest } from './served-request';
 
 /** `.fetch` as a host: no mount, no Node objects, no error handler but the answers below. */
-class FetchRequest implements HostRequest {
+class FetchRequest implements HostRequest, InFlight {
   readonly node = undefined;
   readonly exchange = new Exchange();
   /** Runs the `after()` callbacks: set when the first one is registered. */
   done: (() => void) | undefined;
+  previousInFlight: InFlight | undefined;
+  nextInFlight: InFlight | undefined;
+  /** The Request the handler got, once built: a closing mount ends its event stream. */
+  builtRequest: Request | undefined;
 
   constructor(
     readonly request: Request,
     private readonly bodyLimit: number | false,
+    readonly lifecycle: Lifecycle | undefined,
   ) {}
 
+  /**
+   * Past a closing mount's timeout: the handler's `request.signal` aborts with `reason`. The connection
+   * is the caller's (Bun's or Deno's server): it is not cut from here.
+   */
+  abort(reason: ShutdownError): void {
+    this.exchange.endedEarly(reason);
+  }
+
   buildRequest(): Request {
-    return new ServedRequest(this.request, this.exchange, this.bodyLimit);
+    return (this.builtRequest = new ServedRequest(this.request, this.exchange, this.bodyLimit));
   }
   mountPath(): string {
     return '';
@@ -56,8 +72,14 @@ class FetchRequest implements HostRequest {
   isExpected(error: unknown): boolean {
     return isBodyLimitError(error);
   }
-  whenDone(run: () => void): void {
-    this.done = run;
+  whenDone(run: () => PromiseLike<unknown> | undefined): void {
+    // A closing mount waits for the callbacks, async ones to their end.
+    const release = this.lifecycle?.hold();
+    this.done = () => {
+      const running = run();
+      if (running) void running.then(release);
+      else release?.();
+    };
   }
   initialLocals(): Record<string, unknown> {
     return emptyLocals();
@@ -68,6 +90,8 @@ class FetchRequest implements HostRequest {
 export interface FetchSettings {
   /** ETags and 304s for bodies whole at once (`off`, the default: the option was not given). */
   etag: EtagMode;
+  /** The mount's requests in flight, for `close()`; none for a table served alone. */
+  lifecycle?: Lifecycle;
 }
 
 const DEFAULT_SETTINGS: FetchSettings = { etag: 'off' };
@@ -85,6 +109,7 @@ export async function handleFetch(
   if (match === MALFORMED_PATH) return answerResponse(MALFORMED_PATH_ANSWER);
   // A Web guard that reads `new URL(request.url).pathname` must see the path that was routed.
   if (isRewrittenPath(path)) return answerResponse(REWRITTEN_PATH_ANSWER);
+  if (settings.lifecycle?.closing) return answerResponse(SHUTTING_DOWN);
 
   const route = match.value;
   // Bun and Deno hand CONNECT, TRACE and TRACK over as Requests; on Node no handler serves them either.
@@ -101,7 +126,7 @@ export async function handleFetch(
   }
   const exportName = decision.kind === 'handler' ? decision.entry.exportName : undefined;
   const trace = traceRequest(route, request.method, exportName, undefined);
-  const host = new FetchRequest(request, route.bodyLimit);
+  const host = new FetchRequest(request, route.bodyLimit, settings.lifecycle);
   if (trace === undefined) {
     return watchedUntilOver(await answer(route, match.params, decision, host, settings), host);
   }
@@ -154,7 +179,11 @@ async function answer(
   if (decision.kind !== 'handler') return answerResponse(answerFor(decision)!);
   const request = host.request;
   const call = new EndpointCall(params, route, decision.entry.exportName, host, trace);
-  const outcome = await runRoute(route, decision.entry, call);
+  const lifecycle = host.lifecycle;
+  const outcome =
+    lifecycle === undefined
+      ? await runRoute(route, decision.entry, call)
+      : await inFlight(lifecycle, host, () => runRoute(route, decision.entry, call));
   let response = outcome instanceof Failure ? answerResponse(failureAnswer(outcome.error)) : outcome;
   if (settings.etag === 'weak' || settings.etag === 'strong') {
     response = await withValidators(request, response, settings.etag === 'weak');
@@ -225,6 +254,27 @@ function restOf(
     },
     cancel: (reason) => reader.cancel(reason),
   });
+}
+
+/**
+ * Runs the handler as a request in flight of a mount. The caller reads the body after this returns,
+ * so the request leaves then, unless it answered with an event stream: that one stays until it is
+ * over, for a closing mount to end it with its final event and wait for it.
+ */
+async function inFlight<T>(lifecycle: Lifecycle, host: FetchRequest, run: () => T | Promise<T>): Promise<T> {
+  lifecycle.enter(host);
+  let stream: ReturnType<typeof eventStreamOf>;
+  try {
+    return await run();
+  } finally {
+    const request = host.builtRequest;
+    stream = request === undefined ? undefined : eventStreamOf(request);
+    if (stream === undefined) lifecycle.leave(host);
+    else {
+      if (lifecycle.closing) lifecycle.endLate(host);
+      void stream.over.then(() => lifecycle.leave(host));
+    }
+  }
 }
 
 /**

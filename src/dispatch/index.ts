@@ -26,6 +26,7 @@ export {
   PAYLOAD_TOO_LARGE,
   PLAIN_TEXT,
   RequestRefusedError,
+  SHUTTING_DOWN,
   type Answer,
 } from './answers';
 export { compileRoute, endpointRouter, LOADING, middlewareOptionNames } from './route';
@@ -34,6 +35,7 @@ export { EndpointCall, emptyLocals, type HostRequest } from './endpoint-call';
 export { Failure, runRoute } from './run-route';
 export { handledRejection, NextCalledTwiceError } from './run-chain';
 export { handleFetch, type FetchSettings } from './handle-fetch';
+export { Lifecycle, ShutdownError, type CloseOptions, type InFlight } from './lifecycle';
 export { joinChunks, readAvailable, type Available } from './read-available';
 export {
   etagModeOf,

@@ -23,6 +23,7 @@ import {
   etagModeOf,
   fetchEtagModeOf,
   handleFetch,
+  Lifecycle,
   LOADING,
   middlewareOptionNames,
   type CompiledRoute,
@@ -119,6 +120,8 @@ export function serveOpenAPI(
     // Only GET and HEAD come here.
     passUnservedMethods: true,
     etag: etagModeOf(tree.etag),
+    // The document is no request of the tree's for `close()` to wait for or refuse.
+    lifecycle: new Lifecycle(),
   });
   const isRead = (method: string | undefined) => method === 'GET' || method === 'HEAD';
 

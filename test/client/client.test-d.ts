@@ -70,3 +70,27 @@ export async function untyped(): Promise<void> {
   // @ts-expect-error -- params are strings or arrays of strings
   await loose.GET('/users/[id]', { params: { id: 1 } });
 }
+
+export async function eventStreams(): Promise<void> {
+  // A contract's events type each event's data; the event's type and id are strings.
+  for await (const event of api.events('/events', { signal: AbortSignal.timeout(1000), lastEventId: '7' })) {
+    const n: number = event.data.n;
+    const type: string = event.event;
+    const id: string = event.id;
+    void [n, type, id];
+    // @ts-expect-error -- a Tick has no m
+    void event.data.m;
+  }
+  // Without a contract's events, the data is text.
+  for await (const event of api.events('/plain', { reconnect: false })) {
+    const text: string = event.data;
+    void text;
+  }
+  // @ts-expect-error -- not a route of the tree
+  void api.events('/nope');
+  // @ts-expect-error -- the folder is [id]: params are required
+  void api.events('/api/users/[id]');
+  // @ts-expect-error -- an event stream is asked for with a GET, which sends no body
+  void api.events('/events', { body: {} });
+  void api.events('/api/users/[id]', { params: { id: '1' }, reconnect: { delay: 500, maxDelay: 10_000 } });
+}

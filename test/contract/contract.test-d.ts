@@ -10,6 +10,7 @@ import {
   defineHandler,
   mountEndpoints,
   ResponseContractError,
+  EventContractError,
   type ContractIssue,
   type ContractOf,
   type ContractTypes,
@@ -129,3 +130,28 @@ assertType<Equal<PostTypes['responses'][201], { id: number; name: string }>>();
 export type NoOk = PostTypes['responses'][200];
 // @ts-expect-error -- GET has no body schema
 export type NoBody = ContractTypes<ContractOf<typeof GET>>['body'];
+
+// events: the context's eventStream sends data typed by the schema's input; a client reads its output.
+const Tick = z.object({ n: z.number(), at: z.string().transform((text) => new Date(text)) });
+export const STREAM = defineHandler({ events: Tick }, (_request, { eventStream }) =>
+  eventStream(async (stream) => {
+    await stream.send({ id: '1', data: { n: 1, at: '2026-01-01T00:00:00Z' } });
+    // @ts-expect-error -- data the schema does not describe
+    await stream.send({ data: { n: 'one', at: '' } });
+    const resumedFrom: string | undefined = stream.lastEventId;
+    void resumedFrom;
+  }),
+);
+assertType<Equal<ContractTypes<ContractOf<typeof STREAM>>['events'], { n: number; at: Date }>>();
+defineHandler({ body: z.string() }, (_request, context) => {
+  // @ts-expect-error -- no events in the contract: no eventStream on the context
+  void context.eventStream;
+  return new Response();
+});
+// @ts-expect-error -- no events in the contract
+export type NoEvents = ContractTypes<ContractOf<typeof POST>>['events'];
+mountEndpoints({
+  onError: (error) => {
+    if (error instanceof EventContractError) void [error.event.event, error.event.id, error.issues[0]?.path];
+  },
+});

@@ -192,13 +192,13 @@ describe('WebSocket endpoints beside an app with no upgrade listener', () => {
     }
   });
 
-  it('takes no new upgrade once the endpoints are closed: it is the app’s plain request', async () => {
+  it('takes no new upgrade once the endpoints are closed: it is the app’s plain request, which the closed tree refuses', async () => {
     const running = await hosts[0]!.start({ dir });
     running.endpoints.attach(running.server);
     try {
       await running.endpoints.close();
       const answer = await refusal(`${running.url.replace('http:', 'ws:')}/refuse?name=ada`);
-      expect(answer.status).to.equal(426); // the route's plain GET answer: it serves only WebSockets
+      expect(answer.status).to.equal(503); // a closed tree answers its routes' plain requests so
     } finally {
       await running.close();
     }

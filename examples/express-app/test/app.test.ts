@@ -6,7 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import request from 'supertest';
-import { createApp, DEFAULT_TOKEN, endpointsOf, silentLogger } from './support';
+import { createApp, createClient, DEFAULT_TOKEN, endpointsOf, silentLogger } from './support';
 
 describe('example app (supertest)', () => {
   let server: http.Server;
@@ -41,6 +41,7 @@ describe('example app (supertest)', () => {
         '/contact',
         '/counter',
         '/events',
+        '/feed',
         '/proxy/[[...path]]',
       ]);
       expect(endpointsOf(app).routes.find((r) => r.pattern === '/counter')?.websocket).to.equal(true);
@@ -298,6 +299,29 @@ describe('example app (supertest)', () => {
       expect(body).to.match(/event: done\ndata: \{\}\n\n$/);
       // Streamed, not buffered: the first bytes came long before the last.
       expect(chunks[chunks.length - 1]!.at - chunks[0]!.at).to.be.greaterThan(500);
+    });
+  });
+
+  describe('/feed (live activity over server-sent events)', () => {
+    it('sends what happens to users as it happens, read with the typed client', async () => {
+      const { port } = server.address() as AddressInfo;
+      const client = createClient({ baseUrl: `http://127.0.0.1:${port}` });
+      const stop = new AbortController();
+      const watched = (async () => {
+        for await (const event of client.events('/feed', { signal: stop.signal })) {
+          const { action, user } = event.data as { action: string; user: { name: string } };
+          if (user.name === 'Feed Watcher') return { event: event.event, action, id: event.id };
+        }
+      })();
+      await api
+        .post('/api/users')
+        .set(auth)
+        .send({ name: 'Feed Watcher', email: 'feed@example.com' })
+        .expect(201);
+      const seen = await watched;
+      stop.abort();
+      expect(seen).to.include({ event: 'activity', action: 'created' });
+      expect(seen!.id).to.match(/^\d+$/);
     });
   });
 

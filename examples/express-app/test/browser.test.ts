@@ -1,7 +1,8 @@
 /**
- * The contact form in a real browser: Debian's Chromium, driven by playwright-core, loads the
- * legacy page GET /contact, fills the form in and submits it; the POST-only endpoint's answer
- * must be the page the browser shows.
+ * The example in a real browser: Debian's Chromium, driven by playwright-core, loads the legacy
+ * page GET /contact, fills the form in and submits it (the POST-only endpoint's answer must be the
+ * page the browser shows); follows the live activity over /feed with its own EventSource, through
+ * a dropped connection; and counts over the /counter WebSocket.
  *
  * Needs Chromium at /usr/bin/chromium (or CHROMIUM_PATH): `apt-get update && apt-get install -y
  * chromium` on Debian or Ubuntu; .ci/run does it. Without it the test is skipped, except under
@@ -15,11 +16,11 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { chromium, type Browser } from 'playwright-core';
 import type { EndpointsMiddleware } from '../../../src';
-import { createApp, silentLogger } from './support';
+import { createApp, DEFAULT_TOKEN, silentLogger } from './support';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-describe('example contact form in Chromium (playwright-core)', function () {
+describe('the example in Chromium (playwright-core)', function () {
   this.timeout(60_000);
   let server: http.Server | undefined;
   let browser: Browser | undefined;
@@ -85,6 +86,54 @@ describe('example contact form in Chromium (playwright-core)', function () {
       if (process.env.SCREENSHOT)
         await page.screenshot({ path: path.join(os.tmpdir(), 'contact-thanks.png') });
     } finally {
+      await page.close();
+    }
+  });
+
+  /** POST /api/users from outside the browser, as another client would. */
+  async function createUser(name: string): Promise<void> {
+    const response = await fetch(`${baseUrl}/api/users`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${DEFAULT_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name, email: `${name.replace(/\W/g, '').toLowerCase()}@example.com` }),
+    });
+    expect(response.status).to.equal(201);
+  }
+
+  it('shows users’ activity live over /feed, and resumes after a dropped connection, nothing twice', async () => {
+    const resumedFrom: (string | undefined)[] = [];
+    const noteResume = (req: http.IncomingMessage) => {
+      if (req.url === '/feed') resumedFrom.push(req.headers['last-event-id'] as string | undefined);
+    };
+    server!.on('request', noteResume);
+    const page = await browser!.newPage();
+    const shown = (text: string) =>
+      page.waitForFunction(
+        (wanted) => [...document.querySelectorAll('#feed li')].some((li) => li.textContent === wanted),
+        text,
+      );
+    try {
+      await page.goto(baseUrl);
+      // Chromium's own EventSource, opened by the page's script (a global of the page).
+      await page.waitForFunction('feed.readyState === EventSource.OPEN');
+      await createUser('Live One');
+      await shown('Live One created');
+      const seenId = await page.$eval('#feed li', (li) => (li as HTMLElement).dataset.id);
+
+      // The connection drops (a proxy, a network change); meanwhile another user is created.
+      server!.closeAllConnections();
+      await createUser('While Away');
+      await shown('While Away created');
+
+      // The browser came back with the id of the last event it had, and got only what it missed.
+      expect(resumedFrom.slice(-1)).to.deep.equal([seenId]);
+      const items = await page.$$eval('#feed li', (lis) =>
+        lis.map((li) => ({ id: (li as HTMLElement).dataset.id, text: li.textContent })),
+      );
+      expect(new Set(items.map((item) => item.id)).size).to.equal(items.length);
+      expect(items.filter((item) => item.text === 'Live One created')).to.have.length(1);
+    } finally {
+      server!.off('request', noteResume);
       await page.close();
     }
   });

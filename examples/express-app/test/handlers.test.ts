@@ -8,12 +8,38 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 // First: it builds the package when dist/ is missing, and the endpoints below import it by name.
 import { createTestRequest } from './support';
-import { resetUsers } from '../app/_lib/users';
+import { entriesAfter, type Entry } from '../app/_lib/activity';
+import { createUser, resetUsers, updateUser } from '../app/_lib/users';
 import * as users from '../app/api/users/endpoint';
 import * as user from '../app/api/users/[id]/endpoint';
 import * as contact from '../app/contact/endpoint';
 import * as events from '../app/events/endpoint';
+import * as feed from '../app/feed/endpoint';
 import * as proxy from '../app/proxy/[[...path]]/endpoint';
+
+/** The first event of an event stream (the stream is then left), as its fields. */
+async function readFirstEvent(res: Response): Promise<{ id?: string; event?: string; data: string }> {
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  for (;;) {
+    const end = text.indexOf('\n\n');
+    if (end === -1) {
+      text += decoder.decode((await reader.read()).value, { stream: true });
+      continue;
+    }
+    const fields: Record<string, string> = {};
+    for (const line of text.slice(0, end).split('\n')) {
+      const colon = line.indexOf(': ');
+      fields[line.slice(0, colon)] = line.slice(colon + 2);
+    }
+    text = text.slice(end + 2);
+    // A block without data (the stream's `retry:`) is no event.
+    if (fields.data === undefined) continue;
+    await reader.cancel();
+    return fields as { id?: string; event?: string; data: string };
+  }
+}
 
 describe('example endpoints (unit, createTestRequest)', () => {
   beforeEach(() => resetUsers());
@@ -136,13 +162,34 @@ describe('example endpoints (unit, createTestRequest)', () => {
   });
 
   describe('events/endpoint.ts', () => {
-    it('GET returns an event stream that opens at once', async () => {
-      const res = events.GET();
+    it('GET returns an event stream of ticks', async () => {
+      const res = events.GET(createTestRequest('/events'));
       expect(res.headers.get('content-type')).to.match(/^text\/event-stream/);
       const reader = res.body!.getReader();
       const first = await reader.read();
-      expect(new TextDecoder().decode(first.value)).to.equal(': stream open\n\n');
-      await reader.cancel(); // stops the timer: the test would otherwise keep ticking
+      expect(new TextDecoder().decode(first.value)).to.match(
+        /^event: tick\nid: 1\ndata: \{"tick":1,"time":"/,
+      );
+      await reader.cancel(); // stops the loop: the test would otherwise keep ticking
+    });
+  });
+
+  describe('feed/endpoint.ts', () => {
+    it('GET sends what happened to users after the Last-Event-ID, typed by the contract', async () => {
+      const { id } = createUser({ name: 'Alan Turing', email: 'alan@example.com' });
+      updateUser(id, { name: 'Alan M. Turing' });
+      const [{ id: latest }] = entriesAfter(undefined, 1) as [Entry];
+      // A client that saw the event before the last one gets the last one again, and only it.
+      const res = await feed.GET(
+        createTestRequest('/feed', { headers: { 'last-event-id': String(latest - 1) } }),
+      );
+      expect(res.headers.get('content-type')).to.equal('text/event-stream; charset=utf-8; data=json');
+      const event = await readFirstEvent(res);
+      expect(event).to.deep.include({ id: String(latest), event: 'activity' });
+      expect(JSON.parse(event.data)).to.deep.include({
+        action: 'updated',
+        user: { id, name: 'Alan M. Turing' },
+      });
     });
   });
 

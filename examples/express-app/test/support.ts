@@ -13,6 +13,7 @@ import { execSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Express } from 'express';
+import type * as Client from '../../../src/client';
 import type * as Testing from '../../../src/testing';
 import type { EndpointsMiddleware } from '../../../src';
 
@@ -22,6 +23,9 @@ ensureBuilt();
 
 /** `import { createTestRequest } from 'express-file-endpoints/testing'`, in a user's test. */
 export const { createTestRequest } = require('express-file-endpoints/testing') as typeof Testing;
+
+/** `import { createClient } from 'express-file-endpoints/client'`, in a user's test. */
+export const { createClient } = require('express-file-endpoints/client') as typeof Client;
 
 export interface ExampleServer {
   createApp(options?: { token?: string; logger?: Logger; dir?: string }): Promise<Express>;

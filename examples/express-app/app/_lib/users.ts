@@ -4,6 +4,7 @@
  * them, so this file never becomes a route.
  */
 import { z } from 'zod';
+import { record } from './activity';
 
 /** What a client sends to create a user (POST) or replace one (PUT). */
 export const NewUser = z.object({
@@ -45,6 +46,7 @@ export function findUser(id: string): User | undefined {
 export function createUser(fields: Omit<User, 'id'>): User {
   const user = { id: String(nextId++), ...fields };
   users.set(user.id, user);
+  record('created', user);
   return user;
 }
 
@@ -54,9 +56,14 @@ export function updateUser(id: string, fields: Partial<Omit<User, 'id'>>): User 
   if (!user) return undefined;
   const updated = { ...user, ...fields, id };
   users.set(id, updated);
+  record('updated', updated);
   return updated;
 }
 
 export function deleteUser(id: string): boolean {
-  return users.delete(id);
+  const user = users.get(id);
+  if (!user) return false;
+  users.delete(id);
+  record('deleted', user);
+  return true;
 }

@@ -1,44 +1,19 @@
 /**
- * GET /events — server-sent events from a `ReadableStream`: a few ticks 200 ms apart, then the
- * stream closes. Each chunk reaches the client as it is enqueued (no buffering by the library).
- * Try `curl -N http://localhost:3000/events`, or `new EventSource('/events')` in a browser.
+ * GET /events — server-sent events: a few ticks 200 ms apart, then a `done` event, and the stream
+ * ends. `eventStream` writes the framing, and stops the loop when the client goes away (`sleep`
+ * resolves `false`). Try `curl -N http://localhost:3000/events`.
  */
+import { eventStream } from 'express-file-endpoints';
+
 const TICKS = 5;
 const INTERVAL_MS = 200;
 
-export function GET(): Response {
-  const encoder = new TextEncoder();
-  let timer: ReturnType<typeof setInterval> | undefined;
-
-  const stream = new ReadableStream<Uint8Array>({
-    start(controller) {
-      let tick = 0;
-      const send = () => {
-        tick += 1;
-        const data = JSON.stringify({ tick, time: new Date().toISOString() });
-        controller.enqueue(encoder.encode(`event: tick\nid: ${tick}\ndata: ${data}\n\n`));
-        if (tick >= TICKS) {
-          clearInterval(timer);
-          controller.enqueue(encoder.encode('event: done\ndata: {}\n\n'));
-          controller.close();
-        }
-      };
-      // A comment line first, so the client sees the stream open at once.
-      controller.enqueue(encoder.encode(': stream open\n\n'));
-      timer = setInterval(send, INTERVAL_MS);
-    },
-    // The client went away: stop ticking.
-    cancel() {
-      clearInterval(timer);
-    },
-  });
-
-  return new Response(stream, {
-    headers: {
-      'Content-Type': 'text/event-stream; charset=utf-8',
-      'Cache-Control': 'no-cache',
-      // Tells nginx-style proxies not to buffer the stream.
-      'X-Accel-Buffering': 'no',
-    },
+export function GET(request: Request): Response {
+  return eventStream(request, async (stream) => {
+    for (let tick = 1; tick <= TICKS; tick++) {
+      if (!(await stream.sleep(INTERVAL_MS))) return;
+      await stream.send({ event: 'tick', id: String(tick), data: { tick, time: new Date().toISOString() } });
+    }
+    await stream.send({ event: 'done', data: {} });
   });
 }

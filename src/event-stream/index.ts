@@ -1,0 +1,16 @@
+/**
+ * event-stream: `eventStream(request, run)`, server-sent events for handlers, framed as the WHATWG
+ * HTML standard parses them, with heartbeats, `Last-Event-ID`, backpressure and a final event on
+ * shutdown. Web Request/Response only: no Node objects, so hosts, `.fetch` and unit tests share it.
+ */
+export {
+  eventStream,
+  eventStreamOf,
+  setEventData,
+  type EventDataSettings,
+  type EventStream,
+  type EventStreamControl,
+  type EventStreamOptions,
+  type EventStreamRun,
+} from './event-stream';
+export { formatEvent, type EventMessage } from './format';
