@@ -8,6 +8,7 @@
 import type { TopicMessage, TopicSubscribeOptions, TopicSubscription } from '../types';
 import { checkTopic, type Publication } from './publication';
 import type { Subscriber, TopicHub } from './topic-hub';
+import { formatEvent } from '../event-stream';
 
 /** Thrown by the next read of a subscription whose reader fell `backpressureLimit` bytes behind. */
 export class SlowSubscriberError extends Error {
@@ -142,10 +143,6 @@ export class TopicStream<T extends string> implements Subscriber, TopicSubscript
 /** One server-sent event: the topic as its type, the data line by line (bytes read as UTF-8). */
 function eventText(message: TopicMessage): string {
   const data = typeof message.data === 'string' ? message.data : Buffer.from(message.data).toString('utf8');
-  // A line break would end the field early: the topic gets none, the data one `data:` field per line.
-  const event = message.topic.replace(/[\r\n]+/g, ' ');
-  return `event: ${event}\n${data
-    .split(/\r\n|\r|\n/)
-    .map((line) => `data: ${line}\n`)
-    .join('')}\n`;
+  // The topic is the event's name, which may not hold a line break (it would end the field early).
+  return formatEvent({ event: message.topic.replace(/[\r\n]+/g, ' '), data }, data);
 }
