@@ -11,15 +11,15 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import {
   INSTALL_HINT,
   redisAvailable,
   startRedis,
   type RedisServer,
 } from '../../../test/support/redis-server';
+import { CHROMIUM, launchChromium } from './support';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SERVER = path.join(__dirname, '../server.js');
 
 /** `node server.js` with PORT=0; resolves with its origin once it says it listens. */
@@ -75,19 +75,7 @@ describe('example app: two processes behind one Redis, in Chromium', function ()
     ]);
     servers.push(first.child, second.child);
 
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
     const page = await browser.newPage();
     await page.goto(first.origin);
     // The page shows a number once its socket, on the first process, has its first message.

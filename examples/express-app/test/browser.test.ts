@@ -14,11 +14,9 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import type { EndpointsMiddleware } from '../../../src';
-import { createApp, DEFAULT_TOKEN, silentLogger } from './support';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+import { CHROMIUM, createApp, DEFAULT_TOKEN, launchChromium, silentLogger } from './support';
 
 describe('the example in Chromium (playwright-core)', function () {
   this.timeout(60_000);
@@ -39,21 +37,7 @@ describe('the example in Chromium (playwright-core)', function () {
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
     baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      // Playwright gives the browser a fresh profile of its own (a --user-data-dir here would
-      // clash with it). The networking flags stop Chromium calling outside hosts, which fails here.
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   });
 
   after(async () => {

@@ -13,6 +13,7 @@ import { execSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Express } from 'express';
+import { chromium, type Browser } from 'playwright-core';
 import type * as Client from '../../../src/client';
 import type * as Testing from '../../../src/testing';
 import type { EndpointsMiddleware } from '../../../src';
@@ -85,4 +86,28 @@ function mtimeOf(file: string): number {
   } catch {
     return 0;
   }
+}
+
+/** Where the browser tests find Debian's Chromium (`CHROMIUM_PATH` to point elsewhere). */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/**
+ * Debian's Chromium, headless, through playwright-core. Playwright gives the browser a fresh profile of
+ * its own (a --user-data-dir here would clash with it); the networking flags stop Chromium calling
+ * outside hosts, which fails here.
+ */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
 }
