@@ -6,7 +6,14 @@
  * from `req`/`res`, `.fetch` from its Request. Nothing here knows which host it serves.
  */
 import type { RequestTrace } from '../observe';
-import type { EndpointContext, NodeContext, Params, PublishTopic, SubscribeTopics } from '../types';
+import type {
+  EndpointContext,
+  EndpointErrorInfo,
+  NodeContext,
+  Params,
+  PublishTopic,
+  SubscribeTopics,
+} from '../types';
 import { isClientAbort, tellOnError, wasTold } from './report-error';
 import type { CompiledRoute } from './route';
 
@@ -123,19 +130,23 @@ export class EndpointCall implements EndpointContext {
     if (!wasTold(error)) this.#tell(error, what, passedToNext);
   }
 
+  /** A Request never built had no signal to abort: only one that was can tell of a client leaving. */
   #isExpected(error: unknown): boolean {
-    return this.#host.isExpected(error) || isClientAbort(EndpointCall.requestOf(this), error);
+    return this.#host.isExpected(error) || isClientAbort(this.#request, error);
   }
 
   #tell(error: unknown, what: string, passedToNext: boolean): void {
     const route = this.#route;
-    tellOnError(route.onError, error, {
-      request: EndpointCall.requestOf(this),
+    const info: EndpointErrorInfo = {
       route: route.pattern,
       file: route.displayPath,
       export: what,
       passedToNext,
-    });
+    };
+    // The Request is built when `onError` reads it, not before: the default one does not when the host's
+    // error handler gets the error, and building a Request is the bridge's most expensive step.
+    Object.defineProperty(info, 'request', { get: () => EndpointCall.requestOf(this), enumerable: true });
+    tellOnError(route.onError, error, info);
   }
 
   /** An `after()` callback's error: the request is over, so only `onError` hears of it. */

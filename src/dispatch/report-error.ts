@@ -63,10 +63,14 @@ function urlOf(request: Request): string {
   }
 }
 
-/** The error only says that the client went away (its request's signal aborted): nobody to tell. */
-export function isClientAbort(request: Request, error: unknown): boolean {
+/**
+ * The error only says that the client went away (its request's signal aborted): nobody to tell.
+ * `request` is absent when none was built, so no signal of it can have aborted.
+ */
+export function isClientAbort(request: Request | undefined, error: unknown): boolean {
   const name = (error as { name?: unknown } | null)?.name;
   if (name === 'ClientClosedError') return true;
+  if (request === undefined) return false;
   const signal = request.signal;
   return signal.aborted && (error === signal.reason || name === 'AbortError');
 }
