@@ -4,14 +4,8 @@
  * (`express-file-endpoints:deliver`), and what was dropped (`express-file-endpoints:drop`). Nothing
  * is built or published unless someone subscribes.
  */
-import {
-  deliverChannel,
-  dropChannel,
-  publishChannel,
-  type DeliverTraceContext,
-  type DropMessage,
-  type PublishTraceContext,
-} from './channels';
+import { deliverChannel, dropChannel, publishChannel, type DropMessage } from './channels';
+import type { TracingChannel } from 'node:diagnostics_channel';
 
 /** What a trace reads of a publication: `size` is only read when someone subscribes. */
 export interface TracedMessage {
@@ -25,32 +19,31 @@ export function tracePublish(
   backplane: string | undefined,
   fanOut: () => number,
 ): void {
-  if (!publishChannel.hasSubscribers) {
-    fanOut();
-    return;
-  }
-  const context: PublishTraceContext = { topic: message.topic, size: message.size, delivered: 0, backplane };
-  publishChannel.start.runStores(context, () => {
-    try {
-      context.delivered = fanOut();
-    } finally {
-      publishChannel.end.publish(context);
-    }
-  });
+  traceFanOut(publishChannel, message, backplane, fanOut);
 }
 
 /** Runs `fanOut` for a publication that came from another process, inside its trace. */
 export function traceDeliver(message: TracedMessage, backplane: string, fanOut: () => number): void {
-  if (!deliverChannel.hasSubscribers) {
+  traceFanOut(deliverChannel, message, backplane, fanOut);
+}
+
+/** The one way a fan-out is traced: `start` and `end` around it, `delivered` set before `end`. */
+function traceFanOut<B extends string | undefined>(
+  channel: TracingChannel<unknown, { topic: string; size: number; delivered: number; backplane: B }>,
+  message: TracedMessage,
+  backplane: B,
+  fanOut: () => number,
+): void {
+  if (!channel.hasSubscribers) {
     fanOut();
     return;
   }
-  const context: DeliverTraceContext = { topic: message.topic, size: message.size, delivered: 0, backplane };
-  deliverChannel.start.runStores(context, () => {
+  const context = { topic: message.topic, size: message.size, delivered: 0, backplane };
+  channel.start.runStores(context, () => {
     try {
       context.delivered = fanOut();
     } finally {
-      deliverChannel.end.publish(context);
+      channel.end.publish(context);
     }
   });
 }
