@@ -47,7 +47,14 @@ import { openBuild, type OpenedBuild } from './manifest';
 import type { Router } from './router';
 import { runtime } from './runtime';
 import { TopicHub, TopicStream } from './topics';
-import type { MountOptions, PublishTopic, SubscribeTopics, TopicStats, WebMiddleware } from './types';
+import type {
+  ErrorReporter,
+  MountOptions,
+  PublishTopic,
+  SubscribeTopics,
+  TopicStats,
+  WebMiddleware,
+} from './types';
 import { assertValidTree } from './validate';
 import {
   attachWebSockets,
@@ -136,7 +143,28 @@ export function mountEndpoints(
   return loaded;
 }
 
+/** The mount's options with what every part of it reads resolved once: `onError`'s default. */
+interface MountSettings extends MountOptions {
+  onError: ErrorReporter;
+}
+
+/** What compiling a loaded tree gives: its router, the tree as loaded, its modules by file. */
+interface Compiled {
+  router: Router<CompiledRoute>;
+  loaded: DiscoveredTree;
+  modules: LoadedModules;
+}
+
+/** The compile step as the dev loop and loadTree call it. */
+type CompileStep = (
+  tree: DiscoveredTree,
+  options: MountOptions,
+  load: (file: RouteFile) => Promise<ModuleExports>,
+  validated?: boolean,
+) => Promise<Compiled>;
+
 function createEndpoints(options: MountOptions): EndpointsMiddleware {
+  const settings: MountSettings = { ...options, onError: options.onError ?? logError };
   // A build (docs/build.md) holds a table validated when it was made: nothing to glob, read or validate.
   const build = openBuild(options);
   if (build && options.dev) throw devFromBuildError(build);
@@ -148,7 +176,7 @@ function createEndpoints(options: MountOptions): EndpointsMiddleware {
   // Rows are updated in place once the modules are loaded, so a reference kept earlier stays current.
   const routes = describeRoutes(tree);
   // One per mount, made here rather than per request: a mount whose code never publishes pays nothing more.
-  const onError = options.onError ?? logError;
+  const { onError } = settings;
   const topics = new TopicHub({
     backplane: options.topics?.backplane,
     backpressureLimit: options.topics?.backpressureLimit,
@@ -170,15 +198,22 @@ function createEndpoints(options: MountOptions): EndpointsMiddleware {
   let router: Router<MountedRoute> = loadingRouter(tree, options);
   // The tree as last loaded, with its modules: what `.openapi()` describes.
   let described: { tree: DiscoveredTree; modules?: LoadedModules } = { tree };
-  const keep: typeof compile = (loadedTree, mountOptions, load, validated) =>
-    compile(loadedTree, mountOptions, load, validated, topicAccess).then(
+  // The dev loop hands back the options it was given; the resolved settings are what compile reads.
+  const keep: CompileStep = (loadedTree, _options, load, validated) =>
+    compile(loadedTree, settings, load, validated, topicAccess).then(
       (result) => ((described = { tree: result.loaded, modules: result.modules }), result),
     );
   const devLoop = dev
-    ? startDevLoop(tree, { options, dev, routes, compile: keep, swap: (next) => void (router = next) })
+    ? startDevLoop(tree, {
+        options: settings,
+        dev,
+        routes,
+        compile: keep,
+        swap: (next) => void (router = next),
+      })
     : undefined;
   const ready =
-    devLoop?.ready ?? loadTree(tree, options, (next) => void (router = next), routes, keep, build);
+    devLoop?.ready ?? loadTree(tree, settings, (next) => void (router = next), routes, keep, build);
   // The error reaches whoever awaits `.ready`; it must not also crash the process as an unhandled
   // rejection when nobody awaits it (onError has been told).
   const loaded = ready.then(noop, noop);
@@ -208,7 +243,6 @@ function createEndpoints(options: MountOptions): EndpointsMiddleware {
   if (options.openapi) {
     // Only a mount with the option is wrapped: the others' requests pay nothing for it.
     // The tree's middleware (an auth check around every endpoint) guards the document too.
-    const onError = options.onError ?? logError;
     ({ middleware, fetch } = serveOpenAPI(
       options.openapi,
       {
@@ -282,13 +316,13 @@ function loadingRouter(tree: DiscoveredTree, options: MountOptions): Router<Moun
  */
 async function loadTree(
   tree: DiscoveredTree,
-  options: MountOptions,
+  settings: MountSettings,
   swap: (router: Router<CompiledRoute>) => void,
   routes: RouteInfo[],
-  compileTree: typeof compile,
+  compileTree: CompileStep,
   build?: OpenedBuild,
 ): Promise<void> {
-  const onError = options.onError ?? logError;
+  const { onError } = settings;
   const failures: { file: RouteFile; error: unknown }[] = [];
   const load = async (file: RouteFile): Promise<ModuleExports> => {
     // A build's modules come from one import: if it fails, the whole tree fails, told once below.
@@ -300,12 +334,12 @@ async function loadTree(
       return failingModule(file, tree, error);
     }
   };
-  let compiled: Awaited<ReturnType<typeof compile>>;
+  let compiled: Compiled;
   try {
-    compiled = await compileTree(tree, options, load, build !== undefined);
+    compiled = await compileTree(tree, settings, load, build !== undefined);
   } catch (error) {
     // The tree as loaded is invalid (`export * from` brought a conflict): no route can be trusted.
-    swap(failingRouter(tree, options, error));
+    swap(failingRouter(tree, settings, error));
     tellOnError(onError, error, {
       file: displayPath(tree.root),
       route: '/',
@@ -330,11 +364,11 @@ async function loadTree(
 /** Loads every module, confirms the exports static reading could not see, builds the router. */
 async function compile(
   tree: DiscoveredTree,
-  options: MountOptions,
+  options: MountSettings,
   load: (file: RouteFile) => Promise<ModuleExports>,
   validated = false,
   topics?: TopicAccess,
-): Promise<{ router: Router<CompiledRoute>; loaded: DiscoveredTree; modules: LoadedModules }> {
+): Promise<Compiled> {
   const modules = new Map<RouteFile, ModuleExports>();
   await Promise.all(
     tree.files.filter((f) => f.kind !== 'page').map(async (file) => modules.set(file, await load(file))),
@@ -360,7 +394,7 @@ async function compile(
   const pages = patternsWithPage(tree);
   const optionMiddleware = options.middleware ?? [];
   const optionNames = middlewareOptionNames(optionMiddleware);
-  const onError = options.onError ?? logError;
+  const { onError } = options;
   const checksResponses = mountChecksResponses(options);
   const routeFor = (file: RouteFile): CompiledRoute => {
     const mod = modules.get(file)!;
