@@ -1,5 +1,5 @@
 /**
- * Scenario (e), from process start to the first answered request (issue 26's targets): a bare Express app with
+ * Scenario (e), from process start to the first answered request: a bare Express app with
  * one route (the baseline), the 1,000-endpoint TypeScript tree (ES module package) mounted from a build, the
  * same app bundled into one file, and the tree mounted without a build, through tsx (cold: an empty transform
  * cache) and through Node's own type stripping (the tree copied where no tsx can be found). Each measurement is
