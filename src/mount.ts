@@ -12,13 +12,15 @@ import {
   type DiscoveredTree,
   type RouteFile,
 } from './discover';
-import { failingModule, failingRouter, resolveDevOptions, startDevLoop } from './dev';
+import { resolveDevOptions, startDevLoop } from './dev';
 import { describeRoutes, patternsWithPage, updateRoutes, type RouteInfo } from './describe-routes';
 import {
   buildMethodTable,
   compileRoute,
   endpointRouter,
   etagModeOf,
+  failingModule,
+  failingRouter,
   fetchEtagModeOf,
   handleFetch,
   Lifecycle,
@@ -29,6 +31,7 @@ import {
   LOADING,
   middlewareOptionNames,
   type MountedRoute,
+  type MountSettings,
   socketHandlerOf,
   type TopicAccess,
   WEBSOCKET_EXPORT,
@@ -47,14 +50,7 @@ import { openBuild, type OpenedBuild } from './manifest';
 import type { Router } from './router';
 import { runtime } from './runtime';
 import { TopicHub, TopicStream } from './topics';
-import type {
-  ErrorReporter,
-  MountOptions,
-  PublishTopic,
-  SubscribeTopics,
-  TopicStats,
-  WebMiddleware,
-} from './types';
+import type { MountOptions, PublishTopic, SubscribeTopics, TopicStats, WebMiddleware } from './types';
 import { assertValidTree } from './validate';
 import {
   attachWebSockets,
@@ -143,11 +139,6 @@ export function mountEndpoints(
   return loaded;
 }
 
-/** The mount's options with what every part of it reads resolved once: `onError`'s default. */
-interface MountSettings extends MountOptions {
-  onError: ErrorReporter;
-}
-
 /** What compiling a loaded tree gives: its router, the tree as loaded, its modules by file. */
 interface Compiled {
   router: Router<CompiledRoute>;
@@ -205,7 +196,7 @@ function createEndpoints(options: MountOptions): EndpointsMiddleware {
     );
   const devLoop = dev
     ? startDevLoop(tree, {
-        options: settings,
+        settings,
         dev,
         routes,
         compile: keep,
@@ -331,7 +322,7 @@ async function loadTree(
       return await loadModule(file.file, file.displayPath);
     } catch (error) {
       failures.push({ file, error });
-      return failingModule(file, tree, error);
+      return failingModule(file, patternsWithPage(tree).has(file.pattern), error);
     }
   };
   let compiled: Compiled;
