@@ -194,17 +194,9 @@ function createEndpoints(options: MountOptions): EndpointsMiddleware {
     compile(loadedTree, settings, load, validated, topicAccess).then(
       (result) => ((described = { tree: result.loaded, modules: result.modules }), result),
     );
-  const devLoop = dev
-    ? startDevLoop(tree, {
-        settings,
-        dev,
-        routes,
-        compile: keep,
-        swap: (next) => void (router = next),
-      })
-    : undefined;
-  const ready =
-    devLoop?.ready ?? loadTree(tree, settings, (next) => void (router = next), routes, keep, build);
+  const swap = (next: Router<CompiledRoute>) => void (router = next);
+  const devLoop = dev ? startDevLoop(tree, { settings, dev, routes, compile: keep, swap }) : undefined;
+  const ready = devLoop?.ready ?? loadTree({ tree, build, settings, routes, compile: keep, swap });
   // The error reaches whoever awaits `.ready`; it must not also crash the process as an unhandled
   // rejection when nobody awaits it (onError has been told).
   const loaded = ready.then(noop, noop);
@@ -299,20 +291,25 @@ function loadingRouter(tree: DiscoveredTree, options: MountOptions): Router<Moun
   return endpointRouter<MountedRoute>(tree, options, () => LOADING);
 }
 
+/** What loadTree needs of the mount: the tree (or the build) to load, and where the result goes. */
+interface TreeLoad {
+  tree: DiscoveredTree;
+  build: OpenedBuild | undefined;
+  settings: MountSettings;
+  /** `.routes`, updated in place. */
+  routes: RouteInfo[];
+  compile: CompileStep;
+  /** Makes `router` the table the next request uses. */
+  swap(router: Router<CompiledRoute>): void;
+}
+
 /**
  * Loads the tree and swaps its table in. A module that fails to load is told to `onError` once,
  * here, and the routes it serves (as endpoint or folder middleware) answer with its error, through
  * the app's error handler; every other route works. The returned promise rejects with the first
  * such error, for a caller that awaits `mountEndpoints(app)` and wants to stop.
  */
-async function loadTree(
-  tree: DiscoveredTree,
-  settings: MountSettings,
-  swap: (router: Router<CompiledRoute>) => void,
-  routes: RouteInfo[],
-  compileTree: CompileStep,
-  build?: OpenedBuild,
-): Promise<void> {
+async function loadTree({ tree, build, settings, routes, compile, swap }: TreeLoad): Promise<void> {
   const { onError } = settings;
   const failures: { file: RouteFile; error: unknown }[] = [];
   const load = async (file: RouteFile): Promise<ModuleExports> => {
@@ -327,7 +324,7 @@ async function loadTree(
   };
   let compiled: Compiled;
   try {
-    compiled = await compileTree(tree, settings, load, build !== undefined);
+    compiled = await compile(tree, settings, load, build !== undefined);
   } catch (error) {
     // The tree as loaded is invalid (`export * from` brought a conflict): no route can be trusted.
     swap(failingRouter(tree, settings, error));
