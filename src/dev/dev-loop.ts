@@ -27,11 +27,11 @@ import { invalidateModules } from './module-versions';
 import type { CompileTree, DevProblem } from './types';
 import { watchTree } from './watch-tree';
 
+/** The mount, as the dev loop sees it. */
 export interface DevLoopHost {
-  settings: MountSettings;
-  dev: ResolvedDevOptions;
+  readonly settings: MountSettings;
   /** `.routes`, updated in place. */
-  routes: RouteInfo[];
+  readonly routes: RouteInfo[];
   compile: CompileTree;
   /** Makes `router` the table the next request uses. */
   swap(router: Router<CompiledRoute>): void;
@@ -46,8 +46,7 @@ export interface DevLoop {
 
 type Loaded = { exports: ModuleExports } | { problem: DevProblem };
 
-export function startDevLoop(tree: DiscoveredTree, host: DevLoopHost): DevLoop {
-  const { dev } = host;
+export function startDevLoop(tree: DiscoveredTree, dev: ResolvedDevOptions, host: DevLoopHost): DevLoop {
   const root = tree.root;
   // Loaded modules by file; a reload drops the stale ones, so everything else is reused as is.
   const modules = new Map<string, Loaded>();
@@ -69,7 +68,7 @@ export function startDevLoop(tree: DiscoveredTree, host: DevLoopHost): DevLoop {
         return standInModule(file, current, [entry.problem]);
       };
       try {
-        const { router, loaded } = await host.compile(current, host.settings, load);
+        const { router, loaded } = await host.compile(current, load);
         host.swap(router);
         updateRoutes(host.routes, loaded);
       } catch (error) {

@@ -5,5 +5,5 @@
  * change (through src/typed-routes).
  */
 export { resolveDevOptions } from './dev-options';
-export { startDevLoop } from './dev-loop';
+export { startDevLoop, type DevLoop, type DevLoopHost } from './dev-loop';
 export type { DevProblem, DevReload } from './types';

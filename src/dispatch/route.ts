@@ -16,10 +16,14 @@ import type { MethodTable } from './method-table';
 
 /**
  * A mount's options with what every part of it reads resolved once, by the mount: `onError`'s
- * default. The routes it builds, the stand-ins for broken code and development mode read these.
+ * default, the `middleware` option's and `asyncContext`'s. The routes it builds, the stand-ins for
+ * broken code and development mode read these.
  */
 export interface MountSettings extends MountOptions {
   onError: ErrorReporter;
+  /** The `middleware` option, `[]` without it. */
+  middleware: WebMiddleware[];
+  asyncContext: boolean;
 }
 
 /** What `req.route` is set to while an endpoint answers, for loggers and tracing that read it. */
