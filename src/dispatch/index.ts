@@ -1,7 +1,8 @@
 /**
  * dispatch: module exports + method -> the handler to run, or 405 / automatic OPTIONS / pass; the
  * route's middleware chain and handler, in Request/Response terms; the library's own answers; and
- * the whole table as `.fetch`; an endpoint's `websocket` hooks, checked. No Node objects here.
+ * the whole table as `.fetch`; an endpoint's `websocket` hooks, checked; the stand-ins that answer
+ * for a module that failed to load. No Node objects here.
  */
 export { buildMethodTable, dispatch, methodsFor } from './method-table';
 export type { MethodTable, HandlerEntry, Dispatch } from './method-table';
@@ -30,7 +31,14 @@ export {
   type Answer,
 } from './answers';
 export { compileRoute, endpointRouter, LOADING, middlewareOptionNames } from './route';
-export type { CompiledRoute, ExpressStyleRoute, MountedRoute, TopicAccess } from './route';
+export type { CompiledRoute, ExpressStyleRoute, MountedRoute, MountSettings, TopicAccess } from './route';
+export {
+  answeringModule,
+  answeringRouter,
+  failingModule,
+  failingRouter,
+  type StandInAnswer,
+} from './stand-ins';
 export { EndpointCall, emptyLocals, type HostRequest } from './endpoint-call';
 export { Failure, runRoute } from './run-route';
 export { handledRejection, NextCalledTwiceError } from './run-chain';
