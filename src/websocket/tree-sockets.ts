@@ -6,7 +6,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { WebSocketServer } from 'ws';
-import { hasRewrittenPath, requestUrl, targetPath } from '../bridge';
+import { hasRewrittenPath, pathUnder, requestUrl, targetPath } from '../bridge';
 import { LOADING, tellOnError, type MountedRoute } from '../dispatch';
 import { MALFORMED_PATH, type RouteMatch, type Router } from '../router';
 import type { TopicHub } from '../topics';
@@ -216,9 +216,7 @@ function startKeepAlive(connections: Set<Connection>, interval: number | false):
 /** The raw path below the mount path, or `undefined` when the request is not under it. */
 function pathBelow(url: string, mountPath: string): string | undefined {
   const path = targetPath(url);
-  if (path === undefined || mountPath === '') return path;
-  if (path === mountPath) return '/';
-  return path.startsWith(`${mountPath}/`) ? path.slice(mountPath.length) : undefined;
+  return path === undefined ? undefined : pathUnder(path, mountPath);
 }
 
 function checkedMountPath(mountPath: string | undefined): string {
