@@ -53,6 +53,8 @@ interface Target {
   /** The raw path as the client sent it. */
   original: string | undefined;
   mountPath: string;
+  /** Whether `mountPath` is where the host mounted the tree, rather than `''` for want of knowing. */
+  mountPathKnown: boolean;
   /** The raw path the tree routes (see `pathBelowMount`). */
   below: string | undefined;
 }
@@ -68,6 +70,7 @@ const last: Target = {
   baseUrl: undefined,
   original: undefined,
   mountPath: '',
+  mountPathKnown: false,
   below: undefined,
 };
 
@@ -83,6 +86,7 @@ function readTarget(req: HostRequest): Target {
   if (originalUrl === undefined || originalUrl === url) {
     last.original = path;
     last.mountPath = typeof baseUrl === 'string' ? baseUrl : '';
+    last.mountPathKnown = true;
     last.below = path;
     return last;
   }
@@ -90,6 +94,7 @@ function readTarget(req: HostRequest): Target {
   const mountPath = typeof baseUrl === 'string' ? baseUrl : strippedPrefix(original, path);
   last.original = original;
   last.mountPath = mountPath;
+  last.mountPathKnown = mountPath !== '' || typeof baseUrl === 'string';
   last.below = strippedASlashMore(original, mountPath, path) ? undefined : path;
   return last;
 }
@@ -116,3 +121,40 @@ function strippedASlashMore(
     original.endsWith(below)
   );
 }
+
+/**
+ * The mount paths a tree's middleware has been reached under, which its sockets are looked for
+ * under: an upgrade request never passes through the host's router, so nothing else tells a
+ * socket where `app.use('/v1', endpoints)` put the tree. As requests spell them: an Express app
+ * that routes case-insensitively may note `/V1` beside `/v1`, which it would route to the tree
+ * as well.
+ */
+export class MountPaths {
+  // Longest first: a socket's path under two of them (the tree mounted at `/` and at `/v1`) is
+  // taken to be under the longer one.
+  #known: string[] = [];
+
+  /**
+   * The mount paths noted so far; none until a request has reached the tree. A mount path with a
+   * parameter (`/tenants/:id`) is noted once per value, for the first few only: no way to serve sockets.
+   */
+  get known(): readonly string[] {
+    return this.#known;
+  }
+
+  /** Notes the request's mount path; nothing is allocated once it is known. */
+  note(req: HostRequest): void {
+    const target = readTarget(req);
+    // Connect's target after an app rewrote `req.url` says nothing of where the tree is.
+    if (!target.mountPathKnown) return;
+    const known = this.#known;
+    const mountPath = target.mountPath;
+    for (let i = 0; i < known.length; i++) if (known[i] === mountPath) return;
+    if (known.length === MAX_MOUNT_PATHS) return;
+    known.push(mountPath);
+    known.sort((a, b) => b.length - a.length);
+  }
+}
+
+/** Bounds what clients who spell a mount path many ways (or a parameter in it) can make a mount keep. */
+const MAX_MOUNT_PATHS = 8;
