@@ -4,7 +4,13 @@
  * Discovery and validation run synchronously so an invalid tree throws at the call; loading
  * modules is asynchronous, and requests that arrive before it ends wait for it.
  */
-import { createNodeMiddleware, DEFAULT_BODY_LIMIT, routingOf, type NodeMiddleware } from './bridge';
+import {
+  createNodeMiddleware,
+  DEFAULT_BODY_LIMIT,
+  MountPaths,
+  routingOf,
+  type NodeMiddleware,
+} from './bridge';
 import {
   discoverTree,
   displayPath,
@@ -174,6 +180,8 @@ class Mount implements DevLoopHost {
   readonly #topicAccess: TopicAccess;
   /** The requests in flight, for `close()` to wait for. */
   readonly #lifecycle = new Lifecycle();
+  /** Where the middleware was reached, which tells `attach` where the tree's sockets are. */
+  readonly #mountPaths = new MountPaths();
   /** The servers `attach` serves WebSockets on, whose sockets `close()` closes. */
   readonly #socketServers: SocketRegistry[] = [];
   /** Development mode's watching and reloading, when it is on. */
@@ -374,6 +382,7 @@ class Mount implements DevLoopHost {
       passUnservedMethods: settings.unservedMethods !== '405',
       etag: etagModeOf(settings.etag),
       lifecycle: this.#lifecycle,
+      mountPaths: this.#mountPaths,
     });
     const fetchSettings = { etag: fetchEtagModeOf(settings.etag), lifecycle: this.#lifecycle };
     const fetch = async (request: Request) => {
@@ -415,6 +424,7 @@ class Mount implements DevLoopHost {
       mayServeSockets: mayServeSockets(this.#tree),
       onError: this.settings.onError,
       topics: this.#topics,
+      mountPaths: this.#mountPaths,
     };
     this.#socketServers.push(attachWebSockets(server, sockets, attachOptions));
   }

@@ -33,7 +33,7 @@ import type { NodeContext, Params } from '../types';
 import { isClientGoneError, shutDownResponse } from './client-gone';
 import { drainAfterResponse } from './drain-request';
 import { hostRouting } from './host-routing';
-import { mountPathOf, pathBelowMount } from './mount-path';
+import { mountPathOf, pathBelowMount, type MountPaths } from './mount-path';
 import { failRequest, finalNext, refuse, sendAnswer, type NextFunction } from './plain-answers';
 import { bodyAlreadyRead, BodyLimitError, BodyTooDeepError } from './request-body';
 import { hasRewrittenPath, requestUrl } from './request-url';
@@ -71,6 +71,8 @@ export interface MountState {
   routing: RouterOptions;
   /** The requests in flight, and whether the mount is closing. */
   lifecycle: Lifecycle;
+  /** Where requests reached the tree, for its sockets (`attach`), which no host routes. */
+  mountPaths?: MountPaths;
 }
 
 /**
@@ -102,6 +104,7 @@ function handleNodeRequest(
   hostGetsErrors: boolean,
 ): void | Promise<void> {
   const path = pathBelowMount(req);
+  mount.mountPaths?.note(req);
   // What the host's next() returns is not ours to handle: a non-promise there must not reach `.catch`.
   if (path === undefined) return void next();
   // Never more loosely than the Express app in front compares its guards' paths.

@@ -6,6 +6,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { isRewrittenPath, targetPath } from '../router';
+import { originalPath } from './mount-path';
 
 export { targetPath };
 
@@ -65,7 +66,7 @@ export function originalTarget(req: ExpressLikeRequest): string {
 
 /** Whether the client's target, as sent, has a path the URL parser would rewrite. */
 export function hasRewrittenPath(req: ExpressLikeRequest): boolean {
-  return isRewrittenPath(targetPath(originalTarget(req)) ?? '/');
+  return isRewrittenPath(originalPath(req) ?? '/');
 }
 
 /**
