@@ -156,9 +156,9 @@ async function run(
     return capture.response;
   };
 
-  let returned: Response;
+  let returned: unknown;
   try {
-    returned = await middleware(request, callNext, new BridgedContext(req, res));
+    returned = await answerOf(middleware, request, callNext, new BridgedContext(req, res));
     if (misuse) throw misuse;
     if (!isResponse(returned))
       throw new TypeError(`A bridged middleware returned ${typeof returned}, not a Response`);
@@ -182,6 +182,19 @@ async function run(
     failAfterNext(req, res, capture, error, () => sendAnswer(res, INTERNAL_ERROR));
   } finally {
     capture.restore();
+  }
+}
+
+/**
+ * What the middleware answered: what it returned, or a Response it threw (`throw
+ * Response.redirect(url)`), as a handler's or the tree's own middleware's thrown Response is.
+ */
+async function answerOf(middleware: WebMiddleware, ...args: Parameters<WebMiddleware>): Promise<unknown> {
+  try {
+    return await middleware(...args);
+  } catch (error) {
+    if (isResponse(error)) return error;
+    throw error;
   }
 }
 
