@@ -30,11 +30,10 @@ import { ResponseCapture } from './response-capture';
 import { failAfterNext, sendAfterNext } from './replay-response';
 import {
   BAD_ORIGIN,
-  handledRejection,
   INTERNAL_ERROR,
   isForbiddenMethod,
   logError,
-  NextCalledTwiceError,
+  NextGuard,
   METHOD_WITHOUT_REQUEST,
   REWRITTEN_PATH_ANSWER,
   tellOnError,
@@ -143,14 +142,11 @@ async function run(
   const request = bridgeRequest(req, res, bodyLimit);
 
   let capture: ResponseCapture | undefined;
-  // The app's chain runs once. A second next() fails the request, whether the
-  // middleware awaits its promise or drops it; dropped, it is no unhandled rejection.
-  let misuse: NextCalledTwiceError | undefined;
+  // The app's chain runs once. A second next() fails the request, whether the middleware awaits
+  // its promise or drops it.
+  const guard = new NextGuard();
   const callNext = (): Promise<Response> => {
-    if (capture) {
-      if (!misuse) tell(onError, (misuse = new NextCalledTwiceError()), middleware, req, request);
-      return handledRejection(misuse);
-    }
+    if (capture) return guard.calledAgain((misuse) => tell(onError, misuse, middleware, req, request));
     capture = new ResponseCapture(res);
     next();
     return capture.response;
@@ -159,7 +155,7 @@ async function run(
   let returned: unknown;
   try {
     returned = await answerOf(middleware, request, callNext, new BridgedContext(req, res));
-    if (misuse) throw misuse;
+    if (guard.misuse) throw guard.misuse;
     if (!isResponse(returned))
       throw new TypeError(`A bridged middleware returned ${typeof returned}, not a Response`);
   } catch (error) {
@@ -170,7 +166,7 @@ async function run(
     }
     // The chain already ran; its error handler cannot be entered again: onError is told instead.
     return failAfterNext(req, res, capture, error, () => {
-      if (answer === INTERNAL_ERROR && error !== misuse) tell(onError, error, middleware, req, request);
+      if (answer === INTERNAL_ERROR && error !== guard.misuse) tell(onError, error, middleware, req, request);
       sendAnswer(res, answer);
     });
   }
