@@ -7,6 +7,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { ClientClosedError } from './request-body';
+import { isClientClosedError } from '../dispatch';
 import type { ResponseWriter } from './response-writer';
 
 /** What tells whether a response can still be written: `res`, or a writer that stands for it. */
@@ -41,7 +42,7 @@ export function whenClientGone(res: Watched, onGone: (reason: Error) => void): (
 export function isClientGoneError(res: ServerResponse, error: unknown): boolean {
   if (!isClientGone(res)) return false;
   return (
-    error instanceof ClientClosedError ||
+    isClientClosedError(error) ||
     (error as { code?: unknown } | null)?.code === 'ECONNRESET' ||
     (error !== undefined && error === shutDown.get(res.req))
   );

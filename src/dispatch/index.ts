@@ -60,6 +60,7 @@ export {
   DEFAULT_BODY_LIMIT,
   declaresMoreThan,
   isBodyLimitError,
+  isClientClosedError,
 } from './request-body';
 export { socketHandlerOf, withUpgradeRequired } from './socket-handler';
 export { logError, markTold, tellOnError } from './report-error';
