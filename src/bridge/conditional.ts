@@ -7,8 +7,9 @@
  * Streams never get one: their bytes are not known when the head goes out.
  */
 import { hash } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { formatEntityTag, isFresh, NOT_MODIFIED_DROPS, type EtagMode } from '../dispatch';
+import type { ResponseWriter } from './response-writer';
 
 /** What Express puts on its requests: the app (its settings), and the freshness getter. */
 interface HostRequest extends IncomingMessage {
@@ -23,7 +24,7 @@ type EntityTagger = (body: Buffer, encoding?: BufferEncoding) => string | undefi
  * yet (by the handler, or by middleware before it); then returns true when the request is fresh and
  * `res` has been turned into a 304, whose body must not be sent.
  */
-export function sendsNotModified(res: ServerResponse, bytes: Uint8Array, mode: EtagMode): boolean {
+export function sendsNotModified(res: ResponseWriter, bytes: Uint8Array, mode: EtagMode): boolean {
   const req = res.req as HostRequest;
   const settings = typeof req.app?.get === 'function' ? req.app : undefined;
   // Following a host that is not Express, or off there: nothing to do. An Express app still decides

@@ -12,5 +12,6 @@ export { mountPathOf, MountPaths, pathBelowMount, pathUnder } from './mount-path
 export { routingOf } from './host-routing';
 export { toWebRequest } from './web-request';
 export { pipeBody, sendWebResponse } from './send-response';
+export type { ResponseWriter } from './response-writer';
 export { frameKnownBody } from './body-length';
 export { whenClientGone } from './client-gone';

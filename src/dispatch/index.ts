@@ -41,7 +41,7 @@ export {
 } from './stand-ins';
 export { EndpointCall, emptyLocals, type HostRequest } from './endpoint-call';
 export { Failure, runRoute } from './run-route';
-export { handledRejection, NextCalledTwiceError } from './run-chain';
+export { NextCalledTwiceError, NextGuard } from './run-chain';
 export { handleFetch, type FetchSettings } from './handle-fetch';
 export { Lifecycle, ShutdownError, type CloseOptions, type InFlight } from './lifecycle';
 export { joinChunks, readAvailable, type Available } from './read-available';
@@ -60,6 +60,7 @@ export {
   DEFAULT_BODY_LIMIT,
   declaresMoreThan,
   isBodyLimitError,
+  isClientClosedError,
 } from './request-body';
 export { socketHandlerOf, withUpgradeRequired } from './socket-handler';
 export { logError, markTold, tellOnError } from './report-error';
