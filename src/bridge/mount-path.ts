@@ -3,17 +3,15 @@
  * path below it that the tree routes. Express and Connect strip the mount path off `req.url` and
  * keep the client's target in `req.originalUrl`; Express also says its mount path (`req.baseUrl`).
  */
-import type { IncomingMessage } from 'node:http';
+import type { ExpressRequest } from './express-request';
 import { targetPath } from '../router';
-
-type HostRequest = IncomingMessage & { baseUrl?: unknown; originalUrl?: string };
 
 /**
  * Express knows its mount path (`req.baseUrl`, parent routers included). Connect, and chains
  * written like it, strip the mount path off `req.url` and keep the client's target in
  * `req.originalUrl`: the mount path is what was stripped. A bare server has none.
  */
-export function mountPathOf(req: HostRequest): string {
+export function mountPathOf(req: ExpressRequest): string {
   return readTarget(req).mountPath;
 }
 
@@ -24,12 +22,12 @@ export function mountPathOf(req: HostRequest): string {
  * path `/ops` for `/v1//ops`, which a guard on `/v1/ops` never sees; such a request goes on to the
  * app, so that the tree serves only paths a guard on a prefix in front of it sees too.
  */
-export function pathBelowMount(req: HostRequest): string | undefined {
+export function pathBelowMount(req: ExpressRequest): string | undefined {
   return readTarget(req).below;
 }
 
 /** The raw path of the client's target, as sent; `undefined` for a target that names no path. */
-export function originalPath(req: HostRequest): string | undefined {
+export function originalPath(req: ExpressRequest): string | undefined {
   return readTarget(req).original;
 }
 
@@ -74,7 +72,7 @@ const last: Target = {
   below: undefined,
 };
 
-function readTarget(req: HostRequest): Target {
+function readTarget(req: ExpressRequest): Target {
   const url = req.url ?? '/';
   const originalUrl = req.originalUrl;
   const baseUrl = req.baseUrl;
@@ -143,7 +141,7 @@ export class MountPaths {
   }
 
   /** Notes the request's mount path; nothing is allocated once it is known. */
-  note(req: HostRequest): void {
+  note(req: ExpressRequest): void {
     const target = readTarget(req);
     // Connect's target after an app rewrote `req.url` says nothing of where the tree is.
     if (!target.mountPathKnown) return;
