@@ -40,7 +40,17 @@ export {
   type StandInAnswer,
 } from './stand-ins';
 export { EndpointCall, emptyLocals, type HostRequest } from './endpoint-call';
-export { Failure, runRoute } from './run-route';
+export { Failure, runRoute, type Outcome } from './run-route';
+export {
+  dispatchRequest,
+  serveHandler,
+  serveRoute,
+  traceRoute,
+  type HandlerHost,
+  type OwnAnswer,
+  type RouteHost,
+  type Served,
+} from './serve-route';
 export { NextCalledTwiceError, NextGuard } from './run-chain';
 export { handleFetch, type FetchSettings } from './handle-fetch';
 export { Lifecycle, ShutdownError, type CloseOptions, type InFlight } from './lifecycle';
