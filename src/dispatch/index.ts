@@ -1,6 +1,7 @@
 /**
  * dispatch: module exports + method -> the handler to run, or 405 / automatic OPTIONS / pass; the
- * route's middleware chain and handler, in Request/Response terms; the library's own answers; and
+ * route's middleware chain and handler, in Request/Response terms, and the one way every host
+ * (the Node bridge, `.fetch`, a WebSocket upgrade) enters a route; the library's own answers; and
  * the whole table as `.fetch`; an endpoint's `websocket` hooks, checked; the stand-ins that answer
  * for a module that failed to load. No Node objects here.
  */
@@ -40,7 +41,7 @@ export {
   type StandInAnswer,
 } from './stand-ins';
 export { EndpointCall, emptyLocals, type HostRequest } from './endpoint-call';
-export { Failure, runRoute, type Outcome } from './run-route';
+export { Failure, type Outcome } from './run-route';
 export {
   dispatchRequest,
   serveHandler,
