@@ -1,6 +1,7 @@
 /**
  * dispatch: module exports + method -> the handler to run, or 405 / automatic OPTIONS / pass; the
- * route's middleware chain and handler, in Request/Response terms; the library's own answers; and
+ * route's middleware chain and handler, in Request/Response terms, and the one way every host
+ * (the Node bridge, `.fetch`, a WebSocket upgrade) enters a route; the library's own answers; and
  * the whole table as `.fetch`; an endpoint's `websocket` hooks, checked; the stand-ins that answer
  * for a module that failed to load. No Node objects here.
  */
@@ -40,7 +41,17 @@ export {
   type StandInAnswer,
 } from './stand-ins';
 export { EndpointCall, emptyLocals, type HostRequest } from './endpoint-call';
-export { Failure, runRoute } from './run-route';
+export { Failure, type Outcome } from './run-route';
+export {
+  dispatchRequest,
+  serveHandler,
+  serveRoute,
+  traceRoute,
+  type HandlerHost,
+  type OwnAnswer,
+  type RouteHost,
+  type Served,
+} from './serve-route';
 export { NextCalledTwiceError, NextGuard } from './run-chain';
 export { handleFetch, type FetchSettings } from './handle-fetch';
 export { Lifecycle, ShutdownError, type CloseOptions, type InFlight } from './lifecycle';
