@@ -10,6 +10,7 @@
  */
 import { isResponse } from '../is-response';
 import type { EndpointContext, InvalidInputHandler } from '../types';
+import { describeValue } from '../words';
 import { directCallChecksResponses } from './response-checks';
 import { problemResponse } from './problem';
 import { checkResponse } from './check-response';
@@ -162,11 +163,5 @@ function isStandardSchema(value: unknown): boolean {
 }
 
 function notASchema(where: string, value: unknown): string {
-  return `defineHandler: ${where} is not a Standard Schema (${describe(value)}); give a schema of a validator that implements https://standard-schema.dev, such as z.object({ … }) of Zod, v.object({ … }) of Valibot or type({ … }) of ArkType`;
-}
-
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (typeof value === 'object') return 'an object without a "~standard" property';
-  return `a ${typeof value}`;
+  return `defineHandler: ${where} is not a Standard Schema (${describeValue(value)}${typeof value === 'object' && value !== null ? ' without a "~standard" property' : ''}); give a schema of a validator that implements https://standard-schema.dev, such as z.object({ … }) of Zod, v.object({ … }) of Valibot or type({ … }) of ArkType`;
 }

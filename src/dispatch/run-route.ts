@@ -9,6 +9,7 @@
  */
 import { isResponse } from '../is-response';
 import { traceMiddleware } from '../observe';
+import { describeValue } from '../words';
 import { runInContext } from './async-context';
 import { EndpointCall } from './endpoint-call';
 import { runChain, type ChainHooks, type NextCalledTwiceError } from './run-chain';
@@ -113,7 +114,7 @@ function notAResponse(route: CompiledRoute, entry: HandlerEntry, value: unknown)
     );
   }
   return new TypeError(
-    `${route.displayPath}: export ${entry.exportName} returned ${describe(value)} instead of a Response; ${fixFor(value)}`,
+    `${route.displayPath}: export ${entry.exportName} returned ${describeValue(value)} instead of a Response; ${fixFor(value)}`,
   );
 }
 
@@ -148,7 +149,7 @@ async function runWithMiddleware(
     },
     notAResponse: (index, value) =>
       new TypeError(
-        `${route.middlewareNames[index]}: the middleware returned ${describe(value)} instead of a Response; return \`await next()\` to pass the request on, or a Response of its own.`,
+        `${route.middlewareNames[index]}: the middleware returned ${describeValue(value)} instead of a Response; return \`await next()\` to pass the request on, or a Response of its own.`,
       ),
     isResponse,
     // Told when it happens, which may be after the answer went out; the request fails with it too.
@@ -176,11 +177,4 @@ async function runWithMiddleware(
     call.report(error, blamed === error && culprit !== undefined ? culprit : route.middlewareNames[0]);
     return new Failure(error);
   }
-}
-
-function describe(value: unknown): string {
-  if (value === undefined) return 'undefined';
-  if (value === null) return 'null';
-  if (typeof value === 'object') return `an object (${value.constructor?.name ?? 'Object'})`;
-  return `a ${typeof value}`;
 }

@@ -344,7 +344,7 @@ describe('contracts: defineHandler called directly', () => {
       [
         'a Zod shape instead of a schema',
         () => defineHandler({ body: { name: z.string() } } as never, echo),
-        /contract\.body is not a Standard Schema \(an object without a "~standard" property\)/,
+        /contract\.body is not a Standard Schema \(an object \(Object\) without a "~standard" property\)/,
       ],
       [
         'a status that is not one',
