@@ -44,13 +44,13 @@ export async function sendAfterNext(
   await sending;
 }
 
-/** A failure once the chain has answered: nothing of the chain's goes out, `answer` does. */
+/** A failure once the chain has answered: nothing of the chain's goes out, `sendOwn` does. */
 export function failAfterNext(
   req: IncomingMessage,
   res: ServerResponse,
   capture: ResponseCapture,
   error: unknown,
-  answer: () => void,
+  sendOwn: () => void,
 ): void {
   capture.abandon(true);
   capture.passThrough(() =>
@@ -61,7 +61,7 @@ export function failAfterNext(
         // The chain's head stays off the answer: its headers and its status line's text.
         resetHeaders(res, capture.upstream);
         res.statusMessage = '';
-        answer();
+        sendOwn();
       },
       error,
     ),

@@ -140,7 +140,7 @@ function handleNodeRequest(
   if (decision.kind === 'not-allowed' && hostGetsErrors && mount.passUnservedMethods) return void next();
   // Request loggers and metrics name a request by `req.route.path`, as for Express's own routes.
   (req as IncomingMessage & { route?: unknown }).route = route.expressRoute;
-  const host = new NodeRequest(req, res, next, hostGetsErrors, route, mount);
+  const host = new NodeHost(req, res, next, hostGetsErrors, route, mount);
   // Checked per request, and cheap: no subscriber and no OpenTelemetry SDK, no trace.
   const trace = requestObserved() ? traceRoute(route, method, decision, mountPathOf(req)) : undefined;
   return serveRoute<void | Promise<void>>(host, route, params, decision, trace);
@@ -161,7 +161,7 @@ function whenResponseDone(res: ServerResponse, run: () => void): void {
  * first use, and how the answer is written to `res`. It is also the request's entry in its mount's
  * list of requests in flight.
  */
-class NodeRequest implements RouteHost<void | Promise<void>>, InFlight {
+class NodeHost implements RouteHost<void | Promise<void>>, InFlight {
   #node: NodeContext | undefined;
   /** The client's full URL (`requestUrl`), for the Request built when something needs it. */
   #url: string | undefined;
@@ -185,7 +185,7 @@ class NodeRequest implements RouteHost<void | Promise<void>>, InFlight {
   }
 
   /** A refusal goes to the app's error handler, as a 405 does; OPTIONS's 204 is sent. */
-  answer(why: OwnAnswer | Error): void {
+  writeOwnAnswer(why: OwnAnswer | Error): void {
     if (why instanceof Error) return this.next(why);
     const answer = answerFor(why)!;
     if (why.kind === 'not-allowed') refuse(this.res, this.next, answer);

@@ -10,7 +10,7 @@
  */
 import { patternsWithPage } from '../describe-routes';
 import type { DiscoveredTree, RouteFile } from '../discover';
-import { answeringModule, answeringRouter, type MountSettings, type StandInAnswer } from '../dispatch';
+import { answeringModule, answeringRouter, type MountSettings, type StandInHandler } from '../dispatch';
 import { errorPage } from './error-page';
 import type { DevProblem } from './types';
 
@@ -24,6 +24,6 @@ export function errorRouter(tree: DiscoveredTree, settings: MountSettings, probl
   return answeringRouter(tree, settings, showing(problems));
 }
 
-function showing(problems: readonly DevProblem[]): StandInAnswer {
+function showing(problems: readonly DevProblem[]): StandInHandler {
   return (request) => errorPage(request, problems);
 }

@@ -2,7 +2,7 @@
  * One call of an endpoint: the context its handler gets as second argument, and the per-request
  * state behind it (the Request once built, `after()` callbacks, error reports).
  *
- * A host describes its request with a `HostRequest`, plain data and functions: the Node bridge
+ * A host describes its request with a `CallHost`, plain data and functions: the Node bridge
  * from `req`/`res`, `.fetch` from its Request. Nothing here knows which host it serves.
  */
 import type { RequestTrace } from '../observe';
@@ -18,7 +18,7 @@ import { isClientAbort, tellOnError, wasTold } from './report-error';
 import type { CompiledRoute } from './route';
 
 /** What a host knows of one request. */
-export interface HostRequest {
+export interface CallHost {
   /** Builds the Request; called at most once, and only when something will see it. */
   buildRequest(): Request;
   /** The host's own request and response, on Node (`context.node`). */
@@ -57,7 +57,7 @@ export class EndpointCall implements EndpointContext {
   #request: Request | undefined;
   readonly #route: CompiledRoute;
   readonly #exportName: string;
-  readonly #host: HostRequest;
+  readonly #host: CallHost;
   readonly #trace: RequestTrace | undefined;
   #afterCallbacks: AfterCallback[] | typeof RAN | undefined;
   #after: ((fn: AfterCallback) => void) | undefined;
@@ -67,7 +67,7 @@ export class EndpointCall implements EndpointContext {
     readonly params: Params,
     route: CompiledRoute,
     exportName: string,
-    host: HostRequest,
+    host: CallHost,
     /** The request's trace, when something observes it: told the request's errors. */
     trace?: RequestTrace,
   ) {

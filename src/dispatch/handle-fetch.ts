@@ -33,7 +33,7 @@ import { dispatchRequest, serveRoute, traceRoute, type OwnAnswer, type RouteHost
 import { Exchange, ServedRequest } from './served-request';
 
 /** `.fetch` as a host: no mount, no Node objects, no error handler but the answers below. */
-class FetchRequest implements RouteHost<Response | Promise<Response>>, InFlight {
+class FetchHost implements RouteHost<Response | Promise<Response>>, InFlight {
   readonly node = undefined;
   readonly exchange = new Exchange();
   /** Runs the `after()` callbacks: set when the first one is registered. */
@@ -54,7 +54,7 @@ class FetchRequest implements RouteHost<Response | Promise<Response>>, InFlight 
     this.#etag = settings.etag;
   }
 
-  answer(why: OwnAnswer | Error): Response {
+  writeOwnAnswer(why: OwnAnswer | Error): Response {
     return answerResponse(why instanceof Error ? failureAnswer(why) : answerFor(why)!);
   }
 
@@ -174,7 +174,7 @@ export async function handleFetch(
   ) {
     return answerResponse(PAYLOAD_TOO_LARGE);
   }
-  const host = new FetchRequest(request, route.bodyLimit, settings);
+  const host = new FetchHost(request, route.bodyLimit, settings);
   const trace = traceRoute(route, request.method, decision, undefined);
   // The request as it came, until a handler's call has the one the handler sees.
   if (trace !== undefined) trace.requestSource = () => request;
@@ -198,7 +198,7 @@ export async function handleFetch(
  */
 function watchedUntilOver(
   response: Response,
-  host: FetchRequest,
+  host: FetchHost,
   traced?: (complete: boolean, error?: unknown) => void,
 ): Response {
   const { exchange, done } = host;

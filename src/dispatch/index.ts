@@ -38,9 +38,9 @@ export {
   answeringRouter,
   failingModule,
   failingRouter,
-  type StandInAnswer,
+  type StandInHandler,
 } from './stand-ins';
-export { EndpointCall, emptyLocals, type HostRequest } from './endpoint-call';
+export { EndpointCall, emptyLocals, type CallHost } from './endpoint-call';
 export { Failure, type Outcome } from './run-route';
 export {
   dispatchRequest,

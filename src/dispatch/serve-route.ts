@@ -7,7 +7,7 @@
  */
 import { traceRequest, type RequestTrace } from '../observe';
 import type { Params } from '../types';
-import { EndpointCall, type HostRequest } from './endpoint-call';
+import { EndpointCall, type CallHost } from './endpoint-call';
 import { isForbiddenMethod } from './http-methods';
 import { dispatch, type Dispatch, type HandlerEntry, type MethodTable } from './method-table';
 import type { CompiledRoute } from './route';
@@ -19,8 +19,8 @@ export type Served = Exclude<Dispatch, { kind: 'pass' }>;
 /** One of the tree's own answers, for a method the route has no handler for. */
 export type OwnAnswer = Exclude<Dispatch, { kind: 'pass' | 'handler' }>;
 
-/** What running a handler asks of its host, beside what the call asks (`HostRequest`). */
-export interface HandlerHost<Result> extends HostRequest {
+/** What running a handler asks of its host, beside what the call asks (`CallHost`). */
+export interface HandlerHost<Result> extends CallHost {
   /**
    * The request is in flight of its mount from here, just before the route runs, until `write` has
    * written its answer: a closing mount waits for it. Absent where nothing keeps count.
@@ -36,14 +36,14 @@ export interface RouteHost<Result> extends HandlerHost<Result> {
    * Writes an answer without the handler: the tree's own, for a method the route has no handler for
    * (a 405, OPTIONS's 204), or the error of the host's `refusal()`.
    */
-  answer(why: OwnAnswer | Error): Result;
+  writeOwnAnswer(why: OwnAnswer | Error): Result;
   /**
    * Why the host will not let the handler run (a Host header no URL can be made of, a body over the
    * limit); `undefined` when it will. Asked inside the trace, which sees the refusal.
    */
   refusal?(): Error | undefined;
   /**
-   * Ends `trace` when the answer is over: after `write` or `answer` has returned, or threw (`failed`).
+   * Ends `trace` when the answer is over: after `write` or `writeOwnAnswer` has returned, or threw (`failed`).
    * The host knows when its answer is complete: the response finished, the body was read.
    */
   endTrace(trace: RequestTrace, failed: boolean): void;
@@ -83,8 +83,8 @@ export function serveRoute<Result>(
   decision: Served,
   trace: RequestTrace | undefined,
 ): Result | Promise<Awaited<Result>> {
-  if (trace === undefined) return answer(host, route, params, decision, undefined);
-  return answerTraced(host, route, params, decision, trace);
+  if (trace === undefined) return serve(host, route, params, decision, undefined);
+  return serveTraced(host, route, params, decision, trace);
 }
 
 /**
@@ -103,16 +103,16 @@ export function serveHandler<Result>(
   return host.write(runRoute(route, entry, call), call);
 }
 
-function answer<Result>(
+function serve<Result>(
   host: RouteHost<Result>,
   route: CompiledRoute,
   params: Params,
   decision: Served,
   trace: RequestTrace | undefined,
 ): Result {
-  if (decision.kind !== 'handler') return host.answer(decision);
+  if (decision.kind !== 'handler') return host.writeOwnAnswer(decision);
   const refusal = host.refusal?.();
-  if (refusal !== undefined) return host.answer(refusal);
+  if (refusal !== undefined) return host.writeOwnAnswer(refusal);
   return serveHandler(host, route, params, decision.entry, trace);
 }
 
@@ -120,7 +120,7 @@ function answer<Result>(
  * The same inside the trace: `start` and `end` around the synchronous part of answering, with the
  * stores subscribers bound (an APM's active span), which the host's writing keeps.
  */
-async function answerTraced<Result>(
+async function serveTraced<Result>(
   host: RouteHost<Result>,
   route: CompiledRoute,
   params: Params,
@@ -129,7 +129,7 @@ async function answerTraced<Result>(
 ): Promise<Awaited<Result>> {
   let result: Awaited<Result>;
   try {
-    result = await trace.run(() => answer(host, route, params, decision, trace));
+    result = await trace.run(() => serve(host, route, params, decision, trace));
   } catch (error) {
     // Not one of the request's own errors (those are told through the call): a fault of ours.
     trace.failed(error);

@@ -17,7 +17,7 @@ import { DEFAULT_BODY_LIMIT } from './request-body';
 import { compileRoute, endpointRouter, type CompiledRoute, type MountSettings } from './route';
 
 /** What every handler of a stand-in answers with. */
-export type StandInAnswer = (request: Request) => Response;
+export type StandInHandler = (request: Request) => Response;
 
 /** Exports for a module that failed to load: its handlers (or its middleware) throw the load error. */
 export function failingModule(file: RouteFile, pageServesGet: boolean, error: unknown) {
@@ -30,35 +30,35 @@ export function failingRouter(tree: DiscoveredTree, settings: MountSettings, err
 }
 
 /** The mount tells `onError` about `error` once, when it loads: the requests it fails do not tell it again. */
-function throwing(error: unknown): StandInAnswer {
+function throwing(error: unknown): StandInHandler {
   markTold(error);
   return () => {
     throw error;
   };
 }
 
-/** Exports that answer every request with `answer`. Beside a page, GET and HEAD stay the page's. */
+/** Exports that answer every request with `handler`. Beside a page, GET and HEAD stay the page's. */
 export function answeringModule(
   file: RouteFile,
   pageServesGet: boolean,
-  answer: StandInAnswer,
+  handler: StandInHandler,
 ): Record<string, unknown> {
-  if (file.kind === 'middleware') return { default: answer };
-  if (!pageServesGet) return { ANY: answer };
+  if (file.kind === 'middleware') return { default: handler };
+  if (!pageServesGet) return { ANY: handler };
   const stand: Record<string, unknown> = {};
-  for (const method of HTTP_METHODS) if (method !== 'GET' && method !== 'HEAD') stand[method] = answer;
+  for (const method of HTTP_METHODS) if (method !== 'GET' && method !== 'HEAD') stand[method] = handler;
   return stand;
 }
 
-/** Every endpoint of the tree, each answering with `answer`. */
+/** Every endpoint of the tree, each answering with `handler`. */
 export function answeringRouter(
   tree: DiscoveredTree,
   settings: MountSettings,
-  answer: StandInAnswer,
+  handler: StandInHandler,
 ): Router<CompiledRoute> {
   // No page: with the tree invalid, the stand-in answers every method.
   return endpointRouter(tree, settings, (file) =>
-    compileRoute(file, buildMethodTable(answeringModule(file, false, answer)), {
+    compileRoute(file, buildMethodTable(answeringModule(file, false, handler)), {
       middleware: [],
       middlewareNames: [],
       bodyLimit: settings.bodyLimit ?? DEFAULT_BODY_LIMIT,

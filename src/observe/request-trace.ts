@@ -59,12 +59,12 @@ export class RequestTrace {
    * Runs the synchronous part of answering: `start` before it, `end` after, and in between the
    * stores subscribers bound to `start` (an APM's active span), which the handler's async work keeps.
    */
-  run<T>(answer: () => T): T {
+  run<T>(serve: () => T): T {
     const context = this.context;
-    if (context === undefined) return answer();
+    if (context === undefined) return serve();
     return requestChannel.start.runStores(context, () => {
       try {
-        return answer();
+        return serve();
       } finally {
         requestChannel.end.publish(context);
       }

@@ -31,7 +31,7 @@ export interface AttachOptions {
   mountPath?: string;
   /** Largest message in bytes a client may send; a larger one closes the socket with 1009. Default 1 MiB. */
   maxMessageSize?: number;
-  /** Milliseconds between pings; a socket that has not answered the last one is cut. `false`: none. Default 30,000. */
+  /** Milliseconds between pings; a socket that has not handshakeOver the last one is cut. `false`: none. Default 30,000. */
   pingInterval?: number | false;
   /** Milliseconds a socket has to answer the server's close with its own, before it is cut. Default 5,000. */
   closeTimeout?: number;
@@ -153,17 +153,17 @@ export function treeSockets(mount: SocketMount, options: AttachOptions, passOn: 
     }
     const mountPath = mountPathAbove(req.url ?? '/', mountPaths());
     const context = socketContext(found.params, route, upgradeWebRequest(req, url), mountPath);
-    let answer!: () => void;
-    const answered = new Promise<void>((resolve) => (answer = resolve));
-    const decision = await decideUpgrade(route, context, socket, answered);
-    if (!decision.accepted) return writeRefusal(socket, decision.response).finally(answer);
+    let endHandshake!: () => void;
+    const handshakeOver = new Promise<void>((resolve) => (endHandshake = resolve));
+    const decision = await decideUpgrade(route, context, socket, handshakeOver);
+    if (!decision.accepted) return writeRefusal(socket, decision.response).finally(endHandshake);
     if (closing) {
-      return writeRefusal(socket, new Response('Service Unavailable', { status: 503 })).finally(answer);
+      return writeRefusal(socket, new Response('Service Unavailable', { status: 503 })).finally(endHandshake);
     }
     const wss = await (sockets ??= webSocketServer());
     acceptHeaders.set(req, decision.headers);
     wss.handleUpgrade(req, socket, head as Parameters<WebSocketServer['handleUpgrade']>[2], (ws) => {
-      answer();
+      endHandshake();
       const connection = new Connection(ws, socket, route, context, settings);
       connections.add(connection);
       connection.start(() => connections.delete(connection));

@@ -27,16 +27,16 @@ export type SocketRoute = CompiledRoute & { socket: WebSocketHandler };
 
 /**
  * Runs the route's middleware and `upgrade` hook on the request, as the route runs any request of
- * its own; never throws. `answered` settles once the handshake's answer (the 101, or the refusal) is
+ * its own; never throws. `handshakeOver` settles once the handshake's answer (the 101, or the refusal) is
  * written: `after()` callbacks run then.
  */
 export function decideUpgrade(
   route: SocketRoute,
   context: WebSocketContext,
   socket: Duplex,
-  answered: Promise<void>,
+  handshakeOver: Promise<void>,
 ): Promise<UpgradeDecision> {
-  const upgrade = new UpgradeRequest(route, context, socket, answered);
+  const upgrade = new UpgradeHost(route, context, socket, handshakeOver);
   return serveHandler(upgrade, route, context.params, upgrade.hook, undefined);
 }
 
@@ -49,7 +49,7 @@ export function upgradeWebRequest(req: IncomingMessage, url: string): Request {
  * An upgrade request the route answers: what the endpoint's call knows of it (no Node response exists
  * for it, and it is not one of the mount's requests in flight), and what its answer decides.
  */
-class UpgradeRequest implements HandlerHost<Promise<UpgradeDecision>> {
+class UpgradeHost implements HandlerHost<Promise<UpgradeDecision>> {
   readonly node = undefined;
   /** The `upgrade` hook, in the handler's place behind the route's middleware. */
   readonly hook: HandlerEntry = {
@@ -68,16 +68,16 @@ class UpgradeRequest implements HandlerHost<Promise<UpgradeDecision>> {
     private readonly route: SocketRoute,
     private readonly context: WebSocketContext,
     private readonly socket: Duplex,
-    private readonly answered: Promise<void>,
+    private readonly handshakeOver: Promise<void>,
   ) {}
 
   async #askHook(request: Request): Promise<Response> {
-    const answer: unknown = await this.route.socket.upgrade?.(request, this.context);
-    if (isResponse(answer)) return answer;
-    if (answer === false) return new Response(null, { status: 403 });
-    if (answer !== undefined && answer !== true) {
+    const verdict: unknown = await this.route.socket.upgrade?.(request, this.context);
+    if (isResponse(verdict)) return verdict;
+    if (verdict === false) return new Response(null, { status: 403 });
+    if (verdict !== undefined && verdict !== true) {
       throw new TypeError(
-        `${this.route.displayPath}: websocket.upgrade returned ${typeof answer}; return nothing (or true) to accept, false or a Response to refuse`,
+        `${this.route.displayPath}: websocket.upgrade returned ${typeof verdict}; return nothing (or true) to accept, false or a Response to refuse`,
       );
     }
     return (this.#acceptance = new Response(null, { status: 200 }));
@@ -114,7 +114,7 @@ class UpgradeRequest implements HandlerHost<Promise<UpgradeDecision>> {
   }
 
   /**
-   * `after()` callbacks run once the handshake is answered or the client has gone, whichever comes
+   * `after()` callbacks run once the handshake is handshakeOver or the client has gone, whichever comes
    * first: not when an accepted socket closes, hours later.
    */
   whenDone(run: () => PromiseLike<unknown> | undefined): void {
@@ -128,7 +128,7 @@ class UpgradeRequest implements HandlerHost<Promise<UpgradeDecision>> {
     };
     if (socket.destroyed) return void setImmediate(once);
     socket.once('close', once);
-    void this.answered.then(once);
+    void this.handshakeOver.then(once);
   }
 }
 

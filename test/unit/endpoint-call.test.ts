@@ -4,12 +4,12 @@
  * handler also gets the error, and a Request that was never built cannot tell of a client leaving.
  */
 import { expect } from 'chai';
-import { EndpointCall, type CompiledRoute, type HostRequest } from '../../src/dispatch';
+import { EndpointCall, type CompiledRoute, type CallHost } from '../../src/dispatch';
 import type { EndpointErrorInfo } from '../../src';
 
 function callWith(onError: (error: unknown, info: EndpointErrorInfo) => void, errorsGoToNext: boolean) {
   let built = 0;
-  const host: HostRequest = {
+  const host: CallHost = {
     buildRequest: () => (built++, new Request('http://localhost/items/1', { method: 'DELETE' })),
     node: undefined,
     mountPath: () => '',
