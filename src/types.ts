@@ -520,9 +520,22 @@ export interface TopicSubscription<T extends string = string> extends AsyncItera
    * The messages as server-sent events (`event: <topic>`, `data: <data>`), after a first comment
    * (`: subscribed`) that starts the response at once, for
    * `new Response(subscription.toEventStream(), { headers: { 'content-type': 'text/event-stream' } })`.
-   * Cancelling the stream (the client left) ends the subscription.
+   * Cancelling the stream (the client left) ends the subscription. While no message comes, a comment
+   * line is sent every `heartbeat` milliseconds, so proxies do not cut the idle stream; when the mount
+   * closes, the stream ends with a final event after what was already published, as `eventStream`'s do.
    */
-  toEventStream(): ReadableStream<Uint8Array>;
+  toEventStream(options?: TopicEventStreamOptions): ReadableStream<Uint8Array>;
+}
+
+/** `subscription.toEventStream(options)`. */
+export interface TopicEventStreamOptions {
+  /** Milliseconds of silence after which a comment line is sent; `false`: never. Default 15,000. */
+  heartbeat?: number | false;
+  /**
+   * The last event when the mount closes (`endpoints.close()`), before clients reconnect elsewhere;
+   * `false`: none. Default `{ event: 'shutdown', data: '' }`.
+   */
+  shutdownEvent?: { event?: string; data: string; id?: string } | false;
 }
 
 /** The `topics` mount option. */

@@ -5,7 +5,12 @@
  * is unsubscribed and its queue freed, and its next read throws, rather than the server holding
  * everything for it.
  */
-import type { TopicMessage, TopicSubscribeOptions, TopicSubscription } from '../types';
+import type {
+  TopicEventStreamOptions,
+  TopicMessage,
+  TopicSubscribeOptions,
+  TopicSubscription,
+} from '../types';
 import { checkTopic, type Publication } from './publication';
 import type { Subscriber, TopicHub } from './topic-hub';
 import { formatEvent } from '../event-stream';
@@ -16,6 +21,9 @@ export class SlowSubscriberError extends Error {
 }
 
 const encoder = new TextEncoder();
+const DEFAULT_HEARTBEAT = 15_000;
+const DEFAULT_SHUTDOWN_EVENT = { event: 'shutdown', data: '' };
+const HEARTBEAT = encoder.encode(':\n\n');
 
 export class TopicStream<T extends string> implements Subscriber, TopicSubscription<T> {
   readonly topics: readonly T[];
@@ -24,6 +32,8 @@ export class TopicStream<T extends string> implements Subscriber, TopicSubscript
   /** Bytes waiting in the queue. */
   #queued = 0;
   #state: 'open' | 'ended' | 'overflowed' = 'open';
+  /** Ended by the mount closing, rather than by the reader or the signal: an event stream says so last. */
+  #shutDown = false;
   #waiting: (() => void)[] = [];
   readonly #signal: AbortSignal | undefined;
   readonly #onAbort = () => this.#end(true);
@@ -62,6 +72,7 @@ export class TopicStream<T extends string> implements Subscriber, TopicSubscript
 
   /** The mount is closing. */
   end(): void {
+    if (this.#state === 'open') this.#shutDown = true;
     this.#end(false);
   }
 
@@ -97,18 +108,40 @@ export class TopicStream<T extends string> implements Subscriber, TopicSubscript
     return this;
   }
 
-  toEventStream(): ReadableStream<Uint8Array> {
+  toEventStream(options: TopicEventStreamOptions = {}): ReadableStream<Uint8Array> {
+    const heartbeat = options.heartbeat ?? DEFAULT_HEARTBEAT;
+    if (heartbeat !== false && !(heartbeat > 0)) {
+      throw new TypeError('toEventStream: heartbeat must be a number of milliseconds above 0, or false');
+    }
+    const shutdownEvent = options.shutdownEvent ?? DEFAULT_SHUTDOWN_EVENT;
+    let beating: ReturnType<typeof setInterval> | undefined;
     return new ReadableStream<Uint8Array>(
       {
         // A comment first: the response starts at once, and the client knows it is subscribed.
         start: (controller) => controller.enqueue(encoder.encode(': subscribed\n\n')),
         pull: async (controller) => {
-          // Throws for a reader that fell behind: the stream errors, and the response is cut.
-          const { value, done } = await this.next();
-          if (done) controller.close();
-          else controller.enqueue(encoder.encode(eventText(value)));
+          // The heartbeat is written while the read waits, beside it: the read itself is never given up,
+          // so no message it would have taken is lost.
+          if (heartbeat !== false) {
+            beating = setInterval(() => controller.enqueue(HEARTBEAT), heartbeat);
+            beating.unref?.();
+          }
+          try {
+            // Throws for a reader that fell behind: the stream errors, and the response is cut.
+            const { value, done } = await this.next();
+            if (!done) return controller.enqueue(encoder.encode(eventText(value)));
+            if (this.#shutDown && shutdownEvent !== false) {
+              controller.enqueue(encoder.encode(formatEvent(shutdownEvent, shutdownEvent.data)));
+            }
+            controller.close();
+          } finally {
+            clearInterval(beating);
+          }
         },
-        cancel: () => this.#end(true),
+        cancel: () => {
+          clearInterval(beating);
+          this.#end(true);
+        },
       },
       // Nothing is pulled ahead of the reader: unread messages wait in the bounded queue, where they are counted.
       { highWaterMark: 0 },

@@ -168,6 +168,93 @@ describe('topics in one process', () => {
     expect(await next).to.deep.equal({ value: undefined, done: true });
   });
 
+  describe('a subscription as an event stream', () => {
+    const decoder = new TextDecoder();
+    /** Reads the stream's text until it holds `until`, or the stream ends. */
+    const readUntil = async (
+      reader: ReadableStreamDefaultReader<Uint8Array>,
+      text: { value: string },
+      until?: string,
+    ) => {
+      while (until === undefined || !text.value.includes(until)) {
+        const { value, done } = await reader.read();
+        if (done) return true;
+        text.value += decoder.decode(value);
+      }
+      return false;
+    };
+
+    it('sends a comment while idle, and loses no message to it', async () => {
+      await start();
+      const reader = endpoints.subscribe('t').toEventStream({ heartbeat: 30 }).getReader();
+      const text = { value: '' };
+      await readUntil(reader, text, ': subscribed\n\n');
+      await readUntil(reader, text, ':\n\n:\n\n');
+      endpoints.publish('t', 'one');
+      endpoints.publish('t', 'two');
+      await readUntil(reader, text, 'data: two\n\n');
+      const events = text.value.split('\n\n').filter((block) => block.startsWith('event:'));
+      expect(events).to.deep.equal(['event: t\ndata: one', 'event: t\ndata: two']);
+      await reader.cancel();
+    });
+
+    it('sends no comment with heartbeat: false', async () => {
+      await start();
+      const reader = endpoints.subscribe('t').toEventStream({ heartbeat: false }).getReader();
+      const text = { value: '' };
+      await readUntil(reader, text, ': subscribed\n\n');
+      const next = reader.read();
+      await new Promise((resolve) => setTimeout(resolve, 80));
+      endpoints.publish('t', 'only');
+      expect(decoder.decode((await next).value)).to.equal('event: t\ndata: only\n\n');
+      await reader.cancel();
+    });
+
+    it('ends with every message published before the mount closed, then the shutdown event', async () => {
+      await start();
+      const reader = endpoints.subscribe('t').toEventStream().getReader();
+      const text = { value: '' };
+      await readUntil(reader, text, ': subscribed\n\n');
+      for (let i = 0; i < 5; i++) endpoints.publish('t', String(i));
+      await endpoints.close();
+      expect(await readUntil(reader, text)).to.equal(true);
+      const blocks = text.value.split('\n\n').filter((block) => block !== '' && !block.startsWith(':'));
+      expect(blocks).to.deep.equal([
+        ...['0', '1', '2', '3', '4'].map((n) => `event: t\ndata: ${n}`),
+        'event: shutdown\ndata: ',
+      ]);
+    });
+
+    it('ends without the shutdown event when unsubscribed, or when told none', async () => {
+      await start();
+      const unsubscribed = endpoints.subscribe('t');
+      const first = unsubscribed.toEventStream().getReader();
+      const quiet = endpoints.subscribe('t').toEventStream({ shutdownEvent: false }).getReader();
+      const custom = endpoints
+        .subscribe('t')
+        .toEventStream({ shutdownEvent: { event: 'bye', data: 'later' } })
+        .getReader();
+      unsubscribed.unsubscribe();
+      const texts = [{ value: '' }, { value: '' }, { value: '' }];
+      expect(await readUntil(first, texts[0]!)).to.equal(true);
+      await endpoints.close();
+      expect(await readUntil(quiet, texts[1]!)).to.equal(true);
+      expect(await readUntil(custom, texts[2]!)).to.equal(true);
+      expect(texts.map((text) => text.value)).to.deep.equal([
+        ': subscribed\n\n',
+        ': subscribed\n\n',
+        ': subscribed\n\nevent: bye\ndata: later\n\n',
+      ]);
+    });
+
+    it('refuses a heartbeat that is not a positive number of milliseconds', async () => {
+      await start();
+      for (const heartbeat of [0, -1, Number.NaN]) {
+        expect(() => endpoints.subscribe('t').toEventStream({ heartbeat })).to.throw(TypeError, /heartbeat/);
+      }
+    });
+  });
+
   it('publish and deliver show on the tracing channels', async () => {
     await start();
     const seen: string[] = [];
