@@ -40,7 +40,7 @@ import { EndpointLoadError, commonJsHint, runnerHint, typeScriptHint } from './l
 import { isCommonJsFile, isStrictlyCommonJsFile } from './module-format';
 import { runnerRequire } from './runner-require';
 import { importAsEsModule, isTsxRegistered, registerTsxFrom } from './tsx-loader';
-import { needsMoreThanStripping, nodeStripsTypes } from './type-stripping';
+import { mayStripTypes, needsMoreThanStripping } from './type-stripping';
 
 export type ModuleExports = Record<string, unknown>;
 
@@ -65,7 +65,7 @@ async function loadTypeScript(file: string, displayPath: string): Promise<Module
   }
   const esModule = !isCommonJsFile(file);
   let stripped: unknown;
-  if (esModule && nodeStripsTypes() && !isTsxRegistered()) {
+  if (esModule && !isTsxRegistered() && mayStripTypes()) {
     try {
       return moduleExports(await importFile(file));
     } catch (error) {

@@ -24,6 +24,8 @@
  * prints one on every version, 26 included: so the library lets `import()` strip, and never calls it.
  */
 
+import { tsconfigAllowsStripping } from './tsx-tsconfig';
+
 const NEEDS_TSX = new Set([
   'ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX',
   'ERR_INVALID_TYPESCRIPT_SYNTAX',
@@ -32,6 +34,17 @@ const NEEDS_TSX = new Set([
   'ERR_IMPORT_ATTRIBUTE_MISSING',
   'ERR_UNKNOWN_FILE_EXTENSION',
 ]);
+
+let allowed: boolean | undefined;
+
+/**
+ * True when the loader may try stripping first: Node strips quietly, and the app's tsconfig gives a file that
+ * strips cleanly the meaning tsx would give it (tsx-tsconfig.ts). Decided once, as tsx reads its tsconfig once.
+ */
+export function mayStripTypes(): boolean {
+  allowed ??= nodeStripsTypes() && tsconfigAllowsStripping();
+  return allowed;
+}
 
 /** The first version of each major that strips types without a warning; later majors all do. */
 const QUIET_SINCE: Record<number, number> = { 22: 18, 23: Infinity, 24: 3 };

@@ -45,6 +45,15 @@ const CONSTRUCTS: Record<string, { lines: string[]; answer: string; expected: st
     expected: 'Hello, strip!',
     strips: true,
   },
+  'class-fields': {
+    lines: [
+      "class Base { constructor() { (this as { value?: string }).value = 'set by base'; } }",
+      'class Field extends Base { value!: string; }',
+    ],
+    answer: 'String(new Field().value)',
+    expected: 'undefined',
+    strips: true,
+  },
   enum: {
     lines: ["enum Kind { Plain = 'enum' }"],
     answer: 'Kind.Plain',
@@ -203,5 +212,16 @@ describe('integration: TypeScript through Node type stripping, tsx where a file 
       warnings?: string[];
     };
     expect(outcome).to.deep.include({ answers: ['first', 'second', 'third'], warnings: [] });
+  });
+
+  it('under a tsconfig whose class fields tsx compiles otherwise, every file loads through tsx', async () => {
+    const files = app(['class-fields']);
+    files['tsconfig.json'] = JSON.stringify({ compilerOptions: { target: 'ES2020' } });
+    const dir = writeApp(files, { tsx: true });
+    const decided = await loadApp(dir, ['/class-fields'], { cwd: dir });
+    const tsxAlone = await loadApp(dir, ['/class-fields'], { cwd: dir, nodeArgs: ['--import', 'tsx'] });
+    expect(responses(decided)[0]!.body).to.deep.include({ answer: 'set by base' });
+    expect(responses(tsxAlone)[0]!.body).to.deep.include({ answer: 'set by base' });
+    expect(decided.tsx).to.equal(true);
   });
 });

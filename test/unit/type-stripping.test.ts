@@ -2,8 +2,12 @@
  * When the loader tries Node's own type stripping first (only where it is on and prints no warning), and which
  * load failures send a file to tsx. How the two answer alike is test/integration/type-stripping.test.ts.
  */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { expect } from 'chai';
 import { needsMoreThanStripping, nodeStripsTypes } from '../../src/load/type-stripping';
+import { tsconfigAllowsStripping } from '../../src/load/tsx-tsconfig';
 
 const stripping = (process.features as { typescript?: unknown }).typescript === 'strip';
 
@@ -37,5 +41,66 @@ describe('Node type stripping: when the loader uses it', () => {
     ]) {
       expect(needsMoreThanStripping(error), String(error)).to.equal(false);
     }
+  });
+});
+
+describe('Node type stripping: the tsconfig tsx compiles with must give stripped files the same meaning', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'ee-tsconfig-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const write = (name: string, text: string) => {
+    mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    writeFileSync(path.join(dir, name), text);
+  };
+  const allows = (config?: string, cwd = dir) => {
+    if (config !== undefined) write('tsconfig.json', config);
+    return tsconfigAllowsStripping(cwd, {});
+  };
+
+  it('no tsconfig, or one whose class fields are defined as stripping defines them', () => {
+    expect(allows()).to.equal(true);
+    expect(allows('{ "compilerOptions": { "strict": true } }')).to.equal(true);
+    expect(allows('{ "compilerOptions": { "target": "ES2022" } }')).to.equal(true);
+    expect(allows('{ "compilerOptions": { "target": "esnext" } }')).to.equal(true);
+    expect(allows('{ "compilerOptions": { "target": "ES2017", "useDefineForClassFields": true } }')).to.equal(
+      true,
+    );
+  });
+
+  it('not where tsx would leave class fields out, or map imports through paths', () => {
+    expect(allows('{ "compilerOptions": { "target": "ES2020" } }')).to.equal(false);
+    expect(allows('{ "compilerOptions": { "target": "es6" } }')).to.equal(false);
+    expect(allows('{ "compilerOptions": { "useDefineForClassFields": false } }')).to.equal(false);
+    expect(allows('{ "compilerOptions": { "paths": { "@/*": ["./src/*"] } } }')).to.equal(false);
+    expect(allows('{ "compilerOptions": { "baseUrl": "." } }')).to.equal(false);
+  });
+
+  it('reads comments, trailing commas and what the config extends, file or package', () => {
+    write('base.json', '{ "compilerOptions": { "target": "ES2019" } }');
+    expect(allows('{\n  // an older target, inherited\n  "extends": "./base",\n}')).to.equal(false);
+    expect(
+      allows('{ "extends": "./base.json", "compilerOptions": { "target": "ES2023", /* newer */ } }'),
+    ).to.equal(true);
+    write(
+      'node_modules/@scope/config/tsconfig.json',
+      '{ "compilerOptions": { "useDefineForClassFields": false } }',
+    );
+    expect(
+      allows('{ "extends": ["./base.json", "@scope/config"], "compilerOptions": { "target": "ES2022" } }'),
+    ).to.equal(false);
+    expect(allows('{ "compilerOptions": { "target": "ES2022", "outDir": "a//b/*c*/" } }')).to.equal(true);
+  });
+
+  it('is found from the working directory up, or named by TSX_TSCONFIG_PATH; unreadable counts as disagreeing', () => {
+    write('tsconfig.json', '{ "compilerOptions": { "target": "ES2020" } }');
+    write('app/src/x.ts', '');
+    expect(tsconfigAllowsStripping(path.join(dir, 'app/src'), {})).to.equal(false);
+    write('other.json', '{}');
+    expect(tsconfigAllowsStripping(dir, { TSX_TSCONFIG_PATH: 'other.json' })).to.equal(true);
+    expect(allows('{ "extends": "./missing.json" }')).to.equal(false);
+    expect(allows('{ not json')).to.equal(false);
   });
 });
