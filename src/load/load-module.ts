@@ -2,10 +2,10 @@
  * Loads an endpoint or middleware module and hands back its exports.
  *
  * An ES module `.ts` file (`.mts`, or `.ts` under `"type": "module"`) is first imported as it is, with
- * Node's own type stripping (type-stripping.ts), as long as tsx is not yet in the process; a file that
- * needs more fails before any of its code runs, and loads through tsx instead (tsx-loader.ts), which
- * is then registered for the rest of the process. Without tsx, that failure says what stripping lacks
- * and how to fix it.
+ * Node's own type stripping (type-stripping.ts), as long as tsx is not yet in the process and the file's
+ * imports link once stripped (stripped-links.ts); a file that needs more fails before any of its code
+ * runs, and loads through tsx instead (tsx-loader.ts), which is then registered for the rest of the
+ * process. Without tsx, that failure says what stripping lacks and how to fix it.
  *
  * A `.ts` file in a CommonJS package (most legacy Express apps) goes through tsx whenever tsx can be
  * found: stripping cannot turn its `import`/`export` into CommonJS, and importing it as an ES module
@@ -40,6 +40,7 @@ import { EndpointLoadError, commonJsHint, runnerHint, typeScriptHint } from './l
 import { isCommonJsFile, isStrictlyCommonJsFile } from './module-format';
 import { runnerRequire } from './runner-require';
 import { importAsEsModule, isTsxRegistered, registerTsxFrom } from './tsx-loader';
+import { linksWhenStripped } from './stripped-links';
 import { mayStripTypes, needsMoreThanStripping } from './type-stripping';
 
 export type ModuleExports = Record<string, unknown>;
@@ -65,7 +66,7 @@ async function loadTypeScript(file: string, displayPath: string): Promise<Module
   }
   const esModule = !isCommonJsFile(file);
   let stripped: unknown;
-  if (esModule && !isTsxRegistered() && mayStripTypes()) {
+  if (esModule && !isTsxRegistered() && mayStripTypes() && linksWhenStripped(file)) {
     try {
       return moduleExports(await importFile(file));
     } catch (error) {
@@ -142,8 +143,9 @@ const RETRY = 'express-file-endpoints-compiled';
 
 /**
  * The file's module namespace. `failure` is the error of an earlier import of it that failed before any of its
- * code ran: Node 24+ loads the URL afresh, while Node 22 hands back that same failure, from a module map that
- * keeps failed loads; then the file gets a URL of its own.
+ * code ran: Node loads the URL afresh where a file it imports failed to load, but hands back the same failure
+ * where the file's own imports failed to link (a type imported without `import type`); then the file gets a URL
+ * of its own.
  */
 async function importFile(file: string, failure?: unknown): Promise<ModuleExports> {
   const url = pathToFileURL(file);

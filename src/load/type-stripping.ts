@@ -12,16 +12,22 @@
  * - what only tsx resolves: extensionless and folder imports, `./x.js` for `./x.ts`, tsconfig `paths`, JSON
  *   without `with { type: 'json' }`, `.tsx` files;
  * - a type imported without `import type` (`import { User } from './user.ts'`), which stripping keeps as a value
- *   import: SyntaxError "does not provide an export named" as the graph is linked;
+ *   import: SyntaxError "does not provide an export named" as the graph is linked. Such a file is found before
+ *   it is imported (stripped-links.ts), since Node would keep it failed; this catches what that reading missed
+ *   in the endpoint itself;
  * - decorators, which V8 does not parse: a SyntaxError as the file is parsed.
  *
  * A syntax error of any other kind is retried too, so that it is reported as tsx reports it, with its place
  * in the file. The same errors could also be thrown by a module's top-level code (a `JSON.parse` or an
- * `await import()` of a missing file): then tsx runs that code again and it fails again, as it did.
+ * `await import()` of a missing file): Node keeps a module whose code threw, so the retry hands back that
+ * same error, and the code does not run twice.
  *
- * Only where Node strips types without a word: by default, and without the ExperimentalWarning that Node 22
- * before 22.18 (behind a flag), 23 and 24 before 24.3 print at the first `.ts` file. `module.stripTypeScriptTypes()`
- * prints one on every version, 26 included: so the library lets `import()` strip, and never calls it.
+ * Only where Node strips types by default, without a word, and loads a file afresh once tsx is registered: Node
+ * 24.21 and later (the first 24 this was verified on), and 26. Node 22 before 22.18 strips behind a flag, 23 and
+ * 24 before 24.3 print an ExperimentalWarning at the first `.ts` file, and Node 22 keeps a module whose imports
+ * failed to link failed for the rest of the process, so that tsx could not load a file between an endpoint and an
+ * enum (`lib/mid.ts`, importing `lib/colour.ts`) either. `module.stripTypeScriptTypes()` prints a warning on
+ * every version, 26 included: the library lets `import()` strip, and never calls it.
  */
 
 import { tsconfigAllowsStripping } from './tsx-tsconfig';
@@ -46,19 +52,19 @@ export function mayStripTypes(): boolean {
   return allowed;
 }
 
-/** The first version of each major that strips types without a warning; later majors all do. */
-const QUIET_SINCE: Record<number, number> = { 22: 18, 23: Infinity, 24: 3 };
+/** The first version of each supported major where stripping comes first (see above); later majors all do. */
+const STRIPS_FIRST_SINCE: Record<number, number> = { 22: Infinity, 23: Infinity, 24: 21 };
 
 /**
- * True when this Node strips types as it imports `.ts` files, and says nothing about it. Stripping is off under
- * `--no-experimental-strip-types`; under `--experimental-transform-types` Node compiles enums and namespaces
- * itself, as an experiment of its own, and tsx keeps loading every file as it did.
+ * True when this Node strips types as it imports `.ts` files, says nothing about it, and loads a file afresh after
+ * a failed import. Stripping is off under `--no-experimental-strip-types`; under `--experimental-transform-types`
+ * Node compiles enums and namespaces itself, as an experiment of its own, and tsx keeps loading every file.
  */
 export function nodeStripsTypes(version = process.versions.node): boolean {
   const features = process.features as { typescript?: unknown };
   if (features.typescript !== 'strip') return false;
   const [major = 0, minor = 0] = version.split('.').map(Number);
-  return major > 24 || (major >= 22 && minor >= (QUIET_SINCE[major] ?? Infinity));
+  return major > 24 || (major >= 22 && minor >= (STRIPS_FIRST_SINCE[major] ?? Infinity));
 }
 
 /** True when the error says the file (or one it imports) needs more than stripping: tsx, then. */
