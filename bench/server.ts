@@ -9,7 +9,8 @@
  *
  * With an IPC channel (forked), `cpu-start`/`cpu-stop` report the CPU time used in between,
  * `globals` whether the global Request/Response are still the runtime's, and `mem-start`/`mem-stop`
- * the RSS before and the high-water RSS after a transfer (scenario f).
+ * the RSS before and the high-water RSS after a transfer (scenario f), with how far ArrayBuffers and
+ * the JavaScript heap grew on the way, to tell the bytes in flight from the bridge's own objects.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import http, { type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
@@ -290,7 +291,7 @@ function* chunks(count: number): Generator<Uint8Array> {
 function watchMemory(): void {
   if (!process.send) return;
   let before = 0;
-  let peakTracker: { stop(): number } | undefined;
+  let peakTracker: PeakTracker | undefined;
   let cpu = process.cpuUsage();
   let heap: HeapTracker | undefined;
   process.on('message', (message: { type: string }) => {
@@ -317,8 +318,19 @@ function watchMemory(): void {
       peakTracker = trackPeak();
       process.send!({ type: 'mem-started', before });
     } else if (message.type === 'mem-stop') {
-      const peak = peakTracker?.stop() ?? Number.NaN;
-      process.send!({ type: 'mem', before, peak, now: process.memoryUsage.rss() });
+      const peaks = peakTracker?.stop() ?? {
+        rss: Number.NaN,
+        arrayBuffers: Number.NaN,
+        heapUsed: Number.NaN,
+      };
+      process.send!({
+        type: 'mem',
+        before,
+        peak: peaks.rss,
+        arrayBuffersGrowth: peaks.arrayBuffers,
+        heapUsedGrowth: peaks.heapUsed,
+        now: process.memoryUsage.rss(),
+      });
     }
   });
 }
@@ -361,16 +373,27 @@ function trackHeap(): HeapTracker {
   };
 }
 
+interface PeakTracker {
+  /** The peak RSS, and how far ArrayBuffers and the heap's used bytes grew at most (sampled), in bytes. */
+  stop(): { rss: number; arrayBuffers: number; heapUsed: number };
+}
+
 /**
  * The process's peak RSS from now on. Linux: reset the kernel's high-water mark (`VmHWM`, via
  * /proc/self/clear_refs) and read it back at the end, which misses nothing. Elsewhere: sample
  * every 5 ms. (`resourceUsage().maxRSS` will not do: it counts from the process's start.)
+ * ArrayBuffers (a request body's chunks, until a GC frees them) and the heap are sampled only.
  */
-function trackPeak(): { stop(): number } {
-  let sampled = process.memoryUsage.rss();
-  const timer = setInterval(() => {
-    sampled = Math.max(sampled, process.memoryUsage.rss());
-  }, 5);
+function trackPeak(): PeakTracker {
+  const start = process.memoryUsage();
+  const peak = { rss: start.rss, arrayBuffers: start.arrayBuffers, heapUsed: start.heapUsed };
+  const sample = () => {
+    const now = process.memoryUsage();
+    peak.rss = Math.max(peak.rss, now.rss);
+    peak.arrayBuffers = Math.max(peak.arrayBuffers, now.arrayBuffers);
+    peak.heapUsed = Math.max(peak.heapUsed, now.heapUsed);
+  };
+  const timer = setInterval(sample, 5);
   let kernel = false;
   try {
     writeFileSync('/proc/self/clear_refs', '5');
@@ -381,10 +404,14 @@ function trackPeak(): { stop(): number } {
   return {
     stop() {
       clearInterval(timer);
-      sampled = Math.max(sampled, process.memoryUsage.rss());
-      if (!kernel) return sampled;
+      sample();
+      const grown = {
+        arrayBuffers: peak.arrayBuffers - start.arrayBuffers,
+        heapUsed: peak.heapUsed - start.heapUsed,
+      };
+      if (!kernel) return { rss: peak.rss, ...grown };
       const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
-      return hwm ? Math.max(sampled, Number(hwm[1]) * 1024) : sampled;
+      return { rss: hwm ? Math.max(peak.rss, Number(hwm[1]) * 1024) : peak.rss, ...grown };
     },
   };
 }

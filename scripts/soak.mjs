@@ -29,9 +29,6 @@ import autocannon from 'autocannon';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const MEMORY_TOLERANCE = 0.2;
-/** The name of the check that fails on issue 30, item 3 (test/hardening/soak.test.ts looks for it). */
-const ITEM_3_CHECK =
-  'response streams left live, answered after their client had left (issue 30, item 3: never cancelled)';
 /** Share of the connections that abandon uploads and downloads midway. */
 const ABORTING_SHARE = 0.1;
 
@@ -227,8 +224,7 @@ function checks(report) {
 /**
  * Every response stream the soak's endpoints handed over ended, was cancelled or failed, once:
  * one still live leaks its source. Those whose client had left before the endpoint answered are
- * counted apart, as the case of issue 30, item 3 (a stream whose client has left is not always
- * cancelled), so that a failure names its cause.
+ * counted apart, so that a failure names its cause: such a stream must be cancelled too.
  */
 function streamChecks(streams) {
   const others = streams.live - streams.liveGoneAtReturn;
@@ -239,7 +235,7 @@ function streamChecks(streams) {
       pass: streams.started > 0 && others === 0 && streams.settledTwice === 0,
     },
     {
-      name: ITEM_3_CHECK,
+      name: 'response streams left live, answered after their client had left (never cancelled)',
       value: streams.liveGoneAtReturn,
       pass: streams.liveGoneAtReturn === 0,
     },
@@ -545,7 +541,7 @@ function runSection(r) {
 | Unexpected statuses | ${r.run.unexpected}${r.run.unexpectedSamples.length ? ` (${r.run.unexpectedSamples.join('; ')})` : ''} |
 | Echoed bodies | ${r.run.integrity.sent} sent, ${r.run.integrity.intact} back intact (${MiB(r.run.integrity.bytes)}) |
 | Clients that left | ${r.run.aborts.uploads} mid-upload, ${r.run.aborts.beforeAnswer} before a download's answer, ${r.run.aborts.midBody} mid-download |
-| Response streams (whole soak) | ${r.atEnd.streams.started} started, ${r.atEnd.streams.ended} ended, ${r.atEnd.streams.cancelled} cancelled, ${r.atEnd.streams.errored} failed (an upload that broke off), ${r.atEnd.streams.live} left live${r.atEnd.streams.live ? ` (${r.atEnd.streams.liveGoneAtReturn} answered after their client had left: issue 30, item 3)` : ''} |
+| Response streams (whole soak) | ${r.atEnd.streams.started} started, ${r.atEnd.streams.ended} ended, ${r.atEnd.streams.cancelled} cancelled, ${r.atEnd.streams.errored} failed (an upload that broke off), ${r.atEnd.streams.live} left live${r.atEnd.streams.live ? ` (${r.atEnd.streams.liveGoneAtReturn} answered after their client had left)` : ''} |
 | Unhandled rejections (server) | ${r.atEnd.unhandledRejections} |
 | Errors logged by the server | ${r.problems.other}, plus ${r.problems.endOfRunAborts} "client closed the connection" from /proxy requests cut off when autocannon closed its connections at the end of the warm-up and main runs |
 

@@ -4,7 +4,13 @@
  * Discovery and validation run synchronously so an invalid tree throws at the call; loading
  * modules is asynchronous, and requests that arrive before it ends wait for it.
  */
-import { createNodeMiddleware, DEFAULT_BODY_LIMIT, routingOf, type NodeMiddleware } from './bridge';
+import {
+  createNodeMiddleware,
+  DEFAULT_BODY_LIMIT,
+  MountPaths,
+  routingOf,
+  type NodeMiddleware,
+} from './bridge';
 import {
   discoverTree,
   displayPath,
@@ -12,13 +18,15 @@ import {
   type DiscoveredTree,
   type RouteFile,
 } from './discover';
-import { failingModule, failingRouter, resolveDevOptions, startDevLoop } from './dev';
+import { resolveDevOptions, startDevLoop, type DevLoop, type DevLoopHost } from './dev';
 import { describeRoutes, patternsWithPage, updateRoutes, type RouteInfo } from './describe-routes';
 import {
   buildMethodTable,
   compileRoute,
   endpointRouter,
   etagModeOf,
+  failingModule,
+  failingRouter,
   fetchEtagModeOf,
   handleFetch,
   Lifecycle,
@@ -29,6 +37,7 @@ import {
   LOADING,
   middlewareOptionNames,
   type MountedRoute,
+  type MountSettings,
   socketHandlerOf,
   type TopicAccess,
   WEBSOCKET_EXPORT,
@@ -47,20 +56,14 @@ import { openBuild, type OpenedBuild } from './manifest';
 import type { Router } from './router';
 import { runtime } from './runtime';
 import { TopicHub, TopicStream } from './topics';
-import type {
-  ErrorReporter,
-  MountOptions,
-  PublishTopic,
-  SubscribeTopics,
-  TopicStats,
-  WebMiddleware,
-} from './types';
+import type { MountOptions, PublishTopic, SubscribeTopics, TopicStats, WebMiddleware } from './types';
 import { assertValidTree } from './validate';
 import {
   attachWebSockets,
   loadWebSocketLibrary,
   type AttachableServer,
   type AttachOptions,
+  type SocketMount,
   type SocketRegistry,
 } from './websocket';
 
@@ -119,7 +122,7 @@ export function mountEndpoints(
   appOrOptions?: AppLike | MountOptions,
   maybeOptions?: MountOptions,
 ): EndpointsMiddleware | Promise<EndpointsMiddleware> {
-  if (!isApp(appOrOptions)) return createEndpoints(appOrOptions ?? {});
+  if (!isApp(appOrOptions)) return new Mount(appOrOptions ?? {}).endpoints();
   const app = appOrOptions;
   // An invalid tree (or a missing folder) throws here, synchronously, rather than rejecting: discovery and
   // validation are synchronous, and an app that forgot `await` must stop before it listens, not crash later
@@ -127,14 +130,14 @@ export function mountEndpoints(
   // The host's settings make the tree stricter, never looser: its guards must cover every spelling the
   // tree serves. An app's are read again per request (src/bridge/host-routing.ts); a Router's only here,
   // since a request does not say which Router it came through. Sockets, which no app sees, use these.
-  const middleware = createEndpoints({
+  const middleware = new Mount({
     ...maybeOptions,
     caseSensitive:
       maybeOptions?.caseSensitive === true ||
       app.enabled?.('case sensitive routing') === true ||
       app.caseSensitive === true,
     strict: maybeOptions?.strict === true || app.enabled?.('strict routing') === true || app.strict === true,
-  });
+  }).endpoints();
   app.use(middleware);
   const loaded = middleware.ready.then(() => middleware);
   // A module that fails to load rejects `loaded` for whoever awaits it; a caller who ignores the promise must
@@ -143,289 +146,311 @@ export function mountEndpoints(
   return loaded;
 }
 
-/** The mount's options with what every part of it reads resolved once: `onError`'s default. */
-interface MountSettings extends MountOptions {
-  onError: ErrorReporter;
-}
-
-/** What compiling a loaded tree gives: its router, the tree as loaded, its modules by file. */
+/** What compiling a loaded tree gives: its router, and the tree as loaded (its exports as the modules have them). */
 interface Compiled {
   router: Router<CompiledRoute>;
   loaded: DiscoveredTree;
-  modules: LoadedModules;
 }
 
-/** The compile step as the dev loop and loadTree call it. */
-type CompileStep = (
-  tree: DiscoveredTree,
-  options: MountOptions,
-  load: (file: RouteFile) => Promise<ModuleExports>,
-  validated?: boolean,
-) => Promise<Compiled>;
+/**
+ * One mount: its settings, its tree, the route table requests read, the modules as last loaded, its
+ * topics and the requests in flight. The constructor discovers and validates the tree, synchronously,
+ * and starts loading the modules: once, or in development mode on every change (src/dev, which calls
+ * `compile` and `swap`). `endpoints()` is what `mountEndpoints` returns.
+ */
+class Mount implements DevLoopHost {
+  /** The options, with what every part of the mount reads resolved once. */
+  readonly settings: MountSettings;
+  /** A build (docs/build.md) holds a table validated when it was made: nothing to glob, read or validate. */
+  readonly #build: OpenedBuild | undefined;
+  /** The tree as discovered, or as the build holds it. */
+  readonly #tree: DiscoveredTree;
+  /** `.routes`: rows are updated in place once the modules are loaded, so a reference kept earlier stays current. */
+  readonly routes: RouteInfo[];
+  /**
+   * The table requests read. It is known before any module loads (every endpoint `LOADING`): a request
+   * no endpoint matches need not wait. Loading swaps in the real one; development mode a new one per change.
+   */
+  #router: Router<MountedRoute>;
+  /** The tree as last loaded, with its modules: what `.openapi()` describes. */
+  #described: { tree: DiscoveredTree; modules?: LoadedModules };
+  /** One per mount, made here rather than per request: a mount whose code never publishes pays nothing more. */
+  readonly #topics: TopicHub;
+  /** What handlers reach of the topics: a stream's subscription ends with its request. */
+  readonly #topicAccess: TopicAccess;
+  /** The requests in flight, for `close()` to wait for. */
+  readonly #lifecycle = new Lifecycle();
+  /** Where the middleware was reached, which tells `attach` where the tree's sockets are. */
+  readonly #mountPaths = new MountPaths();
+  /** The servers `attach` serves WebSockets on, whose sockets `close()` closes. */
+  readonly #socketServers: SocketRegistry[] = [];
+  /** Development mode's watching and reloading, when it is on. */
+  readonly #devLoop: DevLoop | undefined;
+  /** `.ready`: resolves once every module is loaded; rejects on a module that fails to load. */
+  readonly ready: Promise<void>;
+  /**
+   * Settles, never rejects, once loading has ended: what requests wait for. The error reaches whoever
+   * awaits `.ready`; it must not also crash the process as an unhandled rejection (onError has been told).
+   */
+  readonly #loaded: Promise<void>;
 
-function createEndpoints(options: MountOptions): EndpointsMiddleware {
-  const settings: MountSettings = { ...options, onError: options.onError ?? logError };
-  // A build (docs/build.md) holds a table validated when it was made: nothing to glob, read or validate.
-  const build = openBuild(options);
-  if (build && options.dev) throw devFromBuildError(build);
-  const tree = build?.tree ?? discoverTree(options.dir ?? 'app');
-  // Development mode reports an invalid tree on an error page instead (src/dev).
-  const dev = build ? undefined : resolveDevOptions(options.dev, tree.root);
-  if (!dev && !build) assertValidTree(tree);
+  constructor(options: MountOptions) {
+    this.settings = {
+      ...options,
+      onError: options.onError ?? logError,
+      middleware: options.middleware ?? [],
+      asyncContext: options.asyncContext === true,
+    };
+    this.#build = openBuild(options);
+    if (this.#build && options.dev) throw devFromBuildError(this.#build);
+    this.#tree = this.#build?.tree ?? discoverTree(options.dir ?? 'app');
+    // Development mode reports an invalid tree on an error page instead (src/dev).
+    const dev = this.#build ? undefined : resolveDevOptions(options.dev, this.#tree.root);
+    if (!dev && !this.#build) assertValidTree(this.#tree);
 
-  // Rows are updated in place once the modules are loaded, so a reference kept earlier stays current.
-  const routes = describeRoutes(tree);
-  // One per mount, made here rather than per request: a mount whose code never publishes pays nothing more.
-  const { onError } = settings;
-  const topics = new TopicHub({
-    backplane: options.topics?.backplane,
-    backpressureLimit: options.topics?.backpressureLimit,
-    report: (error, what, file, topic) =>
-      tellOnError(onError, error, { route: '', file, export: what, topic, passedToNext: false }),
-  });
-  const publish: PublishTopic = (topic, data) => topics.publish(topic, data);
-  const subscribe = ((names, subscribeOptions) =>
-    new TopicStream(topics, names, subscribeOptions)) as SubscribeTopics;
-  const topicAccess: TopicAccess = {
-    publish,
-    subscribe: (names, subscribeOptions, signal) =>
-      new TopicStream(topics, names, {
-        ...subscribeOptions,
-        signal: subscribeOptions?.signal ? AbortSignal.any([subscribeOptions.signal, signal]) : signal,
-      }),
-  };
-  // The table is known before any module loads: a request no endpoint matches need not wait.
-  let router: Router<MountedRoute> = loadingRouter(tree, options);
-  // The tree as last loaded, with its modules: what `.openapi()` describes.
-  let described: { tree: DiscoveredTree; modules?: LoadedModules } = { tree };
-  // The dev loop hands back the options it was given; the resolved settings are what compile reads.
-  const keep: CompileStep = (loadedTree, _options, load, validated) =>
-    compile(loadedTree, settings, load, validated, topicAccess).then(
-      (result) => ((described = { tree: result.loaded, modules: result.modules }), result),
+    this.routes = describeRoutes(this.#tree);
+    this.#router = endpointRouter<MountedRoute>(this.#tree, this.settings, () => LOADING);
+    this.#described = { tree: this.#tree };
+    const { onError } = this.settings;
+    this.#topics = new TopicHub({
+      backplane: options.topics?.backplane,
+      backpressureLimit: options.topics?.backpressureLimit,
+      report: (error, what, file, topic) =>
+        tellOnError(onError, error, { route: '', file, export: what, topic, passedToNext: false }),
+    });
+    this.#topicAccess = {
+      publish: (topic, data) => this.#topics.publish(topic, data),
+      subscribe: (names, subscribeOptions, signal) =>
+        new TopicStream(this.#topics, names, {
+          ...subscribeOptions,
+          signal: subscribeOptions?.signal ? AbortSignal.any([subscribeOptions.signal, signal]) : signal,
+        }),
+    };
+    // Loading starts last: what it reads of the mount is all set by now.
+    this.#devLoop = dev ? startDevLoop(this.#tree, dev, this) : undefined;
+    this.ready = this.#devLoop?.ready ?? this.#loadTree();
+    this.#loaded = this.ready.then(noop, noop);
+  }
+
+  /** Makes `router` the table the next request uses. */
+  swap(router: Router<CompiledRoute>): void {
+    this.#router = router;
+  }
+
+  /**
+   * Loads the tree, outside development mode, and swaps its table in. A module that fails to load is
+   * told to `onError` once, here, and the routes it serves (as endpoint or folder middleware) answer
+   * with its error, through the app's error handler; every other route works. The returned promise
+   * rejects with the first such error, for a caller that awaits `mountEndpoints(app)` and wants to stop.
+   */
+  async #loadTree(): Promise<void> {
+    const tree = this.#tree;
+    const build = this.#build;
+    const { onError } = this.settings;
+    const failures: { file: RouteFile; error: unknown }[] = [];
+    const load = async (file: RouteFile): Promise<ModuleExports> => {
+      // A build's modules come from one import: if it fails, the whole tree fails, told once below.
+      if (build) return (await build.modules).get(file.file)!;
+      try {
+        return await loadModule(file.file, file.displayPath);
+      } catch (error) {
+        failures.push({ file, error });
+        return failingModule(file, patternsWithPage(tree).has(file.pattern), error);
+      }
+    };
+    let compiled: Compiled;
+    try {
+      compiled = await this.compile(tree, load);
+    } catch (error) {
+      // The tree as loaded is invalid (`export * from` brought a conflict): no route can be trusted.
+      this.swap(failingRouter(tree, this.settings, error));
+      tellOnError(onError, error, {
+        file: displayPath(tree.root),
+        route: '/',
+        export: '',
+        passedToNext: false,
+      });
+      throw error;
+    }
+    this.swap(compiled.router);
+    updateRoutes(this.routes, compiled.loaded);
+    for (const { file, error } of failures) {
+      tellOnError(onError, error, {
+        file: file.displayPath,
+        route: file.pattern,
+        export: '',
+        passedToNext: false,
+      });
+    }
+    if (failures.length > 0) throw failures[0]!.error;
+  }
+
+  /**
+   * Loads every module, confirms the exports static reading could not see, builds the router. The
+   * tree as loaded becomes what `.openapi()` describes; the caller swaps the router in.
+   */
+  async compile(tree: DiscoveredTree, load: (file: RouteFile) => Promise<ModuleExports>): Promise<Compiled> {
+    const { settings } = this;
+    const modules = new Map<RouteFile, ModuleExports>();
+    await Promise.all(
+      tree.files.filter((f) => f.kind !== 'page').map(async (file) => modules.set(file, await load(file))),
     );
-  const devLoop = dev
-    ? startDevLoop(tree, {
-        options: settings,
-        dev,
-        routes,
-        compile: keep,
-        swap: (next) => void (router = next),
-      })
-    : undefined;
-  const ready =
-    devLoop?.ready ?? loadTree(tree, settings, (next) => void (router = next), routes, keep, build);
-  // The error reaches whoever awaits `.ready`; it must not also crash the process as an unhandled
-  // rejection when nobody awaits it (onError has been told).
-  const loaded = ready.then(noop, noop);
+    // Validate again against what the modules really export (`export * from`, computed exports, contracts).
+    // The exports go along, for `.routes` to show which handlers have a contract.
+    const loaded: DiscoveredTree = {
+      ...tree,
+      files: tree.files.map((file) => {
+        const mod = modules.get(file);
+        return mod ? { ...file, exports: loadedExportInfo(mod) } : file;
+      }),
+    };
+    // A build's table was validated when it was made (and development mode never reads a build).
+    if (!this.#build) assertValidTree(loaded);
+    // `ws` is loaded only for a tree that serves WebSockets, and its absence is told at startup. Not on Bun
+    // and Deno, where `attach` cannot serve them (it takes a Node server) and where importing `ws` asks Deno
+    // for a permission to read the environment that the app has no other need of.
+    const needsWs = [...modules].find(
+      ([file, mod]) => file.kind === 'endpoint' && socketHandlerOf(mod, file.displayPath),
+    );
+    if (needsWs && runtime.name === 'Node') await loadWebSocketLibrary(needsWs[0].displayPath);
 
-  const document = (openapiOptions: OpenAPIOptions) => {
-    const { document, warnings } = generateOpenAPI(described.tree, described.modules, openapiOptions);
+    const pages = patternsWithPage(tree);
+    const optionNames = middlewareOptionNames(settings.middleware);
+    const checksResponses = mountChecksResponses(settings);
+    const routeFor = (file: RouteFile): CompiledRoute => {
+      const mod = modules.get(file)!;
+      const folders = middlewareFilesFor(tree, file);
+      // Handlers made by defineHandler get this mount's settings; no other export changes.
+      const handlers = withContractSettings(mod, (exportName) => ({
+        onInvalid: settings.onInvalid,
+        checksResponses,
+        report: (error, request) =>
+          tellOnError(settings.onError, error, {
+            request,
+            route: file.pattern,
+            file: file.displayPath,
+            export: exportName,
+            passedToNext: false,
+          }),
+      }));
+      return compileRoute(file, buildMethodTable(withUpgradeRequired(handlers), pages.has(file.pattern)), {
+        socket: socketHandlerOf(mod, file.displayPath),
+        middleware: [...settings.middleware, ...folders.map((f) => modules.get(f)!.default as WebMiddleware)],
+        middlewareNames: [...optionNames, ...folders.map((f) => f.displayPath)],
+        ...bodyLimitsOf(mod, settings),
+        onError: settings.onError,
+        localsFromNode: settings.locals,
+        asyncContext: settings.asyncContext,
+        topics: this.#topicAccess,
+      });
+    };
+    // The modules by file, for `.openapi()`: it reads the contracts themselves.
+    const byFile = new Map([...modules].map(([file, mod]) => [file.file, mod]));
+    const router = endpointRouter(tree, settings, routeFor);
+    this.#described = { tree: loaded, modules: byFile };
+    return { router, loaded };
+  }
+
+  /** What `mountEndpoints` returns: the Connect middleware, with the rest of the mount's API on it. */
+  endpoints(): EndpointsMiddleware {
+    const { middleware, fetch } = this.#serve();
+    return Object.assign(middleware, {
+      ready: this.ready,
+      routes: this.routes,
+      fetch,
+      close: (closeOptions?: CloseOptions) => this.#close(closeOptions),
+      publish: this.#topicAccess.publish,
+      subscribe: ((names, subscribeOptions) =>
+        new TopicStream(this.#topics, names, subscribeOptions)) as SubscribeTopics,
+      topicStats: () => this.#topics.stats(),
+      openapi: async (openapiOptions: OpenAPIOptions = {}) => {
+        await this.#loaded;
+        return this.#document(openapiOptions);
+      },
+      attach: (server: AttachableServer, attachOptions?: AttachOptions) =>
+        this.#attach(server, attachOptions),
+    });
+  }
+
+  /** The Connect middleware and `.fetch` over the current table, and the OpenAPI document's route if asked for. */
+  #serve(): { middleware: NodeMiddleware; fetch(request: Request): Promise<Response> } {
+    const { settings } = this;
+    const middleware = createNodeMiddleware({
+      router: () => this.#router,
+      loaded: this.#loaded,
+      routing: routingOf(settings.caseSensitive === true, settings.strict === true),
+      passUnservedMethods: settings.unservedMethods !== '405',
+      etag: etagModeOf(settings.etag),
+      lifecycle: this.#lifecycle,
+      mountPaths: this.#mountPaths,
+    });
+    const fetchSettings = { etag: fetchEtagModeOf(settings.etag), lifecycle: this.#lifecycle };
+    const fetch = async (request: Request) => {
+      await this.#loaded;
+      return handleFetch(this.#router as Router<CompiledRoute>, request, fetchSettings);
+    };
+    // Only a mount with the option is wrapped: the others' requests pay nothing for it.
+    if (!settings.openapi) return { middleware, fetch };
+    // The tree's middleware (an auth check around every endpoint) guards the document too.
+    return serveOpenAPI(
+      settings.openapi,
+      {
+        loaded: this.#loaded,
+        current: () => this.#described,
+        document: (openapiOptions) => this.#document(openapiOptions),
+        middleware: settings.middleware,
+        onError: settings.onError,
+        locals: settings.locals,
+        asyncContext: settings.asyncContext,
+        etag: settings.etag,
+      },
+      { middleware, fetch },
+    );
+  }
+
+  #document(openapiOptions: OpenAPIOptions): OpenAPIDocument {
+    const { tree, modules } = this.#described;
+    const { document, warnings } = generateOpenAPI(tree, modules, openapiOptions);
     const warn =
       openapiOptions.onWarning ?? ((warning) => console.warn(`express-file-endpoints: ${warning}`));
     for (const warning of warnings) warn(warning);
     return document;
-  };
-  // The requests in flight, for `close()` to wait for.
-  const lifecycle = new Lifecycle();
-  let middleware = createNodeMiddleware({
-    router: () => router,
-    loaded,
-    routing: routingOf(options.caseSensitive === true, options.strict === true),
-    passUnservedMethods: options.unservedMethods !== '405',
-    etag: etagModeOf(options.etag),
-    lifecycle,
-  });
-  const fetchSettings = { etag: fetchEtagModeOf(options.etag), lifecycle };
-  let fetch = async (request: Request) => {
-    await loaded;
-    return handleFetch(router as Router<CompiledRoute>, request, fetchSettings);
-  };
-  if (options.openapi) {
-    // Only a mount with the option is wrapped: the others' requests pay nothing for it.
-    // The tree's middleware (an auth check around every endpoint) guards the document too.
-    ({ middleware, fetch } = serveOpenAPI(
-      options.openapi,
-      {
-        loaded,
-        current: () => described,
-        document,
-        middleware: options.middleware ?? [],
-        onError,
-        locals: options.locals,
-        asyncContext: options.asyncContext === true,
-        etag: options.etag,
-      },
-      {
-        middleware,
-        fetch,
-      },
-    ));
   }
-  const socketServers: SocketRegistry[] = [];
-  // Until the modules load, static reading tells which routes serve sockets; a file it could not
-  // read completely might.
-  const mayServeSockets = tree.files.some(
-    (file) =>
-      file.kind === 'endpoint' &&
-      (file.exports?.namesIncomplete !== false || file.exports.names.includes(WEBSOCKET_EXPORT)),
-  );
-  return Object.assign(middleware, {
-    ready,
-    routes,
-    fetch,
-    close: async (closeOptions?: CloseOptions) => {
-      await Promise.all([
-        lifecycle.close(closeOptions),
-        devLoop?.close(),
-        ...socketServers.map((sockets) => sockets.closeAll()),
-        topics.close(),
-      ]);
-    },
-    publish,
-    subscribe,
-    topicStats: () => topics.stats(),
-    openapi: async (openapiOptions: OpenAPIOptions = {}) => {
-      await loaded;
-      return document(openapiOptions);
-    },
-    attach(server: AttachableServer, attachOptions?: AttachOptions) {
-      const socketMount = {
-        router: () => router,
-        loaded,
-        mayServeSockets,
-        onError,
-        topics,
-      };
-      socketServers.push(attachWebSockets(server, socketMount, attachOptions));
-    },
-  });
+
+  #attach(server: AttachableServer, attachOptions?: AttachOptions): void {
+    const sockets: SocketMount = {
+      router: () => this.#router,
+      loaded: this.#loaded,
+      mayServeSockets: mayServeSockets(this.#tree),
+      onError: this.settings.onError,
+      topics: this.#topics,
+      mountPaths: this.#mountPaths,
+    };
+    this.#socketServers.push(attachWebSockets(server, sockets, attachOptions));
+  }
+
+  async #close(closeOptions?: CloseOptions): Promise<void> {
+    await Promise.all([
+      this.#lifecycle.close(closeOptions),
+      this.#devLoop?.close(),
+      ...this.#socketServers.map((sockets) => sockets.closeAll()),
+      this.#topics.close(),
+    ]);
+  }
 }
 
 const noop = () => {};
 
-/** Every endpoint of the tree, `LOADING`. */
-function loadingRouter(tree: DiscoveredTree, options: MountOptions): Router<MountedRoute> {
-  return endpointRouter<MountedRoute>(tree, options, () => LOADING);
-}
-
 /**
- * Loads the tree and swaps its table in. A module that fails to load is told to `onError` once,
- * here, and the routes it serves (as endpoint or folder middleware) answer with its error, through
- * the app's error handler; every other route works. The returned promise rejects with the first
- * such error, for a caller that awaits `mountEndpoints(app)` and wants to stop.
+ * Whether some endpoint may serve WebSockets before the modules load: static reading tells, and a
+ * file it could not read completely might.
  */
-async function loadTree(
-  tree: DiscoveredTree,
-  settings: MountSettings,
-  swap: (router: Router<CompiledRoute>) => void,
-  routes: RouteInfo[],
-  compileTree: CompileStep,
-  build?: OpenedBuild,
-): Promise<void> {
-  const { onError } = settings;
-  const failures: { file: RouteFile; error: unknown }[] = [];
-  const load = async (file: RouteFile): Promise<ModuleExports> => {
-    // A build's modules come from one import: if it fails, the whole tree fails, told once below.
-    if (build) return (await build.modules).get(file.file)!;
-    try {
-      return await loadModule(file.file, file.displayPath);
-    } catch (error) {
-      failures.push({ file, error });
-      return failingModule(file, tree, error);
-    }
-  };
-  let compiled: Compiled;
-  try {
-    compiled = await compileTree(tree, settings, load, build !== undefined);
-  } catch (error) {
-    // The tree as loaded is invalid (`export * from` brought a conflict): no route can be trusted.
-    swap(failingRouter(tree, settings, error));
-    tellOnError(onError, error, {
-      file: displayPath(tree.root),
-      route: '/',
-      export: '',
-      passedToNext: false,
-    });
-    throw error;
-  }
-  swap(compiled.router);
-  updateRoutes(routes, compiled.loaded);
-  for (const { file, error } of failures) {
-    tellOnError(onError, error, {
-      file: file.displayPath,
-      route: file.pattern,
-      export: '',
-      passedToNext: false,
-    });
-  }
-  if (failures.length > 0) throw failures[0]!.error;
-}
-
-/** Loads every module, confirms the exports static reading could not see, builds the router. */
-async function compile(
-  tree: DiscoveredTree,
-  options: MountSettings,
-  load: (file: RouteFile) => Promise<ModuleExports>,
-  validated = false,
-  topics?: TopicAccess,
-): Promise<Compiled> {
-  const modules = new Map<RouteFile, ModuleExports>();
-  await Promise.all(
-    tree.files.filter((f) => f.kind !== 'page').map(async (file) => modules.set(file, await load(file))),
+function mayServeSockets(tree: DiscoveredTree): boolean {
+  return tree.files.some(
+    (file) =>
+      file.kind === 'endpoint' &&
+      (file.exports?.namesIncomplete !== false || file.exports.names.includes(WEBSOCKET_EXPORT)),
   );
-  // Validate again against what the modules really export (`export * from`, computed exports, contracts).
-  // The exports go along, for `.routes` to show which handlers have a contract.
-  const loaded: DiscoveredTree = {
-    ...tree,
-    files: tree.files.map((file) => {
-      const mod = modules.get(file);
-      return mod ? { ...file, exports: loadedExportInfo(mod) } : file;
-    }),
-  };
-  if (!validated) assertValidTree(loaded);
-  // `ws` is loaded only for a tree that serves WebSockets, and its absence is told at startup. Not on Bun
-  // and Deno, where `attach` cannot serve them (it takes a Node server) and where importing `ws` asks Deno
-  // for a permission to read the environment that the app has no other need of.
-  const needsWs = [...modules].find(
-    ([file, mod]) => file.kind === 'endpoint' && socketHandlerOf(mod, file.displayPath),
-  );
-  if (needsWs && runtime.name === 'Node') await loadWebSocketLibrary(needsWs[0].displayPath);
-
-  const pages = patternsWithPage(tree);
-  const optionMiddleware = options.middleware ?? [];
-  const optionNames = middlewareOptionNames(optionMiddleware);
-  const { onError } = options;
-  const checksResponses = mountChecksResponses(options);
-  const routeFor = (file: RouteFile): CompiledRoute => {
-    const mod = modules.get(file)!;
-    const folders = middlewareFilesFor(tree, file);
-    // Handlers made by defineHandler get this mount's settings; no other export changes.
-    const handlers = withContractSettings(mod, (exportName) => ({
-      onInvalid: options.onInvalid,
-      checksResponses,
-      report: (error, request) =>
-        tellOnError(onError, error, {
-          request,
-          route: file.pattern,
-          file: file.displayPath,
-          export: exportName,
-          passedToNext: false,
-        }),
-    }));
-    return compileRoute(file, buildMethodTable(withUpgradeRequired(handlers), pages.has(file.pattern)), {
-      socket: socketHandlerOf(mod, file.displayPath),
-      middleware: [...optionMiddleware, ...folders.map((f) => modules.get(f)!.default as WebMiddleware)],
-      middlewareNames: [...optionNames, ...folders.map((f) => f.displayPath)],
-      ...bodyLimitsOf(mod, options),
-      onError,
-      localsFromNode: options.locals,
-      asyncContext: options.asyncContext === true,
-      topics,
-    });
-  };
-  // The modules by file, for `.openapi()`: it reads the contracts themselves.
-  const byFile = new Map([...modules].map(([file, mod]) => [file.file, mod]));
-  return { router: endpointRouter(tree, options, routeFor), loaded, modules: byFile };
 }
 
 /**

@@ -360,7 +360,10 @@ export interface WebSocketContext<P extends Params | string = Params> {
   request: Request;
   /** The route pattern that matched: `/chat/[room]`. */
   route: string;
-  /** Where the tree is mounted, as given to `attach(server, { mountPath })`; `''` at the root. */
+  /**
+   * Where the tree is mounted: as given to `attach(server, { mountPath })`, or else the mount path
+   * the socket's path is under among those the tree's middleware was reached at; `''` at the root.
+   */
   mountPath: string;
   /**
    * What the tree's and the folders' middleware put on `context.locals` while the upgrade went through

@@ -1,5 +1,5 @@
 /**
- * Scenario (e), from process start to the first answered request (issue 26's targets): a bare Express app with
+ * Scenario (e), from process start to the first answered request: a bare Express app with
  * one route (the baseline), the 1,000-endpoint TypeScript tree (ES module package) mounted from a build, the
  * same app bundled into one file, and the tree mounted without a build, with tsx installed (cold: an empty
  * transform cache; the library strips what it can and registers tsx only for a file that needs it, which no

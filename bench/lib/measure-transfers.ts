@@ -34,7 +34,12 @@ export async function measureTransfers(load: LoadProcess, options: Options): Pro
           await fetch(`${server.url}/api/hello`).then((r) => r.arrayBuffer());
           await ask(server.child, { type: 'mem-start' }, 'mem-started');
           const result = await load.run({ type: direction, url: `${server.url}/api/${direction}` });
-          const mem = await ask<{ before: number; peak: number }>(server.child, { type: 'mem-stop' }, 'mem');
+          const mem = await ask<{
+            before: number;
+            peak: number;
+            arrayBuffersGrowth: number;
+            heapUsedGrowth: number;
+          }>(server.child, { type: 'mem-stop' }, 'mem');
           const entry = byVariant.get(variant)!;
           if (result.status !== 200 || result.body !== EXPECTED[direction]) {
             entry.wrongBytes = `${result.status} ${result.body.slice(0, 80)}`;
@@ -43,7 +48,8 @@ export async function measureTransfers(load: LoadProcess, options: Options): Pro
           }
           entry.samples.push({ round, seconds: result.seconds, growth: mem.peak - mem.before });
           log(
-            `  round ${round + 1} ${direction} ${variant.padEnd(14)} ${(BIG_BYTES / 1048576 / result.seconds).toFixed(0).padStart(5)} MiB/s  peak RSS +${fmtMiB(mem.peak - mem.before)} MiB`,
+            `  round ${round + 1} ${direction} ${variant.padEnd(14)} ${(BIG_BYTES / 1048576 / result.seconds).toFixed(0).padStart(5)} MiB/s  peak RSS +${fmtMiB(mem.peak - mem.before)} MiB` +
+              ` (ArrayBuffers +${fmtMiB(mem.arrayBuffersGrowth)}, heap +${fmtMiB(mem.heapUsedGrowth)})`,
           );
         } finally {
           await server.stop();

@@ -82,7 +82,7 @@ function startupRows(run: SavedRun): TargetRow[] {
   return rows;
 }
 
-/** Issue 26's targets, from process start to the first answered request. */
+/** The start-up targets, from process start to the first answered request. */
 function firstAnswerRows(run: SavedRun): TargetRow[] {
   const rows = run.firstAnswer?.rows ?? [];
   if (rows.length === 0) return [];

@@ -30,11 +30,10 @@ import { ResponseCapture } from './response-capture';
 import { failAfterNext, sendAfterNext } from './replay-response';
 import {
   BAD_ORIGIN,
-  handledRejection,
   INTERNAL_ERROR,
   isForbiddenMethod,
   logError,
-  NextCalledTwiceError,
+  NextGuard,
   METHOD_WITHOUT_REQUEST,
   REWRITTEN_PATH_ANSWER,
   tellOnError,
@@ -143,23 +142,20 @@ async function run(
   const request = bridgeRequest(req, res, bodyLimit);
 
   let capture: ResponseCapture | undefined;
-  // The app's chain runs once. A second next() fails the request, whether the
-  // middleware awaits its promise or drops it; dropped, it is no unhandled rejection.
-  let misuse: NextCalledTwiceError | undefined;
+  // The app's chain runs once. A second next() fails the request, whether the middleware awaits
+  // its promise or drops it.
+  const guard = new NextGuard();
   const callNext = (): Promise<Response> => {
-    if (capture) {
-      if (!misuse) tell(onError, (misuse = new NextCalledTwiceError()), middleware, req, request);
-      return handledRejection(misuse);
-    }
+    if (capture) return guard.calledAgain((misuse) => tell(onError, misuse, middleware, req, request));
     capture = new ResponseCapture(res);
     next();
     return capture.response;
   };
 
-  let returned: Response;
+  let returned: unknown;
   try {
-    returned = await middleware(request, callNext, new BridgedContext(req, res));
-    if (misuse) throw misuse;
+    returned = await answerOf(middleware, request, callNext, new BridgedContext(req, res));
+    if (guard.misuse) throw guard.misuse;
     if (!isResponse(returned))
       throw new TypeError(`A bridged middleware returned ${typeof returned}, not a Response`);
   } catch (error) {
@@ -170,7 +166,7 @@ async function run(
     }
     // The chain already ran; its error handler cannot be entered again: onError is told instead.
     return failAfterNext(req, res, capture, error, () => {
-      if (answer === INTERNAL_ERROR && error !== misuse) tell(onError, error, middleware, req, request);
+      if (answer === INTERNAL_ERROR && error !== guard.misuse) tell(onError, error, middleware, req, request);
       sendAnswer(res, answer);
     });
   }
@@ -182,6 +178,19 @@ async function run(
     failAfterNext(req, res, capture, error, () => sendAnswer(res, INTERNAL_ERROR));
   } finally {
     capture.restore();
+  }
+}
+
+/**
+ * What the middleware answered: what it returned, or a Response it threw (`throw
+ * Response.redirect(url)`), as a handler's or the tree's own middleware's thrown Response is.
+ */
+async function answerOf(middleware: WebMiddleware, ...args: Parameters<WebMiddleware>): Promise<unknown> {
+  try {
+    return await middleware(...args);
+  } catch (error) {
+    if (isResponse(error)) return error;
+    throw error;
   }
 }
 

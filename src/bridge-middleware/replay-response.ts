@@ -35,11 +35,11 @@ export async function sendAfterNext(
   }
   // Another Response. A stream of the chain's body that it reads (`r.body.pipeThrough(…)`,
   // `r.clone()`) keeps flowing; one nobody reads by the time the answer starts is cancelled.
-  const sending = capture.passThrough(() => {
+  capture.passThrough(() => {
     resetHeaders(res, capture.upstream, returned);
     res.statusMessage = '';
-    return sendWebResponse(res, returned, { head, passThrough: capture.passThrough });
   });
+  const sending = sendWebResponse(capture.writer, returned, { head });
   capture.abandon();
   await sending;
 }
@@ -114,10 +114,10 @@ function replayResponse(
   });
   if (head.whole) return;
   if (returned.body === null) {
-    capture.passThrough(() => res.end());
+    capture.writer.end();
     return;
   }
-  return pump(res, returned.body, capture.passThrough, chain.corks);
+  return pump(res, capture, returned.body, chain.corks);
 }
 
 /** Takes the chain's headers off `res`, keeping those set before the chain that `returned` does not set. */
@@ -187,19 +187,19 @@ function toList(value: OutgoingHttpHeader): string[] {
 /** Writes a body chunk by chunk, as the chain wrote it (its cork()/uncork() included). */
 function pump(
   res: ServerResponse,
+  capture: ResponseCapture,
   body: ReadableStream<Uint8Array>,
-  passThrough: ResponseCapture['passThrough'],
   corks: ChainResponse['corks'],
 ): Promise<void> {
-  return pipeBody(res, body.getReader(), {
-    passThrough,
+  return pipeBody(capture.writer, body.getReader(), {
     flushHeaders: false,
-    write(chunk) {
-      const cork = corks.get(chunk) ?? 0;
-      if (cork & CORK_BEFORE) res.cork();
-      const accepted = res.write(chunk);
-      if (cork & UNCORK_AFTER) res.uncork();
-      return accepted;
-    },
+    write: (chunk) =>
+      capture.passThrough(() => {
+        const cork = corks.get(chunk) ?? 0;
+        if (cork & CORK_BEFORE) res.cork();
+        const accepted = res.write(chunk);
+        if (cork & UNCORK_AFTER) res.uncork();
+        return accepted;
+      }),
   });
 }

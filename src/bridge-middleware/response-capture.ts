@@ -23,7 +23,8 @@
 import type { OutgoingHttpHeader, ServerResponse } from 'node:http';
 import { CorkMarks } from './cork-marks';
 import { applyWriteHead, checkHead, freshProbe, responseFromHead, sentProbe } from './node-head';
-import { whenClientGone } from '../bridge';
+import { PassingWriter } from './passing-writer';
+import { whenClientGone, type ResponseWriter } from '../bridge';
 
 type Method = (...args: unknown[]) => unknown;
 type Callback = (error?: Error | null) => void;
@@ -102,6 +103,7 @@ export class ResponseCapture {
   // the bridge puts its wrappers there, Node's own methods live on the prototype.
   readonly #ownBefore = new Map<string, PropertyDescriptor | undefined>();
   readonly #stopWatching: () => void;
+  #writer: PassingWriter | undefined;
   #resolve!: (response: Response) => void;
   #reject!: (error: unknown) => void;
 
@@ -244,6 +246,11 @@ export class ResponseCapture {
   /** The chain's response, once its head is known. */
   get chain(): ChainResponse | undefined {
     return this.#chain;
+  }
+
+  /** The real response, for the bridge's own answer: its calls go past the capture (passThrough). */
+  get writer(): ResponseWriter {
+    return (this.#writer ??= new PassingWriter(this.#res, this.passThrough));
   }
 
   /** Runs `write` against the real response, with the methods from before the capture. Re-entrant. */

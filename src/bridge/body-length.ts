@@ -7,7 +7,7 @@
  * that ends short or runs long breaks the connection, so the truncation shows and no later
  * response shares it.
  */
-import type { ServerResponse } from 'node:http';
+import type { ResponseWriter } from './response-writer';
 
 /** A streamed body that did not match the Content-Length its head declared. */
 export class ContentLengthMismatchError extends Error {
@@ -26,7 +26,7 @@ export class ContentLengthMismatchError extends Error {
  * declares another. Left alone where no body follows the head whatever it declares: HEAD (which
  * keeps the length of the body it leaves out), 1xx, 204 and 304.
  */
-export function frameKnownBody(res: ServerResponse, byteLength: number): void {
+export function frameKnownBody(res: ResponseWriter, byteLength: number): void {
   const declared = res.getHeader('content-length');
   if (declared === undefined || !bodyFollowsHead(res)) return;
   if (String(declared) !== String(byteLength)) res.setHeader('content-length', byteLength);
@@ -36,14 +36,14 @@ export function frameKnownBody(res: ServerResponse, byteLength: number): void {
  * The length a streamed body is held to, from the head on `res`, or undefined when the head
  * frames the body otherwise (chunked) or has none (HEAD, 204, 304).
  */
-export function declaredLength(res: ServerResponse): BodyLength | undefined {
+export function declaredLength(res: ResponseWriter): BodyLength | undefined {
   const declared = res.getHeader('content-length');
   if (declared === undefined || res.hasHeader('transfer-encoding') || !bodyFollowsHead(res)) return undefined;
   const length = parseLength(declared);
   return length === undefined ? undefined : new BodyLength(length);
 }
 
-function bodyFollowsHead(res: ServerResponse): boolean {
+function bodyFollowsHead(res: ResponseWriter): boolean {
   const status = res.statusCode;
   return res.req?.method !== 'HEAD' && status >= 200 && status !== 204 && status !== 304;
 }

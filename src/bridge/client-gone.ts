@@ -7,12 +7,17 @@
  */
 import type { ServerResponse } from 'node:http';
 import { ClientClosedError } from './request-body';
+import { isClientClosedError } from '../dispatch';
+import type { ResponseWriter } from './response-writer';
+
+/** What tells whether a response can still be written: `res`, or a writer that stands for it. */
+type Watched = Pick<ResponseWriter, 'req' | 'writableFinished' | 'destroyed' | 'socket' | 'once' | 'off'>;
 
 /**
  * The response was not finished and its connection is gone. `socket.destroyed` is true as soon
  * as the connection is torn down; `res.destroyed` once Node has told the response ('close').
  */
-export function isClientGone(res: ServerResponse): boolean {
+export function isClientGone(res: Watched): boolean {
   return !res.writableFinished && (res.destroyed || res.socket?.destroyed === true);
 }
 
@@ -21,7 +26,7 @@ export function isClientGone(res: ServerResponse): boolean {
  * already so (the client left while the handler was still working), else when it closes before
  * it finished. Returns a function that stops watching.
  */
-export function whenClientGone(res: ServerResponse, onGone: (reason: Error) => void): () => void {
+export function whenClientGone(res: Watched, onGone: (reason: Error) => void): () => void {
   if (isClientGone(res)) {
     onGone(goneReason(res));
     return noop;
@@ -37,14 +42,17 @@ export function whenClientGone(res: ServerResponse, onGone: (reason: Error) => v
 export function isClientGoneError(res: ServerResponse, error: unknown): boolean {
   if (!isClientGone(res)) return false;
   return (
-    error instanceof ClientClosedError ||
+    isClientClosedError(error) ||
     (error as { code?: unknown } | null)?.code === 'ECONNRESET' ||
-    (error !== undefined && error === shutDown.get(res))
+    (error !== undefined && error === shutDown.get(res.req))
   );
 }
 
-/** Responses a closing mount cut, and why: what their handlers and body streams are told instead. */
-const shutDown = new WeakMap<ServerResponse, Error>();
+/**
+ * Responses a closing mount cut, and why: what their handlers and body streams are told instead.
+ * By request, which a writer standing for `res` (bridgeMiddleware's) answers with as well.
+ */
+const shutDown = new WeakMap<object, Error>();
 
 /**
  * Cuts the connection of a request the server will not wait for any longer (a closing mount's
@@ -52,12 +60,12 @@ const shutDown = new WeakMap<ServerResponse, Error>();
  */
 export function shutDownResponse(res: ServerResponse, reason: Error): void {
   if (res.writableFinished || res.destroyed) return;
-  shutDown.set(res, reason);
+  shutDown.set(res.req, reason);
   res.destroy();
 }
 
-function goneReason(res: ServerResponse): Error {
-  return shutDown.get(res) ?? new ClientClosedError('The client closed the connection');
+function goneReason(res: Watched): Error {
+  return shutDown.get(res.req) ?? new ClientClosedError('The client closed the connection');
 }
 
 function noop(): void {}

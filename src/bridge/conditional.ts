@@ -7,14 +7,9 @@
  * Streams never get one: their bytes are not known when the head goes out.
  */
 import { hash } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ExpressRequest } from './express-request';
 import { formatEntityTag, isFresh, NOT_MODIFIED_DROPS, type EtagMode } from '../dispatch';
-
-/** What Express puts on its requests: the app (its settings), and the freshness getter. */
-interface HostRequest extends IncomingMessage {
-  app?: { get?: (setting: string) => unknown };
-  fresh?: boolean;
-}
+import type { ResponseWriter } from './response-writer';
 
 type EntityTagger = (body: Buffer, encoding?: BufferEncoding) => string | undefined;
 
@@ -23,8 +18,8 @@ type EntityTagger = (body: Buffer, encoding?: BufferEncoding) => string | undefi
  * yet (by the handler, or by middleware before it); then returns true when the request is fresh and
  * `res` has been turned into a 304, whose body must not be sent.
  */
-export function sendsNotModified(res: ServerResponse, bytes: Uint8Array, mode: EtagMode): boolean {
-  const req = res.req as HostRequest;
+export function sendsNotModified(res: ResponseWriter, bytes: Uint8Array, mode: EtagMode): boolean {
+  const req = res.req as ExpressRequest;
   const settings = typeof req.app?.get === 'function' ? req.app : undefined;
   // Following a host that is not Express, or off there: nothing to do. An Express app still decides
   // freshness with `etag` off, as its `res.send` does for an ETag or Last-Modified the handler set.
@@ -54,7 +49,7 @@ export function sendsNotModified(res: ServerResponse, bytes: Uint8Array, mode: E
   return true;
 }
 
-function taggerFor(mode: EtagMode, settings: HostRequest['app']): EntityTagger | undefined {
+function taggerFor(mode: EtagMode, settings: ExpressRequest['app']): EntityTagger | undefined {
   switch (mode) {
     case 'host': {
       const compiled = settings?.get?.('etag fn');

@@ -12,13 +12,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { RouterOptions } from '../router';
-
-/** What this module reads of an Express app. */
-interface ExpressApp {
-  enabled?(setting: string): boolean;
-  /** The app this one is mounted in (Express sets it on `app.use(subApp)`). */
-  parent?: unknown;
-}
+import type { ExpressApp, ExpressRequest } from './express-request';
 
 // The four possible answers, made once: a request allocates none.
 const LOOSE: RouterOptions = Object.freeze({ caseSensitive: false, strict: false });
@@ -36,7 +30,7 @@ export function routingOf(caseSensitive: boolean, strict: boolean): RouterOption
 export function hostRouting(req: IncomingMessage, floor: RouterOptions): RouterOptions {
   let caseSensitive = floor.caseSensitive === true;
   let strict = floor.strict === true;
-  let app = (req as IncomingMessage & { app?: ExpressApp }).app;
+  let app = (req as ExpressRequest).app;
   // Connect and node:http set no `req.app`: the mount's own options are all there is.
   while (app !== undefined && !(caseSensitive && strict)) {
     if (typeof app.enabled !== 'function') break;

@@ -5,35 +5,37 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
+  answerFor,
+  BAD_ORIGIN,
   type CompiledRoute,
-  type Dispatch,
-  dispatch,
+  declaresMoreThan,
+  dispatchRequest,
+  type EndpointCall,
   type EtagMode,
-  EndpointCall,
   emptyLocals,
   Failure,
-  type HostRequest,
   type InFlight,
   type Lifecycle,
   LOADING,
-  type MountedRoute,
-  runRoute,
-  answerFor,
-  BAD_ORIGIN,
-  declaresMoreThan,
   MALFORMED_PATH_ANSWER,
+  type MountedRoute,
+  type Outcome,
+  type OwnAnswer,
+  RequestRefusedError,
   REWRITTEN_PATH_ANSWER,
-  isForbiddenMethod,
+  type RouteHost,
+  serveRoute,
   SHUTTING_DOWN,
   type ShutdownError,
+  traceRoute,
 } from '../dispatch';
-import { requestObserved, traceRequest, type RequestTrace } from '../observe';
+import { requestObserved, type RequestTrace } from '../observe';
 import { MALFORMED_PATH, type Router, type RouterOptions } from '../router';
-import type { NodeContext, Params } from '../types';
+import type { NodeContext } from '../types';
 import { isClientGoneError, shutDownResponse } from './client-gone';
 import { drainAfterResponse } from './drain-request';
 import { hostRouting } from './host-routing';
-import { mountPathOf, pathBelowMount } from './mount-path';
+import { mountPathOf, pathBelowMount, type MountPaths } from './mount-path';
 import { failRequest, finalNext, refuse, sendAnswer, type NextFunction } from './plain-answers';
 import { bodyAlreadyRead, BodyLimitError, BodyTooDeepError } from './request-body';
 import { hasRewrittenPath, requestUrl } from './request-url';
@@ -71,6 +73,8 @@ export interface MountState {
   routing: RouterOptions;
   /** The requests in flight, and whether the mount is closing. */
   lifecycle: Lifecycle;
+  /** Where requests reached the tree, for its sockets (`attach`), which no host routes. */
+  mountPaths?: MountPaths;
 }
 
 /**
@@ -102,6 +106,7 @@ function handleNodeRequest(
   hostGetsErrors: boolean,
 ): void | Promise<void> {
   const path = pathBelowMount(req);
+  mount.mountPaths?.note(req);
   // What the host's next() returns is not ours to handle: a non-promise there must not reach `.catch`.
   if (path === undefined) return void next();
   // Never more loosely than the Express app in front compares its guards' paths.
@@ -128,106 +133,17 @@ function handleNodeRequest(
   if (hasRewrittenPath(req)) return refuse(res, next, REWRITTEN_PATH_ANSWER);
 
   const method = req.method ?? 'GET';
-  // CONNECT, TRACE and TRACK cannot be a Request, so no handler serves them.
-  const decision = isForbiddenMethod(method)
-    ? { kind: 'not-allowed' as const, allow: route.table.allow }
-    : dispatch(route.table, method);
+  const decision = dispatchRequest(route.table, method);
   if (decision.kind === 'pass') return void next();
   // As Express's router leaves a method no route serves to the rest of the app: the app's other
   // routes on this path (a partly moved resource) and its 404 answer it.
   if (decision.kind === 'not-allowed' && hostGetsErrors && mount.passUnservedMethods) return void next();
   // Request loggers and metrics name a request by `req.route.path`, as for Express's own routes.
   (req as IncomingMessage & { route?: unknown }).route = route.expressRoute;
-  const answer: RouteAnswer = {
-    req,
-    res,
-    next,
-    hostGetsErrors,
-    route,
-    params,
-    decision,
-    etag: mount.etag,
-    lifecycle: mount.lifecycle,
-  };
+  const host = new NodeRequest(req, res, next, hostGetsErrors, route, mount);
   // Checked per request, and cheap: no subscriber and no OpenTelemetry SDK, no trace.
-  if (!requestObserved()) return answerRoute(answer, undefined);
-  const exportName = decision.kind === 'handler' ? decision.entry.exportName : undefined;
-  const trace = traceRequest(route, method, exportName, mountPathOf(req));
-  if (trace === undefined) return answerRoute(answer, undefined);
-  return answerTraced(answer, trace);
-}
-
-/** A request the route answers, the decision made. */
-interface RouteAnswer {
-  req: IncomingMessage;
-  res: ServerResponse;
-  next: NextFunction;
-  hostGetsErrors: boolean;
-  route: CompiledRoute;
-  params: Params;
-  decision: Exclude<Dispatch, { kind: 'pass' }>;
-  etag: EtagMode;
-  lifecycle: Lifecycle;
-}
-
-async function answerRoute(answer: RouteAnswer, trace: RequestTrace | undefined): Promise<void> {
-  const { req, res, next, route, decision } = answer;
-  if (decision.kind === 'not-allowed') return refuse(res, next, answerFor(decision)!);
-  if (decision.kind !== 'handler') return sendAnswer(res, answerFor(decision)!);
-
-  const url = requestUrl(req);
-  if (url === undefined) return refuse(res, next, BAD_ORIGIN);
-  const tooLarge = bodyOverLimit(req, res, route);
-  if (tooLarge) return next(tooLarge);
-
-  const entry = decision.entry;
-  const lifecycle = answer.lifecycle;
-  const host = new NodeRequest(req, res, url, route, answer.hostGetsErrors, lifecycle);
-  // The handler's Request is built only when something can see it.
-  const call = new EndpointCall(answer.params, route, entry.exportName, host, trace);
-  // In flight until its response is written: a closing mount waits for it.
-  lifecycle.enter(host);
-  try {
-    const result = runRoute(route, entry, call);
-    // A handler that answers synchronously is not awaited: no microtask trips per request.
-    const outcome = result instanceof Promise ? await result : result;
-    if (outcome instanceof Failure) return failRequest(req, res, next, outcome.error);
-    if (lifecycle.closing) {
-      // The server is going away: this answer's connection ends with it, and its stream at once.
-      if (!res.headersSent) res.setHeader('connection', 'close');
-      lifecycle.endLate(host);
-    }
-    try {
-      const send = SEND[answer.etag];
-      await sendWebResponse(res, outcome, req.method === 'HEAD' ? send.head : send.body);
-    } catch (error) {
-      call.report(error);
-      return failRequest(req, res, next, error);
-    }
-    // A body stream that failed after the headers went out broke the connection with its error.
-    if (res.errored) call.report(res.errored, undefined, false);
-  } finally {
-    lifecycle.leave(host);
-  }
-}
-
-/**
- * The same, traced: its end is published once the response is complete or the client has left,
- * which for an error passed to `next(err)` is when the app's error handler has answered.
- */
-async function answerTraced(answer: RouteAnswer, trace: RequestTrace): Promise<void> {
-  const res = answer.res;
-  try {
-    await trace.run(() => answerRoute(answer, trace));
-  } catch (error) {
-    // Not one of the request's own errors (those are told through the call): a fault of ours.
-    trace.failed(error);
-    throw error;
-  } finally {
-    whenResponseDone(res, () =>
-      trace.finish(res.headersSent ? res.statusCode : undefined, !res.writableFinished),
-    );
-  }
+  const trace = requestObserved() ? traceRoute(route, method, decision, mountPathOf(req)) : undefined;
+  return serveRoute<void | Promise<void>>(host, route, params, decision, trace);
 }
 
 /** On `finish` (sent) or `close` (the client left), whichever comes first; at once if already so. */
@@ -241,29 +157,93 @@ function whenResponseDone(res: ServerResponse, run: () => void): void {
 }
 
 /**
- * What the endpoint's call knows of a Node request; everything is worked out on first use. It is
- * also the request's entry in its mount's list of requests in flight.
+ * A Node request the route answers: what the endpoint's call knows of it, everything worked out on
+ * first use, and how the answer is written to `res`. It is also the request's entry in its mount's
+ * list of requests in flight.
  */
-class NodeRequest implements HostRequest, InFlight {
+class NodeRequest implements RouteHost<void | Promise<void>>, InFlight {
   #node: NodeContext | undefined;
+  /** The client's full URL (`requestUrl`), for the Request built when something needs it. */
+  #url: string | undefined;
   previousInFlight: InFlight | undefined;
   nextInFlight: InFlight | undefined;
   builtRequest: Request | undefined;
+  readonly #etag: EtagMode;
+  readonly #lifecycle: Lifecycle;
 
   constructor(
     private readonly req: IncomingMessage,
     private readonly res: ServerResponse,
-    /** The client's full URL (`requestUrl`), for the Request built when something needs it. */
-    private readonly url: string,
-    private readonly route: CompiledRoute,
+    private readonly next: NextFunction,
     /** The host passed a `next`: its error handler gets errors while nothing was sent. */
     private readonly hostGetsErrors: boolean,
-    private readonly lifecycle: Lifecycle,
-  ) {}
+    private readonly route: CompiledRoute,
+    mount: MountState,
+  ) {
+    this.#lifecycle = mount.lifecycle;
+    this.#etag = mount.etag;
+  }
+
+  /** A refusal goes to the app's error handler, as a 405 does; OPTIONS's 204 is sent. */
+  answer(why: OwnAnswer | Error): void {
+    if (why instanceof Error) return this.next(why);
+    const answer = answerFor(why)!;
+    if (why.kind === 'not-allowed') refuse(this.res, this.next, answer);
+    else sendAnswer(this.res, answer);
+  }
+
+  /** A Host header no URL can be made of, or a body over the route's limit by its Content-Length. */
+  refusal(): Error | undefined {
+    const url = requestUrl(this.req);
+    if (url === undefined) return new RequestRefusedError(BAD_ORIGIN);
+    this.#url = url;
+    return bodyOverLimit(this.req, this.res, this.route);
+  }
+
+  enter(): void {
+    this.#lifecycle.enter(this);
+  }
+
+  async write(outcome: Outcome | Promise<Outcome>, call: EndpointCall): Promise<void> {
+    const { req, res, next } = this;
+    const lifecycle = this.#lifecycle;
+    try {
+      // A handler that answers synchronously is not awaited: no microtask trips per request.
+      const settled = outcome instanceof Promise ? await outcome : outcome;
+      if (settled instanceof Failure) return failRequest(req, res, next, settled.error);
+      if (lifecycle.closing) {
+        // The server is going away: this answer's connection ends with it, and its stream at once.
+        if (!res.headersSent) res.setHeader('connection', 'close');
+        lifecycle.endLate(this);
+      }
+      try {
+        const send = SEND[this.#etag];
+        await sendWebResponse(res, settled, req.method === 'HEAD' ? send.head : send.body);
+      } catch (error) {
+        call.report(error);
+        return failRequest(req, res, next, error);
+      }
+      // A body stream that failed after the headers went out broke the connection with its error.
+      if (res.errored) call.report(res.errored, undefined, false);
+    } finally {
+      lifecycle.leave(this);
+    }
+  }
+
+  /**
+   * Its end is published once the response is complete or the client has left, which for an error
+   * passed to `next(err)` is when the app's error handler has answered.
+   */
+  endTrace(trace: RequestTrace): void {
+    const res = this.res;
+    whenResponseDone(res, () =>
+      trace.finish(res.headersSent ? res.statusCode : undefined, !res.writableFinished),
+    );
+  }
 
   buildRequest(): Request {
     const { bodyLimit, parsedBodyLimit } = this.route;
-    return (this.builtRequest = toWebRequest(this.req, this.res, this.url, { bodyLimit, parsedBodyLimit }));
+    return (this.builtRequest = toWebRequest(this.req, this.res, this.#url!, { bodyLimit, parsedBodyLimit }));
   }
 
   /** Past a closing mount's timeout: the connection is cut, and the handler's signal says why. */
@@ -294,7 +274,7 @@ class NodeRequest implements HostRequest, InFlight {
    * closing mount waits for them, async ones to their end.
    */
   whenDone(run: () => PromiseLike<unknown> | undefined): void {
-    const release = this.lifecycle.hold();
+    const release = this.#lifecycle.hold();
     let ran = false;
     whenResponseDone(this.res, () => {
       if (ran) return;

@@ -6,6 +6,7 @@
 import type { IncomingMessage } from 'node:http';
 import { BodyLimitError, ClientClosedError, DEFAULT_BODY_LIMIT } from '../dispatch';
 import { isDraining } from './drain-request';
+import type { ExpressRequest } from './express-request';
 import { encodeFormBody } from './encode-form-body';
 
 /**
@@ -50,23 +51,15 @@ export class BodyTooDeepError extends Error {
  * Whether something before the bridge read the body already (a body parser, a bridged middleware
  * that kept it as `req.rawBody`): it is in memory, read under that reader's own limit.
  */
-export function bodyAlreadyRead(req: ParsedNodeRequest): boolean {
+export function bodyAlreadyRead(req: ExpressRequest): boolean {
   return req.rawBody !== undefined || req._body === true || req.readableDidRead || req.readableEnded;
-}
-
-/** What Express body parsers leave on the request. */
-export interface ParsedNodeRequest extends IncomingMessage {
-  body?: unknown;
-  rawBody?: unknown;
-  /** body-parser 1's "I read the stream" flag (version 2 sets `body` instead). */
-  _body?: boolean;
 }
 
 /**
  * The body when it is no longer (or never was) in the stream: bytes, or `undefined` when the
  * stream is still unread and should be streamed.
  */
-export function bodyFromParsedRequest(req: ParsedNodeRequest): Uint8Array | undefined {
+export function bodyFromParsedRequest(req: ExpressRequest): Uint8Array | undefined {
   const raw = req.rawBody;
   if (raw instanceof Uint8Array) return raw;
   if (typeof raw === 'string') return Buffer.from(raw);
@@ -105,7 +98,7 @@ function encodeParsedBody(body: unknown, contentType: string): Uint8Array {
 const keptAsSent = new WeakSet<Uint8Array>();
 
 /** Keeps what a bridged middleware read as `req.rawBody`, for endpoints behind it; a value already there stays. */
-export function keepRawBody(req: ParsedNodeRequest, bytes: Uint8Array): void {
+export function keepRawBody(req: ExpressRequest, bytes: Uint8Array): void {
   if (req.rawBody !== undefined) return;
   req.rawBody = bytes;
   keptAsSent.add(bytes);
@@ -118,7 +111,7 @@ export function keepRawBody(req: ParsedNodeRequest, bytes: Uint8Array): void {
  * the body with `req._body` (version 1) or by setting `req.body` (version 2). Bytes re-encoded from
  * `req.body` are never as sent; bytes kept before any parser read the body are.
  */
-export function isAsSent(req: ParsedNodeRequest, bytes: Uint8Array): boolean {
+export function isAsSent(req: ExpressRequest, bytes: Uint8Array): boolean {
   if (bytes !== req.rawBody) return false;
   if (keptAsSent.has(bytes)) return true;
   return !req._body && req.body === undefined;

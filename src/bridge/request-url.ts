@@ -3,17 +3,12 @@
  * `trust proxy` holds), host from the Host header (HTTP/2's `:authority`), path from `req.originalUrl` (so sub-path
  * mounts keep their prefix). Invalid hosts are reported, never thrown.
  */
-import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { isRewrittenPath, targetPath } from '../router';
+import type { ExpressRequest } from './express-request';
+import { originalPath } from './mount-path';
 
 export { targetPath };
-
-/** What Express adds to the Node request, when Express is the host. */
-interface ExpressLikeRequest extends IncomingMessage {
-  protocol?: string;
-  originalUrl?: string;
-}
 
 // reg-name / IPv4 / [IPv6], optional port. No userinfo, path, whitespace or control characters.
 const VALID_HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]+)(?::\d{0,5})?$/;
@@ -33,7 +28,7 @@ function isValidHost(host: string): boolean {
 }
 
 /** `undefined` when the Host header is present but cannot be a host, or the protocol is not http(s). */
-function requestOrigin(req: ExpressLikeRequest): string | undefined {
+function requestOrigin(req: ExpressRequest): string | undefined {
   // HTTP/2 carries the host in `:authority`, which a client must send in place of Host (RFC 9113,
   // section 8.3.1); Node's compatibility API passes it on among the headers.
   const pseudo = req.headers[':authority'];
@@ -46,7 +41,7 @@ function requestOrigin(req: ExpressLikeRequest): string | undefined {
   return protocol === undefined ? undefined : `${protocol}://${authority}`;
 }
 
-function requestProtocol(req: ExpressLikeRequest): string | undefined {
+function requestProtocol(req: ExpressRequest): string | undefined {
   // Express's getter honours `trust proxy` and X-Forwarded-Proto.
   const protocol = req.protocol;
   if (typeof protocol === 'string') {
@@ -59,13 +54,13 @@ function requestProtocol(req: ExpressLikeRequest): string | undefined {
 }
 
 /** The request target as the client sent it, before sub-path mounts stripped a prefix. */
-export function originalTarget(req: ExpressLikeRequest): string {
+export function originalTarget(req: ExpressRequest): string {
   return req.originalUrl ?? req.url ?? '/';
 }
 
 /** Whether the client's target, as sent, has a path the URL parser would rewrite. */
-export function hasRewrittenPath(req: ExpressLikeRequest): boolean {
-  return isRewrittenPath(targetPath(originalTarget(req)) ?? '/');
+export function hasRewrittenPath(req: ExpressRequest): boolean {
+  return isRewrittenPath(originalPath(req) ?? '/');
 }
 
 /**
@@ -73,7 +68,7 @@ export function hasRewrittenPath(req: ExpressLikeRequest): boolean {
  * the library lets through (`isRewrittenPath` is false): `new URL(url).pathname` is the path of
  * the target as sent, the one that was routed.
  */
-export function requestUrl(req: ExpressLikeRequest): string | undefined {
+export function requestUrl(req: ExpressRequest): string | undefined {
   const target = originalTarget(req);
   if (target.charCodeAt(0) !== 47 /* / */) {
     // Absolute-form target: it names its own origin.

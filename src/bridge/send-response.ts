@@ -1,5 +1,6 @@
 /**
- * sendWebResponse: writes a Web `Response` to Node's ServerResponse.
+ * sendWebResponse: writes a Web `Response` to Node's ServerResponse (or to what stands for one:
+ * response-writer.ts).
  *
  * Headers that earlier middleware set on `res` (helmet, cors, `res.cookie`) stay; the handler's
  * headers override them by name, except `Set-Cookie`, whose values are added beside them.
@@ -14,12 +15,13 @@
  * follows (a 500) carries none of its headers.
  */
 import { isAscii } from 'node:buffer';
-import type { OutgoingHttpHeader, ServerResponse } from 'node:http';
+import type { OutgoingHttpHeader } from 'node:http';
 import { declaredLength, frameKnownBody, parseLength } from './body-length';
 import { isClientGone, whenClientGone } from './client-gone';
 import { ClientClosedError } from './request-body';
 import { isNullBodyStatus, joinChunks, readAvailable, type EtagMode } from '../dispatch';
 import { sendsNotModified } from './conditional';
+import type { ResponseWriter } from './response-writer';
 
 // Never forwarded: they describe one connection, and Node sets its own.
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection']);
@@ -34,14 +36,7 @@ export interface SendOptions {
    * host app's own `res.send` would; absent, none (a bridged middleware's own answer).
    */
   etag?: EtagMode;
-  /**
-   * Runs each call that writes to `res`. `bridgeMiddleware` uses it to let its own writes
-   * through while it captures what the rest of the chain writes.
-   */
-  passThrough?: <T>(write: () => T) => T;
 }
-
-const direct = <T>(write: () => T): T => write();
 
 /**
  * Bodies whose bytes are all there at once (strings, bytes, `Response.json()`, form data, blobs)
@@ -50,18 +45,15 @@ const direct = <T>(write: () => T): T => write();
  * Node refuses a header, the body is locked or used, or it fails before its first byte.
  */
 export async function sendWebResponse(
-  res: ServerResponse,
+  res: ResponseWriter,
   response: Response,
   options: SendOptions = {},
 ): Promise<void> {
-  const passThrough = options.passThrough ?? direct;
   const body = response.body;
   if (body === null || isNullBodyStatus(response.status)) {
-    passThrough(() => {
-      setHead(res, response);
-      frameKnownBody(res, 0);
-      res.end();
-    });
+    setHead(res, response);
+    frameKnownBody(res, 0);
+    res.end();
     body?.cancel().catch(noop);
     return;
   }
@@ -69,32 +61,29 @@ export async function sendWebResponse(
   const reader = body.getReader();
   const start = await readAvailable(reader);
   try {
-    passThrough(() => setHead(res, response));
+    setHead(res, response);
   } catch (error) {
     reader.cancel(error).catch(noop);
     throw error;
   }
   if (start.done) {
-    const bytes = joinChunks(start.chunks);
-    // Through passThrough, like the end(): a bridged middleware's capture no longer takes header
-    // changes once it has given up the chain's answer.
-    passThrough(() => endWhole(res, bytes, options.head === true, options.etag));
+    endWhole(res, joinChunks(start.chunks), options.head === true, options.etag);
     return;
   }
   if (options.head) {
     reader.cancel().catch(noop);
-    passThrough(() => res.end());
+    res.end();
     return;
   }
   // A declared length no client can frame the body by: Node frames it (chunked) instead.
   const declared = res.getHeader('content-length');
   if (declared !== undefined && parseLength(declared) === undefined) {
-    passThrough(() => res.removeHeader('content-length'));
+    res.removeHeader('content-length');
   }
   // Server-sent events must reach the client as they are written: a compression() in front keeps
   // what it compresses until its buffer fills, unless `res.flush()` tells it to let go.
   const write = isEventStream(response) ? (chunk: Uint8Array) => writeAndFlush(res, chunk) : undefined;
-  return pipeBody(res, reader, { passThrough, first: start.chunks, pending: start.pending, write });
+  return pipeBody(res, reader, { first: start.chunks, pending: start.pending, write });
 }
 
 function isEventStream(response: Response): boolean {
@@ -104,7 +93,7 @@ function isEventStream(response: Response): boolean {
 const EVENT_STREAM = /^\s*text\/event-stream\s*(?:;|$)/i;
 
 /** `res.flush` is compression()'s (and its kin's); a plain response has none, and needs none. */
-function writeAndFlush(res: ServerResponse & { flush?: () => void }, chunk: Uint8Array): boolean {
+function writeAndFlush(res: ResponseWriter, chunk: Uint8Array): boolean {
   const written = res.write(chunk);
   res.flush?.();
   return written;
@@ -114,7 +103,7 @@ function writeAndFlush(res: ServerResponse & { flush?: () => void }, chunk: Uint
  * A body of known size in one `end()`, with its own Content-Length and, as `etag` says, its ETag; a
  * fresh conditional request gets a 304 without it.
  */
-function endWhole(res: ServerResponse, bytes: Uint8Array, head: boolean, etag: EtagMode | undefined): void {
+function endWhole(res: ResponseWriter, bytes: Uint8Array, head: boolean, etag: EtagMode | undefined): void {
   // A HEAD answer may declare the length of the body it leaves out (Express's res.send does); the
   // bytes here are not that body, so they get no ETag either.
   const lengthOfOmittedBody = head && bytes.byteLength === 0 && res.hasHeader('content-length');
@@ -132,7 +121,7 @@ function endWhole(res: ServerResponse, bytes: Uint8Array, head: boolean, etag: E
  * The Response's status and headers onto `res`. When Node refuses a header value (a control
  * character from user input), `res` is put back as it was and the error thrown.
  */
-function setHead(res: ServerResponse, response: Response): void {
+function setHead(res: ResponseWriter, response: Response): void {
   const dropEncoding =
     response.type !== 'default' && isDecodedByFetch(response.headers.get('content-encoding'));
   const replaced: [string, OutgoingHttpHeader | undefined][] = [];
@@ -158,7 +147,7 @@ function setHead(res: ServerResponse, response: Response): void {
  * it names the protocol to switch to (RFC 9110, 15.5.22), not one of this connection's.
  */
 function copyHeaders(
-  res: ServerResponse,
+  res: ResponseWriter,
   headers: Headers,
   dropEncoding: boolean,
   upgradeRequired: boolean,
@@ -182,7 +171,6 @@ function copyHeaders(
 }
 
 export interface PipeOptions {
-  passThrough: NonNullable<SendOptions['passThrough']>;
   /** Chunks already read from the body, written first. */
   first?: readonly Uint8Array[];
   /** A read already under way, awaited before the next. */
@@ -198,14 +186,14 @@ export interface PipeOptions {
  * cancelled, once, as soon as the response can no longer be written.
  */
 export async function pipeBody(
-  res: ServerResponse,
+  res: ResponseWriter,
   reader: ReadableStreamDefaultReader<Uint8Array>,
   options: PipeOptions,
 ): Promise<void> {
-  const { passThrough, write = (chunk: Uint8Array) => res.write(chunk) } = options;
-  // One 'drain' listener for the whole body, registered through `passThrough` like the writes: a
-  // compression() in front of us moves 'drain' listeners to its zlib stream, where `off` cannot
-  // reach them, so a listener per wait would pile up there.
+  const { write = (chunk: Uint8Array) => res.write(chunk) } = options;
+  // One 'drain' listener for the whole body: a compression() in front of us moves 'drain'
+  // listeners to its zlib stream, where `off` cannot reach them, so a listener per wait would pile
+  // up there.
   let wake: (() => void) | undefined;
   const onDrain = () => {
     const resolve = wake;
@@ -222,15 +210,14 @@ export async function pipeBody(
     cancel(reason);
     onDrain();
   });
-  passThrough(() => res.on('drain', onDrain));
+  res.on('drain', onDrain);
   const length = declaredLength(res);
   const first = options.first ?? [];
   try {
     // Headers go out now, so the client sees them before the first chunk is ready; a head that
     // declares no body at all would be a complete response, so it waits for the body's end.
     const flush = options.flushHeaders !== false && length?.declared !== 0;
-    // `headersSent` through passThrough too: a capture in front says true while it holds the head.
-    if (flush && !passThrough(() => res.headersSent)) passThrough(() => res.flushHeaders());
+    if (flush && !res.headersSent) res.flushHeaders();
     let pending = options.pending;
     for (let i = 0; ; i++) {
       let chunk: Uint8Array | undefined = first[i];
@@ -242,14 +229,14 @@ export async function pipeBody(
       }
       if (isClientGone(res)) return;
       const bytes = length ? length.take(chunk!) : chunk!;
-      if (bytes === undefined || passThrough(() => write(bytes)) || isClientGone(res)) continue;
+      if (bytes === undefined || write(bytes) || isClientGone(res)) continue;
       await new Promise<void>((resolve) => (wake = resolve));
     }
     reading = false;
     if (isClientGone(res)) return;
     const last = length?.end();
-    if (last) passThrough(() => write(last));
-    passThrough(() => res.end());
+    if (last) write(last);
+    res.end();
   } catch (error) {
     // Headers are out: the only honest signal left to the client is a broken connection.
     const reason = error instanceof Error ? error : new Error(String(error));

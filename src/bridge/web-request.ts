@@ -17,8 +17,8 @@ import {
   keepRawBody,
   nodeBodyToWebStream,
   NO_READ_AHEAD,
-  type ParsedNodeRequest,
 } from './request-body';
+import type { ExpressRequest } from './express-request';
 import { methodHasBody } from '../dispatch';
 import { assertFetchGlobals } from '../fetch-globals';
 
@@ -40,7 +40,7 @@ export interface WebRequestOptions {
 type RequestInitWithDuplex = RequestInit & { duplex?: 'half' };
 
 export function toWebRequest(
-  req: ParsedNodeRequest,
+  req: ExpressRequest,
   res: ServerResponse | undefined,
   url: string,
   options: WebRequestOptions,
@@ -141,7 +141,7 @@ function closeSignal(res: ServerResponse): AbortSignal {
 }
 
 /** The body still in the Node stream, read when the handler reads it. */
-function streamedBody(req: ParsedNodeRequest, options: WebRequestOptions): BodyInit {
+function streamedBody(req: ExpressRequest, options: WebRequestOptions): BodyInit {
   if (options.restoreBody) {
     return lazyBytes(async () => {
       const bytes = await readAndRestoreBody(req, options.bodyLimit);

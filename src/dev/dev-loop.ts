@@ -12,11 +12,10 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { updateRoutes, type RouteInfo } from '../describe-routes';
 import { discoverTree, displayPath, isCodeFile, type DiscoveredTree, type RouteFile } from '../discover';
-import type { CompiledRoute } from '../dispatch';
+import type { CompiledRoute, MountSettings } from '../dispatch';
 import { loadModule, type ModuleExports } from '../load';
 import type { Router } from '../router';
 import { routeDeclarations, writeIfChanged } from '../typed-routes';
-import type { MountOptions } from '../types';
 import { plural } from '../words';
 import { validateTree, type Problem, EndpointValidationError } from '../validate';
 import type { ResolvedDevOptions } from './dev-options';
@@ -28,11 +27,11 @@ import { invalidateModules } from './module-versions';
 import type { CompileTree, DevProblem } from './types';
 import { watchTree } from './watch-tree';
 
+/** The mount, as the dev loop sees it. */
 export interface DevLoopHost {
-  options: MountOptions;
-  dev: ResolvedDevOptions;
+  readonly settings: MountSettings;
   /** `.routes`, updated in place. */
-  routes: RouteInfo[];
+  readonly routes: RouteInfo[];
   compile: CompileTree;
   /** Makes `router` the table the next request uses. */
   swap(router: Router<CompiledRoute>): void;
@@ -47,8 +46,7 @@ export interface DevLoop {
 
 type Loaded = { exports: ModuleExports } | { problem: DevProblem };
 
-export function startDevLoop(tree: DiscoveredTree, host: DevLoopHost): DevLoop {
-  const { dev } = host;
+export function startDevLoop(tree: DiscoveredTree, dev: ResolvedDevOptions, host: DevLoopHost): DevLoop {
   const root = tree.root;
   // Loaded modules by file; a reload drops the stale ones, so everything else is reused as is.
   const modules = new Map<string, Loaded>();
@@ -70,7 +68,7 @@ export function startDevLoop(tree: DiscoveredTree, host: DevLoopHost): DevLoop {
         return standInModule(file, current, [entry.problem]);
       };
       try {
-        const { router, loaded } = await host.compile(current, host.options, load);
+        const { router, loaded } = await host.compile(current, load);
         host.swap(router);
         updateRoutes(host.routes, loaded);
       } catch (error) {
@@ -80,7 +78,7 @@ export function startDevLoop(tree: DiscoveredTree, host: DevLoopHost): DevLoop {
     const invalid = problems.some((p) => p.code !== 'syntax-error' && p.code !== 'load-error');
     if (invalid) {
       // The tree itself is invalid: no table can be built from it, so all of it shows the problems.
-      host.swap(errorRouter(current, host.options, problems));
+      host.swap(errorRouter(current, host.settings, problems));
       updateRoutes(host.routes, current);
     }
     writeTypes(current);

@@ -2,10 +2,8 @@
  * dev: development mode. Watching the tree and reloading changed modules with no restart
  * (dev-loop.ts, watch-tree.ts, import-graph.ts, module-versions.ts), the error page for broken code
  * (error-page.ts, error-routes.ts, locate-error.ts), and the typed-routes file rewritten on every
- * change (through src/typed-routes). Also the stand-ins for modules that fail to load outside
- * development (error-routes.ts), which mount.ts uses.
+ * change (through src/typed-routes).
  */
 export { resolveDevOptions } from './dev-options';
-export { startDevLoop } from './dev-loop';
-export { failingModule, failingRouter } from './error-routes';
+export { startDevLoop, type DevLoop, type DevLoopHost } from './dev-loop';
 export type { DevProblem, DevReload } from './types';

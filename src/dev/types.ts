@@ -9,12 +9,13 @@ import type { DiscoveredTree, RouteFile } from '../discover';
 import type { CompiledRoute } from '../dispatch';
 import type { ModuleExports } from '../load';
 import type { Router } from '../router';
-import type { MountOptions } from '../types';
 export type { DevLogger, DevOptions, DevProblem, DevReload } from '../types';
 
-/** mount.ts's compile step, handed to the dev loop so src/dev never imports mount.ts. */
+/**
+ * mount.ts's compile step, handed to the dev loop so src/dev never imports mount.ts: loads every
+ * module through `load`, validates the tree as loaded, and builds its table with the mount's settings.
+ */
 export type CompileTree = (
   tree: DiscoveredTree,
-  options: MountOptions,
   load: (file: RouteFile) => Promise<ModuleExports>,
 ) => Promise<{ router: Router<CompiledRoute>; loaded: DiscoveredTree }>;

@@ -7,9 +7,9 @@
  * leaves. 404 when nothing matches; a handler error is told to `onError` and answered with a 500, as
  * the Node side answers it without a host error handler (the promise never rejects for it).
  */
-import { traceRequest, type RequestTrace } from '../observe';
+import { eventStreamOf } from '../event-stream';
+import type { RequestTrace } from '../observe';
 import { isRewrittenPath, MALFORMED_PATH, targetPath, type Router } from '../router';
-import type { Params } from '../types';
 import {
   answerFor,
   answerResponse,
@@ -23,19 +23,17 @@ import {
   SHUTTING_DOWN,
 } from './answers';
 import { isFresh, NOT_MODIFIED_DROPS, webEntityTag, type EtagMode } from './conditional';
+import { emptyLocals } from './endpoint-call';
+import type { InFlight, Lifecycle, ShutdownError } from './lifecycle';
 import { joinChunks, readAvailable, type Available } from './read-available';
 import { declaresMoreThan, isBodyLimitError } from './request-body';
-import { dispatch, type Dispatch } from './method-table';
-import { EndpointCall, emptyLocals, type HostRequest } from './endpoint-call';
-import { isForbiddenMethod } from './http-methods';
-import { eventStreamOf } from '../event-stream';
-import type { InFlight, Lifecycle, ShutdownError } from './lifecycle';
 import type { CompiledRoute } from './route';
-import { Failure, runRoute } from './run-route';
+import { Failure, type Outcome } from './run-route';
+import { dispatchRequest, serveRoute, traceRoute, type OwnAnswer, type RouteHost } from './serve-route';
 import { Exchange, ServedRequest } from './served-request';
 
 /** `.fetch` as a host: no mount, no Node objects, no error handler but the answers below. */
-class FetchRequest implements HostRequest, InFlight {
+class FetchRequest implements RouteHost<Response | Promise<Response>>, InFlight {
   readonly node = undefined;
   readonly exchange = new Exchange();
   /** Runs the `after()` callbacks: set when the first one is registered. */
@@ -44,12 +42,66 @@ class FetchRequest implements HostRequest, InFlight {
   nextInFlight: InFlight | undefined;
   /** The Request the handler got, once built: a closing mount ends its event stream. */
   builtRequest: Request | undefined;
+  readonly #lifecycle: Lifecycle | undefined;
+  readonly #etag: EtagMode;
 
   constructor(
     readonly request: Request,
     private readonly bodyLimit: number | false,
-    readonly lifecycle: Lifecycle | undefined,
-  ) {}
+    settings: FetchSettings,
+  ) {
+    this.#lifecycle = settings.lifecycle;
+    this.#etag = settings.etag;
+  }
+
+  answer(why: OwnAnswer | Error): Response {
+    return answerResponse(why instanceof Error ? failureAnswer(why) : answerFor(why)!);
+  }
+
+  enter(): void {
+    this.#lifecycle?.enter(this);
+  }
+
+  async write(outcome: Outcome | Promise<Outcome>): Promise<Response> {
+    let settled: Outcome;
+    try {
+      settled = await outcome;
+    } finally {
+      this.#leave();
+    }
+    const request = this.request;
+    let response = settled instanceof Failure ? answerResponse(failureAnswer(settled.error)) : settled;
+    if (this.#etag === 'weak' || this.#etag === 'strong') {
+      response = await withValidators(request, response, this.#etag === 'weak');
+    }
+    if (request.method !== 'HEAD' || response.body === null) return response;
+    await response.body.cancel();
+    return new Response(null, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+  }
+
+  /** Failed: its end is now. Otherwise it ends with the response's body (`watchedUntilOver`). */
+  endTrace(trace: RequestTrace, failed: boolean): void {
+    if (failed) trace.finish(undefined, true);
+  }
+
+  /**
+   * The caller reads the body once the handler has answered, so the request leaves its mount then,
+   * unless it answered with an event stream: that one stays until it is over, for a closing mount to
+   * end it with its final event and wait for it.
+   */
+  #leave(): void {
+    const lifecycle = this.#lifecycle;
+    if (lifecycle === undefined) return;
+    const request = this.builtRequest;
+    const stream = request === undefined ? undefined : eventStreamOf(request);
+    if (stream === undefined) return lifecycle.leave(this);
+    if (lifecycle.closing) lifecycle.endLate(this);
+    void stream.over.then(() => lifecycle.leave(this));
+  }
 
   /**
    * Past a closing mount's timeout: the handler's `request.signal` aborts with `reason`. The connection
@@ -74,7 +126,7 @@ class FetchRequest implements HostRequest, InFlight {
   }
   whenDone(run: () => PromiseLike<unknown> | undefined): void {
     // A closing mount waits for the callbacks, async ones to their end.
-    const release = this.lifecycle?.hold();
+    const release = this.#lifecycle?.hold();
     this.done = () => {
       const running = run();
       if (running) void running.then(release);
@@ -113,9 +165,7 @@ export async function handleFetch(
 
   const route = match.value;
   // Bun and Deno hand CONNECT, TRACE and TRACK over as Requests; on Node no handler serves them either.
-  const decision: Dispatch = isForbiddenMethod(request.method)
-    ? { kind: 'not-allowed', allow: route.table.allow }
-    : dispatch(route.table, request.method);
+  const decision = dispatchRequest(route.table, request.method);
   // `pass`: the page that serves GET here lives in the host app, which `.fetch` does not have.
   if (decision.kind === 'pass') return answerResponse(NOT_FOUND);
   if (
@@ -124,26 +174,21 @@ export async function handleFetch(
   ) {
     return answerResponse(PAYLOAD_TOO_LARGE);
   }
-  const exportName = decision.kind === 'handler' ? decision.entry.exportName : undefined;
-  const trace = traceRequest(route, request.method, exportName, undefined);
-  const host = new FetchRequest(request, route.bodyLimit, settings.lifecycle);
-  if (trace === undefined) {
-    return watchedUntilOver(await answer(route, match.params, decision, host, settings), host);
-  }
-  trace.requestSource = () => request;
-  let response: Response;
-  try {
-    response = await trace.run(() => answer(route, match.params, decision, host, settings, trace));
-  } catch (error) {
-    trace.failed(error);
-    trace.finish(undefined, true);
-    throw error;
-  }
+  const host = new FetchRequest(request, route.bodyLimit, settings);
+  const trace = traceRoute(route, request.method, decision, undefined);
+  // The request as it came, until a handler's call has the one the handler sees.
+  if (trace !== undefined) trace.requestSource = () => request;
+  const response = await serveRoute<Response | Promise<Response>>(host, route, match.params, decision, trace);
   // The request is over once the caller has read the body, cancelled it, or it failed.
-  return watchedUntilOver(response, host, (complete, error) => {
-    if (error !== undefined) trace.failed(error);
-    trace.finish(response.status, !complete);
-  });
+  return watchedUntilOver(
+    response,
+    host,
+    trace &&
+      ((complete, error) => {
+        if (error !== undefined) trace.failed(error);
+        trace.finish(response.status, !complete);
+      }),
+  );
 }
 
 /**
@@ -165,35 +210,6 @@ function watchedUntilOver(
     else exchange.endedEarly(error ?? new DOMException('The client closed the connection', 'AbortError'));
     done?.();
     traced?.(complete, error);
-  });
-}
-
-async function answer(
-  route: CompiledRoute,
-  params: Params,
-  decision: Exclude<Dispatch, { kind: 'pass' }>,
-  host: FetchRequest,
-  settings: FetchSettings,
-  trace?: RequestTrace,
-): Promise<Response> {
-  if (decision.kind !== 'handler') return answerResponse(answerFor(decision)!);
-  const request = host.request;
-  const call = new EndpointCall(params, route, decision.entry.exportName, host, trace);
-  const lifecycle = host.lifecycle;
-  const outcome =
-    lifecycle === undefined
-      ? await runRoute(route, decision.entry, call)
-      : await inFlight(lifecycle, host, () => runRoute(route, decision.entry, call));
-  let response = outcome instanceof Failure ? answerResponse(failureAnswer(outcome.error)) : outcome;
-  if (settings.etag === 'weak' || settings.etag === 'strong') {
-    response = await withValidators(request, response, settings.etag === 'weak');
-  }
-  if (request.method !== 'HEAD' || response.body === null) return response;
-  await response.body.cancel();
-  return new Response(null, {
-    status: response.status,
-    statusText: response.statusText,
-    headers: response.headers,
   });
 }
 
@@ -254,27 +270,6 @@ function restOf(
     },
     cancel: (reason) => reader.cancel(reason),
   });
-}
-
-/**
- * Runs the handler as a request in flight of a mount. The caller reads the body after this returns,
- * so the request leaves then, unless it answered with an event stream: that one stays until it is
- * over, for a closing mount to end it with its final event and wait for it.
- */
-async function inFlight<T>(lifecycle: Lifecycle, host: FetchRequest, run: () => T | Promise<T>): Promise<T> {
-  lifecycle.enter(host);
-  let stream: ReturnType<typeof eventStreamOf>;
-  try {
-    return await run();
-  } finally {
-    const request = host.builtRequest;
-    stream = request === undefined ? undefined : eventStreamOf(request);
-    if (stream === undefined) lifecycle.leave(host);
-    else {
-      if (lifecycle.closing) lifecycle.endLate(host);
-      void stream.over.then(() => lifecycle.leave(host));
-    }
-  }
 }
 
 /**

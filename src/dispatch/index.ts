@@ -1,7 +1,9 @@
 /**
  * dispatch: module exports + method -> the handler to run, or 405 / automatic OPTIONS / pass; the
- * route's middleware chain and handler, in Request/Response terms; the library's own answers; and
- * the whole table as `.fetch`; an endpoint's `websocket` hooks, checked. No Node objects here.
+ * route's middleware chain and handler, in Request/Response terms, and the one way every host
+ * (the Node bridge, `.fetch`, a WebSocket upgrade) enters a route; the library's own answers; and
+ * the whole table as `.fetch`; an endpoint's `websocket` hooks, checked; the stand-ins that answer
+ * for a module that failed to load. No Node objects here.
  */
 export { buildMethodTable, dispatch, methodsFor } from './method-table';
 export type { MethodTable, HandlerEntry, Dispatch } from './method-table';
@@ -30,10 +32,27 @@ export {
   type Answer,
 } from './answers';
 export { compileRoute, endpointRouter, LOADING, middlewareOptionNames } from './route';
-export type { CompiledRoute, ExpressStyleRoute, MountedRoute, TopicAccess } from './route';
+export type { CompiledRoute, ExpressStyleRoute, MountedRoute, MountSettings, TopicAccess } from './route';
+export {
+  answeringModule,
+  answeringRouter,
+  failingModule,
+  failingRouter,
+  type StandInAnswer,
+} from './stand-ins';
 export { EndpointCall, emptyLocals, type HostRequest } from './endpoint-call';
-export { Failure, runRoute } from './run-route';
-export { handledRejection, NextCalledTwiceError } from './run-chain';
+export { Failure, type Outcome } from './run-route';
+export {
+  dispatchRequest,
+  serveHandler,
+  serveRoute,
+  traceRoute,
+  type HandlerHost,
+  type OwnAnswer,
+  type RouteHost,
+  type Served,
+} from './serve-route';
+export { NextCalledTwiceError, NextGuard } from './run-chain';
 export { handleFetch, type FetchSettings } from './handle-fetch';
 export { Lifecycle, ShutdownError, type CloseOptions, type InFlight } from './lifecycle';
 export { joinChunks, readAvailable, type Available } from './read-available';
@@ -52,6 +71,7 @@ export {
   DEFAULT_BODY_LIMIT,
   declaresMoreThan,
   isBodyLimitError,
+  isClientClosedError,
 } from './request-body';
 export { socketHandlerOf, withUpgradeRequired } from './socket-handler';
 export { logError, markTold, tellOnError } from './report-error';

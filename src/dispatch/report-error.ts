@@ -4,6 +4,7 @@
  * host's error handler gets the error through `next(err)`, which logs it already in most apps.
  */
 import type { EndpointErrorInfo, ErrorReporter } from '../types';
+import { isClientClosedError } from './request-body';
 
 /**
  * Errors `onError` was told about when they happened, outside any request: a module that failed to
@@ -68,9 +69,8 @@ function urlOf(request: Request): string {
  * `request` is absent when none was built, so no signal of it can have aborted.
  */
 export function isClientAbort(request: Request | undefined, error: unknown): boolean {
-  const name = (error as { name?: unknown } | null)?.name;
-  if (name === 'ClientClosedError') return true;
+  if (isClientClosedError(error)) return true;
   if (request === undefined) return false;
   const signal = request.signal;
-  return signal.aborted && (error === signal.reason || name === 'AbortError');
+  return signal.aborted && (error === signal.reason || (error as Error | null)?.name === 'AbortError');
 }

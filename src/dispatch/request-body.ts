@@ -38,6 +38,17 @@ export class ClientClosedError extends Error {
   }
 }
 
+/**
+ * `error` says that the client went away: the one test of it, for every host. By name as well as by
+ * class, as isResponse takes Responses of other copies: the ES module and CommonJS builds each have
+ * their own ClientClosedError.
+ */
+export function isClientClosedError(error: unknown): boolean {
+  return (
+    error instanceof ClientClosedError || (error as { name?: unknown } | null)?.name === 'ClientClosedError'
+  );
+}
+
 /** Whether the request's Content-Length (as sent, or `null`/`undefined` when absent) is over the limit. */
 export function declaresMoreThan(contentLength: string | null | undefined, limit: number | false): boolean {
   return limit !== false && contentLength != null && Number(contentLength) > limit;

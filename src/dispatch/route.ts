@@ -14,6 +14,18 @@ import { expressPath } from './express-path';
 import { HTTP_METHODS } from './http-methods';
 import type { MethodTable } from './method-table';
 
+/**
+ * A mount's options with what every part of it reads resolved once, by the mount: `onError`'s
+ * default, the `middleware` option's and `asyncContext`'s. The routes it builds, the stand-ins for
+ * broken code and development mode read these.
+ */
+export interface MountSettings extends MountOptions {
+  onError: ErrorReporter;
+  /** The `middleware` option, `[]` without it. */
+  middleware: WebMiddleware[];
+  asyncContext: boolean;
+}
+
 /** What `req.route` is set to while an endpoint answers, for loggers and tracing that read it. */
 export interface ExpressStyleRoute {
   /** The pattern in Express 5 syntax: `/api/users/:id`, `/docs/*path`, `/files{/*path}`. */

@@ -37,11 +37,26 @@ export class NextCalledTwiceError extends Error {
   }
 }
 
-/** A rejected promise that its receiver may await, and may drop without an unhandled rejection. */
-export function handledRejection(error: unknown): Promise<never> {
-  const promise = Promise.reject(error);
-  promise.catch(() => {});
-  return promise;
+/**
+ * The rest of a chain runs once: this chain's rule, and bridgeMiddleware's for the host app's chain.
+ * What a `next()` called again gets is the request's one NextCalledTwiceError, made and told on the
+ * first misuse, in a promise that its receiver may await, and may drop without an unhandled rejection.
+ */
+export class NextGuard {
+  #misuse: NextCalledTwiceError | undefined;
+
+  /** The error of the request's misuse, once `next()` was called again. */
+  get misuse(): NextCalledTwiceError | undefined {
+    return this.#misuse;
+  }
+
+  /** What a `next()` called again gets; `tell` hears of the first misuse. */
+  calledAgain(tell: (misuse: NextCalledTwiceError) => void): Promise<never> {
+    if (!this.#misuse) tell((this.#misuse = new NextCalledTwiceError()));
+    const promise = Promise.reject(this.#misuse);
+    promise.catch(() => {});
+    return promise;
+  }
 }
 
 export function runChain(
@@ -52,23 +67,17 @@ export function runChain(
   hooks: ChainHooks,
 ): Promise<Response> {
   let called = -1;
-  let misuse: NextCalledTwiceError | undefined;
+  const guard = new NextGuard();
   const answerOr = (index: number, error: unknown): Promise<Response> => {
     if (hooks.isResponse(error)) return Promise.resolve(error);
     hooks.failed(index, error);
     return Promise.reject(error);
   };
-  // Step `index` is asked for again: by the middleware before it.
-  const calledAgain = (index: number): Promise<Response> => {
-    if (!misuse) {
-      misuse = new NextCalledTwiceError();
-      hooks.misused(index - 1, misuse);
-    }
-    return handledRejection(misuse);
-  };
-  // What `next()` of the step before `index` does.
+  // What `next()` of the step before `index` does; asked for again, that step misused it.
   const next = (index: number): Promise<Response> =>
-    index <= called ? calledAgain(index) : step(index).then(withMutableHeaders);
+    index <= called
+      ? guard.calledAgain((misuse) => hooks.misused(index - 1, misuse))
+      : step(index).then(withMutableHeaders);
   const step = (index: number): Promise<Response> => {
     called = index;
     const middleware = chain[index];
@@ -89,7 +98,7 @@ export function runChain(
     return Promise.resolve(result).then(
       (value) => {
         // A step that misused next() fails, and so does every step around it, whatever they returned.
-        if (misuse) return answerOr(index, misuse);
+        if (guard.misuse) return answerOr(index, guard.misuse);
         return hooks.isResponse(value) ? value : answerOr(index, hooks.notAResponse(index, value));
       },
       (error: unknown) => answerOr(index, error),

@@ -58,10 +58,13 @@ function runMiddlewareAndHandler(
   );
 }
 
-/** The handler's answer when HTTP can carry it; anything else is the handler's mistake, reported. */
+/** The handler's answer, or its mistake reported: `sendable`, for the path that never throws. */
 function checked(route: CompiledRoute, entry: HandlerEntry, call: EndpointCall, value: unknown): Outcome {
-  if (isSendable(value)) return value;
-  return answerOrReport(notAResponse(route, entry, value), call, entry.exportName);
+  try {
+    return sendable(route, entry, value);
+  } catch (error) {
+    return answerOrReport(error, call, entry.exportName);
+  }
 }
 
 /** The handler, with the Request when it declares parameters (decided at load: `takesArguments`). */
@@ -86,19 +89,17 @@ function callHandler(
   call: EndpointCall,
 ): Response | Promise<Response> {
   const result = invoke(entry, call);
-  if (isThenable(result)) {
-    return Promise.resolve(result).then((value) => {
-      if (isSendable(value)) return value;
-      throw notAResponse(route, entry, value);
-    });
-  }
-  if (isSendable(result)) return result;
-  throw notAResponse(route, entry, result);
+  if (isThenable(result)) return Promise.resolve(result).then((value) => sendable(route, entry, value));
+  return sendable(route, entry, result);
 }
 
-/** A Response that HTTP can carry: `Response.error()` is a network error, with status 0. */
-function isSendable(value: unknown): value is Response {
-  return isResponse(value) && value.type !== 'error';
+/**
+ * The one check of what a handler returned: a Response that HTTP can carry, as it is; anything else,
+ * `Response.error()` (a network error, status 0) included, is the handler's mistake, thrown.
+ */
+function sendable(route: CompiledRoute, entry: HandlerEntry, value: unknown): Response {
+  if (isResponse(value) && value.type !== 'error') return value;
+  throw notAResponse(route, entry, value);
 }
 
 function callWithNothing(entry: HandlerEntry): unknown {

@@ -3,11 +3,13 @@
  *
  * Only upgrade requests for a route that declares `websocket` are taken; every other one is left,
  * untouched, to the app's own `upgrade` listeners (a `ws` or socket.io server, a proxy), or, when
- * the app has none, to its request handler as a plain request. Where Node has the server's
- * `shouldUpgradeCallback` (24.9+ and 22.21+), that is how; elsewhere the `upgrade`
- * event is used. The app's listeners are never removed or wrapped: the server's `emit` hands the
- * requests a tree takes to that tree alone, so a `ws` server with a `path` beside it never answers
- * them 400. The server is prepared once, however many trees are attached to it.
+ * the app has none, to its request handler as a plain request. The trees listen for `upgrade`
+ * beside the app, and tell Node which requests are upgrades through the server's
+ * `shouldUpgradeCallback` where Node has it (24.9+ and 22.21+). Two things cannot be done by
+ * listening, and are done by taking the server's method over: keeping the requests a tree takes
+ * from the app's own `upgrade` listeners (only once the app has one), and hearing `server.close()`
+ * while sockets are open. The app's listeners are never removed or wrapped. The server is prepared
+ * once, however many trees are attached to it.
  */
 import { ServerResponse, type IncomingMessage, type Server } from 'node:http';
 import type { Socket } from 'node:net';
@@ -51,20 +53,64 @@ export function attachWebSockets(
 
 type Emit = (this: Server, event: string | symbol, ...args: unknown[]) => boolean;
 
-/** The server's `emit` before the trees', which the app's listeners hear. */
+/** The server's `emit` before the trees' (once they need one), which the app's listeners hear. */
 const appEmits = new WeakMap<Server, Emit>();
 
 function takeTreeUpgrades(server: Server, trees: TreeSockets[]): void {
   const treeFor = (req: IncomingMessage) => trees.find((tree) => tree.claims(req));
 
-  // Without an `upgrade` listener the server would not emit `upgrade` at all. This one only hears
-  // requests no tree took, and answers them only where nothing else would.
+  // Without an `upgrade` listener, a Node without `shouldUpgradeCallback` would not emit `upgrade`
+  // at all. While the app has none of its own, this one serves the trees' requests; a request no
+  // tree takes (an `Upgrade: h2c`, a WebSocket for a route without one) reaches it only on such a
+  // Node, and is the app's, as a plain one.
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    // Reached only where Node lacks `shouldUpgradeCallback` and the app listens for no upgrade: the
-    // request (an `Upgrade: h2c`, a WebSocket for a route without one) is the app's, as a plain one.
-    if (!appListens(server) && !socket.destroyed) asPlainRequest(server, req, socket, head);
+    if (appListens(server)) return;
+    const tree = treeFor(req);
+    if (tree) void tree.serve(req, socket, head);
+    else if (!socket.destroyed) asPlainRequest(server, req, socket, head);
   });
 
+  // Every listener hears every event, and none can keep the others from it: the app's own `upgrade`
+  // listeners would hear the requests a tree takes too (a `ws` server with a `path` answers them
+  // 400). From the moment the app listens for upgrades, the server's `emit` hands those to the tree
+  // alone; until then, it is left as it is, and requests pay nothing for the trees.
+  if (appListens(server)) keepFromAppListeners(server, treeFor);
+  else {
+    server.on('newListener', function watch(event: string | symbol) {
+      if (event !== 'upgrade') return;
+      server.off('newListener', watch);
+      keepFromAppListeners(server, treeFor);
+    });
+  }
+
+  type UpgradeCallback = (req: IncomingMessage) => boolean;
+  const withCallback = server as { shouldUpgradeCallback?: UpgradeCallback };
+  const appCallback = withCallback.shouldUpgradeCallback;
+  if (typeof appCallback === 'function') {
+    // Node's own default counts listeners, the trees' one included: the app's answer counts only
+    // when the app listens for upgrades itself.
+    withCallback.shouldUpgradeCallback = (req) =>
+      treeFor(req) !== undefined || (appListens(server) && appCallback.call(server, req));
+  }
+
+  // `server.close()` stops new connections and waits for open ones: the sockets are told it is going
+  // away. Node emits `close` only once every connection has ended, the sockets' too, so listening
+  // for it would wait for the very sockets it is to close: `close()` itself is where to hear it.
+  const close = server.close;
+  server.close = function (this: Server, ...args: Parameters<Server['close']>) {
+    for (const tree of trees) {
+      tree.stop();
+      void tree.closeAll();
+    }
+    return close.apply(this, args);
+  } as Server['close'];
+}
+
+/** Hands the upgrade requests a tree takes to that tree, before the server's listeners hear them. */
+function keepFromAppListeners(
+  server: Server,
+  treeFor: (req: IncomingMessage) => TreeSockets | undefined,
+): void {
   const emit = server.emit as Emit;
   appEmits.set(server, emit);
   // Every event of the server passes here, each request and connection included: only `upgrade` is looked at,
@@ -79,26 +125,6 @@ function takeTreeUpgrades(server: Server, trees: TreeSockets[]): void {
     return true;
   } as Server['emit'];
   /* eslint-enable prefer-rest-params */
-
-  type UpgradeCallback = (req: IncomingMessage) => boolean;
-  const withCallback = server as { shouldUpgradeCallback?: UpgradeCallback };
-  const appCallback = withCallback.shouldUpgradeCallback;
-  if (typeof appCallback === 'function') {
-    // Node's own default counts listeners, the trees' one included: the app's answer counts only
-    // when the app listens for upgrades itself.
-    withCallback.shouldUpgradeCallback = (req) =>
-      treeFor(req) !== undefined || (appListens(server) && appCallback.call(server, req));
-  }
-
-  // `server.close()` stops new connections and waits for open ones: the sockets are told it is going away.
-  const close = server.close;
-  server.close = function (this: Server, ...args: Parameters<Server['close']>) {
-    for (const tree of trees) {
-      tree.stop();
-      void tree.closeAll();
-    }
-    return close.apply(this, args);
-  } as Server['close'];
 }
 
 /** Whether the app has `upgrade` listeners of its own: every one but the trees' single listener. */
@@ -108,8 +134,13 @@ function appListens(server: Server): boolean {
 
 /** Hands an upgrade request to the app's listeners, or to its request handler when it has none. */
 function appUpgrade(server: Server, req: IncomingMessage, socket: Duplex, head: Buffer): void {
-  if (appListens(server)) appEmits.get(server)!.call(server, 'upgrade', req, socket, head);
+  if (appListens(server)) appEmit(server).call(server, 'upgrade', req, socket, head);
   else asPlainRequest(server, req, socket, head);
+}
+
+/** What emits the server's events to the app's listeners: its `emit`, as it was before the trees'. */
+function appEmit(server: Server): Emit {
+  return appEmits.get(server) ?? (server.emit as Emit);
 }
 
 /**
@@ -128,5 +159,5 @@ function asPlainRequest(server: Server, req: IncomingMessage, socket: Duplex, he
     res.detachSocket(socket as Socket);
     socket.end();
   });
-  appEmits.get(server)!.call(server, 'request', req, res);
+  appEmit(server).call(server, 'request', req, res);
 }

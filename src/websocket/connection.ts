@@ -10,8 +10,8 @@ import { tellOnError, type CompiledRoute } from '../dispatch';
 import { checkTopic, type Publication, type Subscriber, type TopicHub } from '../topics';
 import type { EndpointWebSocket, Topic, TopicDataOf, WebSocketContext, WebSocketHandler } from '../types';
 
-/** Close code 1011: the server met a condition that kept it from serving the connection. */
-const INTERNAL_ERROR = 1011;
+/** Close code 1011, Unexpected Condition: the server met a condition that kept it from serving the connection. */
+const UNEXPECTED_CONDITION = 1011;
 /** Close code 1013, Try Again Later: the socket fell too far behind the publications of its topics. */
 const TRY_AGAIN_LATER = 1013;
 
@@ -166,6 +166,6 @@ export class Connection implements EndpointWebSocket, Subscriber {
       export: `websocket.${hook}`,
       passedToNext: false,
     });
-    if (this.ws.readyState === this.ws.OPEN) this.ws.close(INTERNAL_ERROR);
+    if (this.ws.readyState === this.ws.OPEN) this.ws.close(UNEXPECTED_CONDITION);
   }
 }

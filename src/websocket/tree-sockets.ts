@@ -6,7 +6,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { WebSocketServer } from 'ws';
-import { hasRewrittenPath, requestUrl, targetPath } from '../bridge';
+import { hasRewrittenPath, type MountPaths, pathUnder, requestUrl, targetPath } from '../bridge';
 import { LOADING, tellOnError, type MountedRoute } from '../dispatch';
 import { MALFORMED_PATH, type RouteMatch, type Router } from '../router';
 import type { TopicHub } from '../topics';
@@ -24,7 +24,10 @@ import { loadWebSocketLibrary } from './ws-library';
 
 /** `attach(server, options)`. */
 export interface AttachOptions {
-  /** Where the tree is mounted in the app (`app.use('/v1', endpoints)`): `'/v1'`. Default `''`. */
+  /**
+   * Where the tree is mounted in the app (`app.use('/v1', endpoints)`): `'/v1'`. Default: where the
+   * tree's middleware has been reached by HTTP requests, and the root (`''`) until it has been.
+   */
   mountPath?: string;
   /** Largest message in bytes a client may send; a larger one closes the socket with 1009. Default 1 MiB. */
   maxMessageSize?: number;
@@ -52,6 +55,8 @@ export interface SocketMount {
   onError: ErrorReporter;
   /** The mount's topics, which its sockets subscribe to. */
   topics: TopicHub;
+  /** Where the mount's middleware has been reached: where its sockets are, when `mountPath` is not given. */
+  mountPaths?: MountPaths;
 }
 
 /** An upgrade request the tree took and then found it has no socket for: the app's after all. */
@@ -83,7 +88,7 @@ const HANDSHAKE_HEADERS = new Set([
 ]);
 
 export function treeSockets(mount: SocketMount, options: AttachOptions, passOn: PassOn): TreeSockets {
-  const mountPath = checkedMountPath(options.mountPath);
+  const mountPaths = socketMountPaths(options.mountPath, mount.mountPaths);
   const allowedOrigins = checkedOrigins(options.allowedOrigins);
   const connections = new Set<Connection>();
   const closeTimeout = options.closeTimeout ?? 5_000;
@@ -98,7 +103,7 @@ export function treeSockets(mount: SocketMount, options: AttachOptions, passOn: 
 
   const match = (req: IncomingMessage): RouteMatch<MountedRoute> | undefined => {
     if (req.method !== 'GET' || req.headers.upgrade?.toLowerCase() !== 'websocket') return undefined;
-    const path = pathBelow(req.url ?? '/', mountPath);
+    const path = pathBelow(req.url ?? '/', mountPaths());
     if (path === undefined) return undefined;
     const found = mount.router().match(path);
     if (found === null || found === MALFORMED_PATH) return undefined;
@@ -146,6 +151,7 @@ export function treeSockets(mount: SocketMount, options: AttachOptions, passOn: 
         new Response('Forbidden: this origin may not open a WebSocket', { status: 403 }),
       );
     }
+    const mountPath = mountPathAbove(req.url ?? '/', mountPaths());
     const context = socketContext(found.params, route, upgradeWebRequest(req, url), mountPath);
     let answer!: () => void;
     const answered = new Promise<void>((resolve) => (answer = resolve));
@@ -213,12 +219,38 @@ function startKeepAlive(connections: Set<Connection>, interval: number | false):
   return timer;
 }
 
-/** The raw path below the mount path, or `undefined` when the request is not under it. */
-function pathBelow(url: string, mountPath: string): string | undefined {
+/**
+ * Where the tree's sockets are: at the `mountPath` given to `attach`, or else under the mount paths
+ * its middleware has been reached under, and at the root until it has been reached.
+ */
+function socketMountPaths(
+  given: string | undefined,
+  reached: MountPaths | undefined,
+): () => readonly string[] {
+  if (given !== undefined || reached === undefined) {
+    const fixed = [checkedMountPath(given)];
+    return () => fixed;
+  }
+  return () => (reached.known.length > 0 ? reached.known : ROOT);
+}
+
+const ROOT: readonly string[] = [''];
+
+/** The raw path below the first mount path the target is under, or `undefined` when it is under none. */
+function pathBelow(url: string, mountPaths: readonly string[]): string | undefined {
   const path = targetPath(url);
-  if (path === undefined || mountPath === '') return path;
-  if (path === mountPath) return '/';
-  return path.startsWith(`${mountPath}/`) ? path.slice(mountPath.length) : undefined;
+  if (path === undefined) return undefined;
+  for (const mountPath of mountPaths) {
+    const below = pathUnder(path, mountPath);
+    if (below !== undefined) return below;
+  }
+  return undefined;
+}
+
+/** The first mount path the target is under: the one `pathBelow` routed it below. */
+function mountPathAbove(url: string, mountPaths: readonly string[]): string {
+  const path = targetPath(url) ?? '/';
+  return mountPaths.find((mountPath) => pathUnder(path, mountPath) !== undefined) ?? '';
 }
 
 function checkedMountPath(mountPath: string | undefined): string {

@@ -9,13 +9,13 @@ import type { Duplex } from 'node:stream';
 import { toWebRequest } from '../bridge';
 import {
   type CompiledRoute,
-  EndpointCall,
   emptyLocals,
   Failure,
   type HandlerEntry,
-  type HostRequest,
+  type HandlerHost,
   INTERNAL_ERROR,
-  runRoute,
+  type Outcome,
+  serveHandler,
 } from '../dispatch';
 import { isResponse } from '../is-response';
 import type { Params, WebSocketContext, WebSocketHandler } from '../types';
@@ -26,44 +26,18 @@ export type UpgradeDecision = { accepted: true; headers: Headers } | { accepted:
 export type SocketRoute = CompiledRoute & { socket: WebSocketHandler };
 
 /**
- * Runs the route's middleware and `upgrade` hook on the request; never throws. `answered` settles once the
- * handshake's answer (the 101, or the refusal) is written: `after()` callbacks run then.
+ * Runs the route's middleware and `upgrade` hook on the request, as the route runs any request of
+ * its own; never throws. `answered` settles once the handshake's answer (the 101, or the refusal) is
+ * written: `after()` callbacks run then.
  */
-export async function decideUpgrade(
+export function decideUpgrade(
   route: SocketRoute,
   context: WebSocketContext,
   socket: Duplex,
   answered: Promise<void>,
 ): Promise<UpgradeDecision> {
-  const hooks = route.socket;
-  // Accepted only if the hook said yes and what the middleware made of its answer is still a success: a
-  // guard that answers on its own, or turns the answer into a 401, refuses.
-  let hookAccepted = false;
-  const entry: HandlerEntry = {
-    exportName: 'websocket.upgrade',
-    takesArguments: true,
-    handler: async (request) => {
-      const answer: unknown = await hooks.upgrade?.(request, context);
-      if (isResponse(answer)) return answer;
-      if (answer === false) return new Response(null, { status: 403 });
-      if (answer !== undefined && answer !== true) {
-        throw new TypeError(
-          `${route.displayPath}: websocket.upgrade returned ${typeof answer}; return nothing (or true) to accept, false or a Response to refuse`,
-        );
-      }
-      hookAccepted = true;
-      return new Response(null, { status: 200 });
-    },
-  };
-  const host = upgradeHost(context, socket, answered);
-  const call = new EndpointCall(context.params, route, entry.exportName, host);
-  const outcome = await runRoute(route, entry, call);
-  if (outcome instanceof Failure) {
-    return { accepted: false, response: new Response(INTERNAL_ERROR.message, { status: 500 }) };
-  }
-  if (!hookAccepted || outcome.status < 200 || outcome.status > 299)
-    return { accepted: false, response: outcome };
-  return { accepted: true, headers: outcome.headers };
+  const upgrade = new UpgradeRequest(route, context, socket, answered);
+  return serveHandler(upgrade, route, context.params, upgrade.hook, undefined);
 }
 
 /** The upgrade request as a Web Request: a GET with the client's headers and no body. */
@@ -71,31 +45,91 @@ export function upgradeWebRequest(req: IncomingMessage, url: string): Request {
   return toWebRequest(req, undefined, url, { bodyLimit: false });
 }
 
-/** What the endpoint's call knows of an upgrade request: no Node response exists for it. */
-function upgradeHost(context: WebSocketContext, socket: Duplex, answered: Promise<void>): HostRequest {
-  return {
-    buildRequest: () => context.request,
-    node: undefined,
-    mountPath: () => context.mountPath,
-    errorsGoToNext: () => false,
-    isExpected: () => socket.destroyed,
-    // The middleware fill the connection's own locals, which every later hook reads.
-    initialLocals: () => context.locals,
-    whenDone(run) {
-      // `after()` callbacks run once the handshake is answered or the client has gone, whichever comes first:
-      // not when an accepted socket closes, hours later.
-      let ran = false;
-      const once = () => {
-        if (ran) return;
-        ran = true;
-        socket.off('close', once);
-        run();
-      };
-      if (socket.destroyed) return void setImmediate(once);
-      socket.once('close', once);
-      void answered.then(once);
-    },
+/**
+ * An upgrade request the route answers: what the endpoint's call knows of it (no Node response exists
+ * for it, and it is not one of the mount's requests in flight), and what its answer decides.
+ */
+class UpgradeRequest implements HandlerHost<Promise<UpgradeDecision>> {
+  readonly node = undefined;
+  /** The `upgrade` hook, in the handler's place behind the route's middleware. */
+  readonly hook: HandlerEntry = {
+    exportName: 'websocket.upgrade',
+    takesArguments: true,
+    handler: (request) => this.#askHook(request),
   };
+  /**
+   * What `next()` gave the middleware for the hook's yes, set only when it said yes. The socket's
+   * answer is a `101 Switching Protocols`, which no Response can carry: a success stands for it,
+   * whose headers a middleware may add to (a Set-Cookie) for the 101.
+   */
+  #acceptance: Response | undefined;
+
+  constructor(
+    private readonly route: SocketRoute,
+    private readonly context: WebSocketContext,
+    private readonly socket: Duplex,
+    private readonly answered: Promise<void>,
+  ) {}
+
+  async #askHook(request: Request): Promise<Response> {
+    const answer: unknown = await this.route.socket.upgrade?.(request, this.context);
+    if (isResponse(answer)) return answer;
+    if (answer === false) return new Response(null, { status: 403 });
+    if (answer !== undefined && answer !== true) {
+      throw new TypeError(
+        `${this.route.displayPath}: websocket.upgrade returned ${typeof answer}; return nothing (or true) to accept, false or a Response to refuse`,
+      );
+    }
+    return (this.#acceptance = new Response(null, { status: 200 }));
+  }
+
+  /**
+   * Accepted only if the hook said yes and what the middleware made of its acceptance is still a
+   * success: a guard that answers on its own, or turns the answer into a 401, refuses.
+   */
+  async write(outcome: Outcome | Promise<Outcome>): Promise<UpgradeDecision> {
+    const settled = await outcome;
+    if (settled instanceof Failure) {
+      return { accepted: false, response: new Response(INTERNAL_ERROR.message, { status: 500 }) };
+    }
+    if (this.#acceptance === undefined || !settled.ok) return { accepted: false, response: settled };
+    return { accepted: true, headers: settled.headers };
+  }
+
+  buildRequest(): Request {
+    return this.context.request;
+  }
+  mountPath(): string {
+    return this.context.mountPath;
+  }
+  errorsGoToNext(): boolean {
+    return false;
+  }
+  isExpected(): boolean {
+    return this.socket.destroyed;
+  }
+  /** The middleware fill the connection's own locals, which every later hook reads. */
+  initialLocals(): Record<string, unknown> {
+    return this.context.locals;
+  }
+
+  /**
+   * `after()` callbacks run once the handshake is answered or the client has gone, whichever comes
+   * first: not when an accepted socket closes, hours later.
+   */
+  whenDone(run: () => PromiseLike<unknown> | undefined): void {
+    const socket = this.socket;
+    let ran = false;
+    const once = () => {
+      if (ran) return;
+      ran = true;
+      socket.off('close', once);
+      run();
+    };
+    if (socket.destroyed) return void setImmediate(once);
+    socket.once('close', once);
+    void this.answered.then(once);
+  }
 }
 
 /** The largest refusal body written out; a longer one is cut (it is read before the head is sent). */

@@ -179,6 +179,39 @@ describe('hardening: body limits', function () {
     });
   });
 
+  describe('a body the handler has not read yet', () => {
+    it('stays in the socket: the server reads no further ahead than its buffers, then streams it all', async () => {
+      const size = 32 * MiB;
+      let serverSide: net.Socket | undefined;
+      open.server.once('connection', (socket: net.Socket) => (serverSide = socket));
+      const socket = net.connect(open.port, '127.0.0.1');
+      let received = '';
+      let closed = false;
+      socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+      socket.on('error', () => {});
+      socket.on('close', () => (closed = true));
+      socket.write(
+        `POST /read-later HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: ${size}\r\n\r\n`,
+      );
+      const chunk = Buffer.alloc(64 * KiB, 0x61);
+      const sending = (async () => {
+        for (let sent = 0; sent < size && !closed; sent += chunk.length) {
+          if (!socket.write(chunk)) await new Promise((resolve) => socket.once('drain', resolve));
+        }
+      })();
+      await waitFor(() => state.letRead !== undefined, 3000, 'the handler to wait');
+      await delay(300);
+      // Unchecked, the server would take all 32 MiB off the socket while the handler waits; what it
+      // may take is its own stream buffers (64 KiB each on current Node versions).
+      expect(serverSide!.bytesRead).to.be.lessThan(1 * MiB);
+      state.letRead!();
+      await sending;
+      await waitFor(() => closed, 5000, 'the response');
+      expect(received).to.match(/^HTTP\/1\.1 200 /);
+      expect(received).to.contain(JSON.stringify({ bytes: size }));
+    });
+  });
+
   describe('unread bodies', () => {
     let agent: http.Agent;
     beforeEach(() => {

@@ -1,5 +1,5 @@
 /**
- * Issue 30, item 3: whenever a response can no longer be written — the client left before its
+ * Whenever a response can no longer be written — the client left before its
  * head, while it was being sent, or mid-body — its body stream is cancelled exactly once and the
  * request's signal is aborted, so an event stream's timer and queue do not live on. From
  * endpoints and from bridged middleware, on every host; under `npm run test:runtimes`, from
@@ -88,7 +88,7 @@ function describeLeaving(start: () => Promise<{ port: number; close(): Promise<v
   });
 }
 
-describe('hardening: clients that leave (issue 30, item 3)', function () {
+describe('hardening: clients that leave', function () {
   this.timeout(15_000);
   unhandledRejectionTripwire();
   afterEach(() => {

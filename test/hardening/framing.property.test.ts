@@ -1,5 +1,5 @@
 /**
- * Issue 30, item 2 as a property: whatever body a Response carries and whatever length it
+ * Response framing as a property: whatever body a Response carries and whatever length it
  * declares (shorter, equal, longer, none), streamed or whole, from an endpoint or through a
  * bridged middleware, a second request on the same keep-alive connection gets exactly its own
  * answer, or the connection is closed. The first answer, when it completes, is the body byte for
@@ -89,7 +89,7 @@ const middleware: WebMiddleware = async (req, next) => {
   return response;
 };
 
-describe('hardening: response framing, as a property (issue 30, item 2)', function () {
+describe('hardening: response framing, as a property', function () {
   this.timeout(30_000);
   unhandledRejectionTripwire();
 

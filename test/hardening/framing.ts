@@ -99,7 +99,7 @@ function readChunked(bytes: Buffer, from: number) {
 }
 
 /**
- * The invariant of issue 30: each response on the connection is exactly its own answer, or the
+ * The framing invariant: each response on the connection is exactly its own answer, or the
  * connection closes. The first answer, when complete, carries `first` byte for byte (a complete
  * response with other bytes would be a silent truncation); an incomplete one, or none, ends with
  * the connection; nothing follows a response but the next response.

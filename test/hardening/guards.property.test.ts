@@ -1,5 +1,5 @@
 /**
- * Issue 21's invariant, as a property: an endpoint answered => every guard on its prefix ran.
+ * The guards' invariant, as a property: an endpoint answered => every guard on its prefix ran.
  *
  * Real Express 5, Express 4 and Connect apps put a recording guard on every folder prefix of the
  * tree (`app.use('/admin', guard)`, `app.use('/users/:id', guard)`), then mount the tree, at the

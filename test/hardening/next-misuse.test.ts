@@ -1,5 +1,5 @@
 /**
- * Issue 30, item 6: a middleware that calls `next()` twice. Whether it awaits the second call
+ * A middleware that calls `next()` twice. Whether it awaits the second call
  * (which rejects) or drops its promise and returns the first Response, the request fails with
  * `500 Internal Server Error`, the misuse is told to `onError`, and no rejection is left that
  * nobody can observe (Node's default mode would exit the process on one). Through

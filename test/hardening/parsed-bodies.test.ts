@@ -1,5 +1,5 @@
 /**
- * Issue 30, item 5: a body that Express's parsers already read is handed to the handler as other
+ * A body that Express's parsers already read is handed to the handler as other
  * bytes than the client sent (inflated from gzip, or re-encoded from `req.body`), so the Request's
  * `content-encoding` and `content-length` must describe those bytes, not the client's. A handler
  * that forwards the request (the proxy case) then sends a request its upstream can read. A parsed

@@ -1,5 +1,5 @@
 /**
- * Issue 30, item 2: what follows a response head is exactly the length that head declares. A
+ * What follows a response head is exactly the length that head declares. A
  * Response whose Content-Length does not match its body — from an endpoint, or from a bridged
  * middleware that transforms the app's body and keeps its headers — must not leave bytes on a
  * keep-alive connection for the next response to be read from, nor hold back the next response.
@@ -29,7 +29,7 @@ function framing(c: FramingCase): string {
   return `/framing?case=${id}`;
 }
 
-describe('hardening: response framing (issue 30, item 2)', function () {
+describe('hardening: response framing', function () {
   this.timeout(10_000);
   unhandledRejectionTripwire();
 

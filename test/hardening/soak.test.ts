@@ -31,15 +31,8 @@ describe('hardening: soak (5 s)', function () {
     });
     const report = JSON.parse(stdout.trim().split('\n').pop()!) as SoakReport;
     const failed = report.checks.filter((c) => !c.pass).map((c) => `${c.name}: ${String(c.value)}`);
-    // Streams answered to a client already gone are never cancelled until issue 30, item 3 is
-    // fixed: shown as pending, with its figure, rather than passed; every other check holds.
-    const item3 = failed.filter((f) => f.includes('issue 30, item 3'));
-    expect(
-      failed.filter((f) => !item3.includes(f)),
-      'failed soak checks',
-    ).to.deep.equal([]);
+    expect(failed, 'failed soak checks').to.deep.equal([]);
     expect(report.run.requests).to.be.greaterThan(500);
-    if (item3.length > 0) this.skip();
     expect(report.pass).to.equal(true);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Issue 30, item 4: a Response that cannot be sent — Node refuses a header value that came from
+ * A Response that cannot be sent — Node refuses a header value that came from
  * user input, or its body is locked or already read — is answered with a 500 that carries none
  * of its headers (its Set-Cookie least of all). Headers the app set before the endpoints or the
  * bridged middleware ran (helmet, cors, cookies) may stay.
@@ -31,7 +31,7 @@ function expectCleanFailure(response: ParsedResponse): void {
   expect(headerValues(response, 'x-upstream')).to.have.length(1);
 }
 
-describe('hardening: a Response that cannot be sent (issue 30, item 4)', function () {
+describe('hardening: a Response that cannot be sent', function () {
   this.timeout(10_000);
   unhandledRejectionTripwire();
 

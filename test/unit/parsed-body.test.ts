@@ -5,21 +5,18 @@
 import { expect } from 'chai';
 import type { IncomingMessage } from 'node:http';
 import { encodeFormBody } from '../../src/bridge/encode-form-body';
-import {
-  bodyFromParsedRequest,
-  BodyUnavailableError,
-  type ParsedNodeRequest,
-} from '../../src/bridge/request-body';
+import type { ExpressRequest } from '../../src/bridge/express-request';
+import { bodyFromParsedRequest, BodyUnavailableError } from '../../src/bridge/request-body';
 
 /** What a body parser leaves behind: the stream read to its end, `_body` set, `body` filled. */
-function parsed(fields: Partial<ParsedNodeRequest>, contentType = 'application/json'): ParsedNodeRequest {
+function parsed(fields: Partial<ExpressRequest>, contentType = 'application/json'): ExpressRequest {
   return {
     headers: { 'content-type': contentType },
     readableDidRead: true,
     readableEnded: true,
     _body: true,
     ...fields,
-  } as unknown as ParsedNodeRequest;
+  } as unknown as ExpressRequest;
 }
 
 const text = (bytes: Uint8Array | undefined) => Buffer.from(bytes!).toString();

@@ -2,6 +2,9 @@ import { expect } from 'chai';
 import type { IncomingMessage } from 'node:http';
 import { PassThrough } from 'node:stream';
 import { BodyLimitError, nodeBodyToWebStream } from '../../src/bridge/request-body';
+import { countedBody } from '../../src/dispatch/request-body';
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 /** A Node request body: a readable stream, which is all nodeBodyToWebStream reads. */
 const nodeBody = () => new PassThrough() as unknown as IncomingMessage & PassThrough;
@@ -15,6 +18,18 @@ describe('nodeBodyToWebStream', () => {
     req.end('c');
     expect(Buffer.from((await reader.read()).value!).toString()).to.equal('c');
     expect((await reader.read()).done).to.equal(true);
+  });
+
+  it('takes no chunk before it is read, and one chunk per read: the rest stays in the Node stream', async () => {
+    const req = nodeBody();
+    for (const part of ['aa', 'bb', 'cc']) req.write(part);
+    const reader = nodeBodyToWebStream(req, false).getReader();
+    await tick();
+    expect(req.readableLength).to.equal(6);
+    expect(Buffer.from((await reader.read()).value!).toString()).to.equal('aa');
+    await tick();
+    expect(req.readableLength).to.equal(4);
+    expect(req.isPaused()).to.equal(true);
   });
 
   it('on cancel removes only its own data listener (the bounded drain keeps its own)', async () => {
@@ -40,5 +55,26 @@ describe('nodeBodyToWebStream', () => {
     );
     expect(error).to.be.instanceOf(BodyLimitError);
     expect(req.listeners('data')).to.deep.equal([other]);
+  });
+});
+
+describe('countedBody', () => {
+  it('reads its source only when it is read: one read of the source per read', async () => {
+    let pulls = 0;
+    const source = new ReadableStream<Uint8Array>(
+      {
+        pull(controller) {
+          pulls++;
+          controller.enqueue(new Uint8Array(4));
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    const reader = countedBody(source, false).getReader();
+    await tick();
+    expect(pulls).to.equal(0);
+    await reader.read();
+    await tick();
+    expect(pulls).to.equal(1);
   });
 });

@@ -180,6 +180,45 @@ describe('WebSocket endpoints at the edges', () => {
     }
   });
 
+  it('leaves the server’s emit as it is until the app listens for upgrades, then keeps the tree’s requests from its listeners', async () => {
+    for (const appListensFirst of [true, false]) {
+      const endpoints = mountEndpoints({ dir });
+      const server = http.createServer(endpoints);
+      const appSockets: WebSocketServer[] = [];
+      // A `ws` server with a path, which answers 400 to any other: it must never see the tree's requests.
+      const listenAsApp = () => {
+        const sockets = new WebSocketServer({ server, path: '/plain' });
+        sockets.on('connection', (socket) => socket.send('from the app'));
+        appSockets.push(sockets);
+      };
+      if (appListensFirst) listenAsApp();
+      endpoints.attach(server);
+      const running = await listen(server);
+      const ws = running.url.replace('http:', 'ws:');
+      try {
+        if (!appListensFirst) {
+          expect(server.emit).to.equal(http.Server.prototype.emit);
+          const alone = await connect(`${ws}/echo`);
+          alone.ws.send('alone');
+          expect(await alone.next()).to.equal('alone');
+          alone.ws.close();
+          listenAsApp();
+        }
+        const client = await connect(`${ws}/echo`);
+        client.ws.send('beside the app');
+        expect(await client.next()).to.equal('beside the app');
+        client.ws.close();
+        const app = await connect(`${ws}/plain`);
+        expect(await app.next()).to.equal('from the app');
+        app.ws.close();
+      } finally {
+        appSockets.forEach((sockets) => sockets.close());
+        await endpoints.close();
+        await running.close();
+      }
+    }
+  });
+
   it('serves wss:// on an HTTPS server', async () => {
     const endpoints = mountEndpoints({ dir });
     const tls = path.join(__dirname, '../fixtures/tls');

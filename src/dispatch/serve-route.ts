@@ -1,0 +1,141 @@
+/**
+ * One way into a route, for every host that serves one: the Node middleware, `.fetch` and a WebSocket
+ * upgrade. A host matches the request and makes its own checks first (its path, a mount that is
+ * closing); from the method's decision on, the way is the same: the trace when something observes
+ * requests, the endpoint's call, the route's middleware and handler, in flight. What comes out, the
+ * host writes, as a `RouteHost`: to `res`, as a Response, as a handshake's answer.
+ */
+import { traceRequest, type RequestTrace } from '../observe';
+import type { Params } from '../types';
+import { EndpointCall, type HostRequest } from './endpoint-call';
+import { isForbiddenMethod } from './http-methods';
+import { dispatch, type Dispatch, type HandlerEntry, type MethodTable } from './method-table';
+import type { CompiledRoute } from './route';
+import { runRoute, type Outcome } from './run-route';
+
+/** A decision that the route answers: the host has already sent `pass` on. */
+export type Served = Exclude<Dispatch, { kind: 'pass' }>;
+
+/** One of the tree's own answers, for a method the route has no handler for. */
+export type OwnAnswer = Exclude<Dispatch, { kind: 'pass' | 'handler' }>;
+
+/** What running a handler asks of its host, beside what the call asks (`HostRequest`). */
+export interface HandlerHost<Result> extends HostRequest {
+  /**
+   * The request is in flight of its mount from here, just before the route runs, until `write` has
+   * written its answer: a closing mount waits for it. Absent where nothing keeps count.
+   */
+  enter?(): void;
+  /** Writes what the route came to: a promise only when the answer is not there yet. */
+  write(outcome: Outcome | Promise<Outcome>, call: EndpointCall): Result;
+}
+
+/** What serving a request's method asks of its host, beside running the handler. */
+export interface RouteHost<Result> extends HandlerHost<Result> {
+  /**
+   * Writes an answer without the handler: the tree's own, for a method the route has no handler for
+   * (a 405, OPTIONS's 204), or the error of the host's `refusal()`.
+   */
+  answer(why: OwnAnswer | Error): Result;
+  /**
+   * Why the host will not let the handler run (a Host header no URL can be made of, a body over the
+   * limit); `undefined` when it will. Asked inside the trace, which sees the refusal.
+   */
+  refusal?(): Error | undefined;
+  /**
+   * Ends `trace` when the answer is over: after `write` or `answer` has returned, or threw (`failed`).
+   * The host knows when its answer is complete: the response finished, the body was read.
+   */
+  endTrace(trace: RequestTrace, failed: boolean): void;
+}
+
+/**
+ * The decision for a request's method. CONNECT, TRACE and TRACK cannot be a Request, so no handler
+ * serves them, whatever the file exports.
+ */
+export function dispatchRequest(table: MethodTable, method: string): Dispatch {
+  if (isForbiddenMethod(method)) return { kind: 'not-allowed', allow: table.allow };
+  return dispatch(table, method);
+}
+
+/**
+ * The trace of a request the route answers, when something observes requests. `mountPath` names the
+ * server span: where the host mounted the tree (`undefined` under `.fetch`, which has no mount).
+ */
+export function traceRoute(
+  route: CompiledRoute,
+  method: string,
+  decision: Served,
+  mountPath: string | undefined,
+): RequestTrace | undefined {
+  const exportName = decision.kind === 'handler' ? decision.entry.exportName : undefined;
+  return traceRequest(route, method, exportName, mountPath);
+}
+
+/**
+ * Serves a request the route answers, traced when `trace` is given. Untraced, what the host's writing
+ * returns comes back as it is: a synchronous handler is answered without a promise of this module's.
+ */
+export function serveRoute<Result>(
+  host: RouteHost<Result>,
+  route: CompiledRoute,
+  params: Params,
+  decision: Served,
+  trace: RequestTrace | undefined,
+): Result | Promise<Awaited<Result>> {
+  if (trace === undefined) return answer(host, route, params, decision, undefined);
+  return answerTraced(host, route, params, decision, trace);
+}
+
+/**
+ * Runs `entry`, the route's handler (or what stands for it), through the route's middleware, and has
+ * the host write the outcome. The handler's Request is built only when something can see it.
+ */
+export function serveHandler<Result>(
+  host: HandlerHost<Result>,
+  route: CompiledRoute,
+  params: Params,
+  entry: HandlerEntry,
+  trace: RequestTrace | undefined,
+): Result {
+  const call = new EndpointCall(params, route, entry.exportName, host, trace);
+  host.enter?.();
+  return host.write(runRoute(route, entry, call), call);
+}
+
+function answer<Result>(
+  host: RouteHost<Result>,
+  route: CompiledRoute,
+  params: Params,
+  decision: Served,
+  trace: RequestTrace | undefined,
+): Result {
+  if (decision.kind !== 'handler') return host.answer(decision);
+  const refusal = host.refusal?.();
+  if (refusal !== undefined) return host.answer(refusal);
+  return serveHandler(host, route, params, decision.entry, trace);
+}
+
+/**
+ * The same inside the trace: `start` and `end` around the synchronous part of answering, with the
+ * stores subscribers bound (an APM's active span), which the host's writing keeps.
+ */
+async function answerTraced<Result>(
+  host: RouteHost<Result>,
+  route: CompiledRoute,
+  params: Params,
+  decision: Served,
+  trace: RequestTrace,
+): Promise<Awaited<Result>> {
+  let result: Awaited<Result>;
+  try {
+    result = await trace.run(() => answer(host, route, params, decision, trace));
+  } catch (error) {
+    // Not one of the request's own errors (those are told through the call): a fault of ours.
+    trace.failed(error);
+    host.endTrace(trace, true);
+    throw error;
+  }
+  host.endTrace(trace, false);
+  return result;
+}

@@ -1,0 +1,104 @@
+/**
+ * Where a tree's sockets are when `attach` is not told its mount path: where its middleware has been
+ * reached by HTTP requests, since an upgrade never passes through the app's router; at the root until
+ * then. A `mountPath` given to `attach` is where they are, whatever requests say.
+ */
+import http from 'node:http';
+import path from 'node:path';
+import connect from 'connect';
+import express from 'express';
+import { expect } from 'chai';
+import { mountEndpoints } from '../../src';
+import { hosts } from '../integration/hosts';
+import { httpRequest, listen } from '../support/net';
+import { connect as connectSocket, refusal } from './sockets';
+
+const dir = path.join(__dirname, '../fixtures/socket-mount-app');
+const nodeHosts = hosts.filter((host) => host.node);
+
+describe('WebSockets: the mount path attach finds', () => {
+  for (const host of nodeHosts) {
+    it(`${host.name}: serves a tree's sockets under the mount path its requests reached it by`, async () => {
+      const running = await host.start({ dir, prefix: '/v1' });
+      running.endpoints.attach(running.server);
+      const ws = running.url.replace('http:', 'ws:');
+      try {
+        expect((await httpRequest(`${running.url}/v1/where`)).body.toString()).to.equal('http at "/v1"');
+        const client = await connectSocket(`${ws}/v1/where`);
+        expect(await client.next()).to.equal('socket at "/v1"');
+        client.ws.close();
+        // The root is no longer looked at: the app answers there as it would without the tree.
+        expect((await refusal(`${ws}/where`)).status).to.equal(404);
+      } finally {
+        await running.close();
+      }
+    });
+  }
+
+  it('looks at the root until a request has reached the tree', async () => {
+    const app = express();
+    const endpoints = mountEndpoints({ dir });
+    app.use('/v1', endpoints);
+    const server = http.createServer(app);
+    endpoints.attach(server);
+    const running = await listen(server);
+    const ws = running.url.replace('http:', 'ws:');
+    try {
+      const early = await connectSocket(`${ws}/where`);
+      expect(await early.next()).to.equal('socket at ""');
+      early.ws.close();
+      await httpRequest(`${running.url}/v1/where`);
+      const client = await connectSocket(`${ws}/v1/where`);
+      expect(await client.next()).to.equal('socket at "/v1"');
+      client.ws.close();
+    } finally {
+      await endpoints.close();
+      await running.close();
+    }
+  });
+
+  it('serves sockets under each mount path of a tree mounted twice, the longer one first', async () => {
+    const app = connect();
+    const endpoints = mountEndpoints({ dir });
+    app.use('/api/v1', endpoints);
+    app.use(endpoints);
+    const server = http.createServer(app);
+    endpoints.attach(server);
+    const running = await listen(server);
+    const ws = running.url.replace('http:', 'ws:');
+    try {
+      for (const prefix of ['/api/v1', '']) await httpRequest(`${running.url}${prefix}/where`);
+      for (const prefix of ['/api/v1', '']) {
+        const client = await connectSocket(`${ws}${prefix}/where`);
+        expect(await client.next()).to.equal(`socket at "${prefix}"`);
+        client.ws.close();
+      }
+    } finally {
+      await endpoints.close();
+      await running.close();
+    }
+  });
+
+  it('keeps to the mountPath given, wherever requests reached the tree', async () => {
+    const app = express();
+    const endpoints = mountEndpoints({ dir });
+    app.use('/v1', endpoints);
+    app.use('/api', endpoints);
+    const server = http.createServer(app);
+    endpoints.attach(server, { mountPath: '/api' });
+    const running = await listen(server);
+    const ws = running.url.replace('http:', 'ws:');
+    try {
+      expect((await httpRequest(`${running.url}/v1/where`)).body.toString()).to.equal('http at "/v1"');
+      // Not the tree's socket: the app answers the upgrade as a plain request, which the tree serves over HTTP.
+      const answer = await refusal(`${ws}/v1/where`);
+      expect([answer.status, answer.body]).to.deep.equal([200, 'http at "/v1"']);
+      const client = await connectSocket(`${ws}/api/where`);
+      expect(await client.next()).to.equal('socket at "/api"');
+      client.ws.close();
+    } finally {
+      await endpoints.close();
+      await running.close();
+    }
+  });
+});
