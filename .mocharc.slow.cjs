@@ -16,6 +16,7 @@ module.exports = {
     'test/openapi/openapi-typescript.test.ts', // a TypeScript program over the generated types: seconds
     'test/integration/module-systems.test.ts', // an app per package type, each in a child process
     'test/integration/typescript-loading.test.ts', // an app per TypeScript loader, in child processes
+    'test/integration/type-stripping.test.ts', // an app per TypeScript construct, stripped or through tsx, in child processes
     'test/integration/http2-express.test.ts', // an app on http2-express, in a child process
     'test/integration/test-runners.test.ts', // Jest, Vitest, node:test and mocha on fixture apps, in child processes
     'test/hardening/soak.test.ts', // 5 s of load from scripts/soak.mjs, in child processes

@@ -1,8 +1,9 @@
 /**
  * Scenario (e), from process start to the first answered request: a bare Express app with
  * one route (the baseline), the 1,000-endpoint TypeScript tree (ES module package) mounted from a build, the
- * same app bundled into one file, and the tree mounted without a build, through tsx (cold: an empty transform
- * cache) and through Node's own type stripping (the tree copied where no tsx can be found). Each measurement is
+ * same app bundled into one file, and the tree mounted without a build, with tsx installed (cold: an empty
+ * transform cache; the library strips what it can and registers tsx only for a file that needs it, which no
+ * file of this tree does) and without (the tree copied where no tsx can be found). Each measurement is
  * a fresh process (bench/first-answer.ts, bundled); the driver notes the wall clock when it starts the process,
  * the process prints the wall clock of its first answer.
  */

@@ -68,9 +68,10 @@ export function measureStartup(options: Options): StartupRow[] {
 }
 
 /**
- * TypeScript, loaded through tsx (registered by the library): import() and tsx's ESM hooks in an
- * ES module package, require() and its in-thread CommonJS hook in a CommonJS one. Cold: tsx's
- * transform cache is empty (a fresh TMPDIR per run); warm: the cache of an earlier run.
+ * TypeScript with tsx installed: in an ES module package, import() with Node's own type stripping
+ * (no file of the tree needs tsx, so the library never registers it); in a CommonJS one, require()
+ * through tsx's in-thread CommonJS hook. Cold: tsx's transform cache is empty (a fresh TMPDIR per
+ * run); warm: the cache of an earlier run.
  */
 function typeScript(tree: string, dir: string, tmpRoot: string, runs: number): StartupRow[] {
   const cold = times(runs, (i) => {

@@ -1,13 +1,18 @@
 /**
  * Loads an endpoint or middleware module and hands back its exports.
  *
- * TypeScript goes through tsx whenever tsx can be found from the endpoint folder (see
- * tsx-loader.ts); without it, through Node's own type stripping where Node has it, and a
- * failure says what stripping lacks and how to fix it. In a CommonJS package (most legacy
- * Express apps) a `.ts` file is `require()`d: tsx's CommonJS hook runs in-thread, while its ESM
- * hooks answer through Node's module loader for every file (1,000 .ts files: ~0.4 s through
- * require, over 4 s through import, measured with tsx on Node 20). Only a file with top-level
- * `await`, which CommonJS cannot express, falls back to `import()` as an ES module.
+ * An ES module `.ts` file (`.mts`, or `.ts` under `"type": "module"`) is first imported as it is, with
+ * Node's own type stripping (type-stripping.ts), as long as tsx is not yet in the process and the file's
+ * imports link once stripped (stripped-links.ts); a file that needs more fails before any of its code
+ * runs, and loads through tsx instead (tsx-loader.ts), which is then registered for the rest of the
+ * process. Without tsx, that failure says what stripping lacks and how to fix it.
+ *
+ * A `.ts` file in a CommonJS package (most legacy Express apps) goes through tsx whenever tsx can be
+ * found: stripping cannot turn its `import`/`export` into CommonJS, and importing it as an ES module
+ * instead would change what `require`, `__dirname` and default imports of CommonJS packages mean
+ * in it, and give a file it shares with a compiled one a second instance. It is `require()`d: tsx's
+ * CommonJS hook runs in-thread. Only a file with top-level `await`, which CommonJS cannot express,
+ * falls back to `import()` as an ES module.
  *
  * JavaScript loads with `import()` under Node's rules, whether or not tsx was registered for
  * TypeScript files elsewhere in the tree (see assertCommonJsSyntax).
@@ -34,7 +39,9 @@ import { runtime } from '../runtime';
 import { EndpointLoadError, commonJsHint, runnerHint, typeScriptHint } from './load-error';
 import { isCommonJsFile, isStrictlyCommonJsFile } from './module-format';
 import { runnerRequire } from './runner-require';
-import { importAsEsModule, registerTsxFrom } from './tsx-loader';
+import { importAsEsModule, isTsxRegistered, registerTsxFrom } from './tsx-loader';
+import { linksWhenStripped } from './stripped-links';
+import { mayStripTypes, needsMoreThanStripping } from './type-stripping';
 
 export type ModuleExports = Record<string, unknown>;
 
@@ -57,6 +64,16 @@ async function loadTypeScript(file: string, displayPath: string): Promise<Module
       throw new EndpointLoadError(displayPath, error);
     }
   }
+  const esModule = !isCommonJsFile(file);
+  let stripped: unknown;
+  if (esModule && !isTsxRegistered() && mayStripTypes() && linksWhenStripped(file)) {
+    try {
+      return moduleExports(await importFile(file));
+    } catch (error) {
+      if (!needsMoreThanStripping(error)) throw new EndpointLoadError(displayPath, error);
+      stripped = error;
+    }
+  }
   let withTsx: boolean;
   try {
     withTsx = await registerTsxFrom(path.dirname(file));
@@ -64,6 +81,7 @@ async function loadTypeScript(file: string, displayPath: string): Promise<Module
     throw new EndpointLoadError(displayPath, error, 'tsx was found but could not be registered.');
   }
   if (!withTsx) {
+    if (stripped !== undefined) throw new EndpointLoadError(displayPath, stripped, typeScriptHint(stripped));
     try {
       return moduleExports(await importFile(file));
     } catch (error) {
@@ -71,7 +89,7 @@ async function loadTypeScript(file: string, displayPath: string): Promise<Module
     }
   }
   try {
-    if (!isCommonJsFile(file)) return moduleExports(await importFile(file));
+    if (esModule) return moduleExports(await importFile(file, stripped));
     return createRequire(file)(file) as ModuleExports;
   } catch (error) {
     if (!isTopLevelAwait(error)) throw new EndpointLoadError(displayPath, error);
@@ -120,10 +138,24 @@ export function importPackage(name: string): Promise<unknown> {
   return runnerRequire ? Promise.resolve().then(() => runnerRequire!(name)) : import(name);
 }
 
-function importFile(file: string): Promise<ModuleExports> {
-  return import(
-    /* webpackIgnore: true */ /* @vite-ignore */ pathToFileURL(file).href
-  ) as Promise<ModuleExports>;
+/** Marks the URL of a file loaded again after Node's type stripping could not load it (see importFile). */
+const RETRY = 'express-file-endpoints-compiled';
+
+/**
+ * The file's module namespace. `failure` is the error of an earlier import of it that failed before any of its
+ * code ran: Node loads the URL afresh where a file it imports failed to load, but hands back the same failure
+ * where the file's own imports failed to link (a type imported without `import type`); then the file gets a URL
+ * of its own.
+ */
+async function importFile(file: string, failure?: unknown): Promise<ModuleExports> {
+  const url = pathToFileURL(file);
+  try {
+    return (await import(/* webpackIgnore: true */ /* @vite-ignore */ url.href)) as ModuleExports;
+  } catch (error) {
+    if (failure === undefined || error !== failure) throw error;
+  }
+  url.searchParams.set(RETRY, '1');
+  return (await import(/* webpackIgnore: true */ /* @vite-ignore */ url.href)) as ModuleExports;
 }
 
 /**

@@ -1,9 +1,10 @@
 /**
  * tsx, the app's TypeScript loader: found from the endpoint's folder (and so from the app's
  * `dir` and every folder above it), not from `process.cwd()`, so `cd / && node /srv/app/server.js`
- * finds the tsx installed in /srv/app. Registered once per process, on every Node version:
- * Node's own type stripping (22.18+) cannot resolve extensionless imports, nor load ES syntax
- * from a `.ts` file in a CommonJS package, which is what legacy apps have.
+ * finds the tsx installed in /srv/app. Registered once per process, the first time a file needs
+ * it (see load-module.ts): Node's own type stripping cannot run enums, namespaces or parameter
+ * properties, resolve extensionless imports, nor load ES syntax from a `.ts` file in a CommonJS
+ * package, which is what legacy apps have.
  *
  * Under `node --import tsx` it is registered a second time, which is harmless (the integration
  * tests run it on Node 22 to 26) and more robust than guessing whether the `.ts` hooks already in
@@ -42,6 +43,11 @@ export async function registerTsxFrom(dir: string): Promise<boolean> {
   })();
   await registration;
   return true;
+}
+
+/** True once tsx's hooks are in the process: every `.ts` file loads through them from then on. */
+export function isTsxRegistered(): boolean {
+  return registration !== undefined;
 }
 
 /** True when tsx can be found from `dir`, as `registerTsxFrom` looks for it (for `check`). */

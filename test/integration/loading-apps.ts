@@ -22,6 +22,10 @@ export interface AppOutcome {
   responses?: Array<{ status: number; body: unknown }>;
   error?: string;
   crash?: string;
+  /** Whether tsx was loaded into the process. */
+  tsx?: boolean;
+  /** The process's warnings, `Name: message`. */
+  warnings?: string[];
 }
 
 const made: string[] = [];
