@@ -49,6 +49,8 @@ export const THROUGHPUT: ThroughputScenario[] = [
       'express5-response',
       'express5-readfloor',
       'express5-readfloor+request',
+      'express5-readfloor+etag',
+      'express5-readfloor+request+etag',
       'express5-native',
       'express5-native+bridged',
       'ee-express5',
@@ -72,7 +74,7 @@ export const THROUGHPUT: ThroughputScenario[] = [
     ],
     baseline: 'express5-native',
     notes:
-      'The handler is `GET()`: it declares no parameters, so express-file-endpoints builds no Request for it (the peers build theirs lazily too). The `+request` rows run the same handler declared as `GET(_request)`, for which it builds one. `+bridged` puts a Web middleware that only calls `next()` in front of the native route, through `bridgeMiddleware`. `+ctx` mounts with `asyncContext: true` (what `getContext()` costs). The `readfloor` rows are the floor of any bridge that hands out the real `Response`: `Response.json()` built, its body read back, its headers copied and written with one `end()`, no routing; `+request` also builds the real Request a `GET(request)` handler gets.',
+      "The handler is `GET()`: it declares no parameters, so express-file-endpoints builds no Request for it (the peers build theirs lazily too). The `+request` rows run the same handler declared as `GET(_request)`, for which it builds one. `+bridged` puts a Web middleware that only calls `next()` in front of the native route, through `bridgeMiddleware`. `+ctx` mounts with `asyncContext: true` (what `getContext()` costs). The `readfloor` rows are the floor of any bridge that hands out the real `Response`: `Response.json()` built, its body read back, its headers copied and written with one `end()`, no routing; `+request` also builds the real Request a `GET(request)` handler gets; `+etag` also sends the weak ETag native Express sends (and the endpoints do, as the app's default), so the SHA-1 both pay is compared like for like.",
   },
   {
     id: 'b',
@@ -86,6 +88,7 @@ export const THROUGHPUT: ThroughputScenario[] = [
       'node-raw',
       'node-reqstream',
       'express5-reqstream',
+      'express5-reqstream+etag',
       'express5-native+json',
       'ee-express5',
       'ee-express5+json',
@@ -110,7 +113,7 @@ export const THROUGHPUT: ThroughputScenario[] = [
     ],
     baseline: 'express5-native+json',
     notes:
-      'The `reqstream` rows are the floor of any bridge that hands out a real Request: one over a pull stream of the Node request, its JSON read, and the `Response.json()` of it written as `readfloor` writes one. `+json`: `express.json()` runs before the route or bridge, so the body arrives already parsed. `+contract`: the handler is `defineHandler({ body: EchoDocument }, …)`, a Zod schema of the document; `+byhand`: the same schema applied in a plain handler (`request.json()`, then `safeParse`), as one writes it without contracts.',
+      'The `reqstream` rows are the floor of any bridge that hands out a real Request: one over a pull stream of the Node request, its JSON read, and the `Response.json()` of it written as `readfloor` writes one (`+etag`: with the weak ETag native Express sends). `+json`: `express.json()` runs before the route or bridge, so the body arrives already parsed. `+contract`: the handler is `defineHandler({ body: EchoDocument }, …)`, a Zod schema of the document; `+byhand`: the same schema applied in a plain handler (`request.json()`, then `safeParse`), as one writes it without contracts.',
   },
   {
     id: 'c',

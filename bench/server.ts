@@ -12,6 +12,7 @@
  * the RSS before and the high-water RSS after a transfer (scenario f), with how far ArrayBuffers and
  * the JavaScript heap grew on the way, to tell the bytes in flight from the bridge's own objects.
  */
+import { hash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import http, { type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -62,10 +63,13 @@ async function main(): Promise<void> {
 
 async function buildListener(config: ServerConfig): Promise<RequestListener> {
   const [base, routes = 'one'] = config.variant.split('@') as [string, string | undefined];
-  const [name, extra] = base.split('+') as [
+  const [name, extra, second] = base.split('+') as [
     string,
     'json' | 'request' | 'contract' | 'byhand' | 'bridged' | 'ctx' | 'etag' | 'noetag' | undefined,
+    'etag' | undefined,
   ];
+  // `+etag` on a floor (after `+request`, if any): the floor also sends the ETag native Express does.
+  const floorEtag = extra === 'etag' || second === 'etag';
   const json = extra === 'json';
   // `node-raw`, `express5-native`, `ee-express5`, `hono-node`: one part names the host.
   const parts = name.split('-');
@@ -85,8 +89,8 @@ async function buildListener(config: ServerConfig): Promise<RequestListener> {
   if (host === 'node') {
     if (library === 'raw') return rawNode(config.scenario);
     if (library === 'response') return rawWithResponse();
-    if (library === 'readfloor') return readFloor(extra === 'request');
-    if (library === 'reqstream') return requestStreamFloor();
+    if (library === 'readfloor') return readFloor(extra === 'request', floorEtag);
+    if (library === 'reqstream') return requestStreamFloor(floorEtag);
     // The middleware answers 404 itself when no `next` is given.
     // `+etag`: ETags and 304s, which node:http has only when the option asks.
     if (library === 'ee')
@@ -116,10 +120,10 @@ async function buildListener(config: ServerConfig): Promise<RequestListener> {
       app.use(rawWithResponse() as unknown as Middleware);
       break;
     case 'readfloor':
-      app.use(readFloor(extra === 'request') as unknown as Middleware);
+      app.use(readFloor(extra === 'request', floorEtag) as unknown as Middleware);
       break;
     case 'reqstream':
-      app.use(requestStreamFloor() as unknown as Middleware);
+      app.use(requestStreamFloor(floorEtag) as unknown as Middleware);
       break;
     case 'ee':
       // `+ctx`: what `getContext()` costs a mount that enables it.
@@ -220,7 +224,7 @@ function rawWithResponse(): RequestListener {
  * and the bytes written with one `end()`; with `request`, the real Request a `GET(request)` handler
  * gets is built too (the URL, and the headers appended as they were sent).
  */
-function readFloor(request: boolean): RequestListener {
+function readFloor(request: boolean, etag: boolean): RequestListener {
   return (req, res) => {
     if (request) {
       const built = new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, {
@@ -228,7 +232,7 @@ function readFloor(request: boolean): RequestListener {
       });
       if (built.method !== 'GET') throw new Error('unreachable');
     }
-    void writeResponse(res, Response.json(HELLO));
+    void writeResponse(res, Response.json(HELLO), etag);
   };
 }
 
@@ -236,7 +240,7 @@ function readFloor(request: boolean): RequestListener {
  * (b) The floor for a POST: a real Request over a pull stream of the Node request, its JSON read,
  * and the `Response.json()` of it written as `readFloor` writes one.
  */
-function requestStreamFloor(): RequestListener {
+function requestStreamFloor(etag: boolean): RequestListener {
   return (req, res) => {
     const request = new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, {
       method: req.method,
@@ -244,7 +248,7 @@ function requestStreamFloor(): RequestListener {
       body: pullStream(req),
       duplex: 'half',
     } as RequestInit);
-    void request.json().then((value) => writeResponse(res, Response.json(value)));
+    void request.json().then((value) => writeResponse(res, Response.json(value), etag));
   };
 }
 
@@ -266,12 +270,21 @@ function pullStream(req: IncomingMessage): ReadableStream<Uint8Array> {
   });
 }
 
-async function writeResponse(res: ServerResponse, response: Response): Promise<void> {
+async function writeResponse(res: ServerResponse, response: Response, etag: boolean): Promise<void> {
   const body = Buffer.from(await response.arrayBuffer());
   res.statusCode = response.status;
   response.headers.forEach((value, name) => res.setHeader(name, value));
   res.setHeader('content-length', body.byteLength);
+  if (etag) res.setHeader('ETag', weakEtag(body));
   res.end(body);
+}
+
+/**
+ * The weak ETag Express's default `etag` setting gives these bytes (its `etag` package's format),
+ * through the cheapest SHA-1 Node has: the floor of sending the tag native Express sends.
+ */
+function weakEtag(body: Buffer): string {
+  return `W/"${body.byteLength.toString(16)}-${hash('sha1', body, 'base64').slice(0, 27)}"`;
 }
 
 function sendJson(res: ServerResponse, value: unknown): void {

@@ -1,7 +1,8 @@
 /**
  * Server variants: what each one is, in words, for the results tables. The code that builds them
  * is in `../server.ts`; a variant id is
- * `<host>-<library>[+json|+request|+contract|+byhand|+bridged|+etag|+noetag]`.
+ * `<host>-<library>[+json|+request|+contract|+byhand|+bridged|+etag|+noetag]`; a floor takes
+ * `+etag` after `+request` too.
  */
 export const VARIANTS: Record<string, string> = {
   'node-raw': 'raw node:http handler',
@@ -14,10 +15,16 @@ export const VARIANTS: Record<string, string> = {
     'Express 5 real-Response floor: `Response.json()` built, read back, headers copied, one `end()`',
   'express5-readfloor+request':
     'Express 5 real-Response floor + the real Request a `GET(request)` handler gets',
+  'express5-readfloor+etag':
+    'Express 5 real-Response floor that also sends the weak ETag native Express sends (one-shot SHA-1)',
+  'express5-readfloor+request+etag':
+    'Express 5 real-Response floor + the real Request, and the weak ETag native Express sends',
   'node-reqstream':
     'node:http real-Request floor: a Request over a pull stream, `json()`, `Response.json()` written',
   'express5-reqstream':
     'Express 5 real-Request floor: a Request over a pull stream, `json()`, `Response.json()` written',
+  'express5-reqstream+etag':
+    'Express 5 real-Request floor that also sends the weak ETag native Express sends (one-shot SHA-1)',
   'express5-response': "Express 5 floor + the handler's `Response.json()` built and dropped (diagnostic)",
   'express4-floor': 'Express 4 floor: `app.use((req, res) => res.end(body))`',
   'express5-native': 'Express 5 native route (`app.get`/`app.post` + `res.json`)',

@@ -53,7 +53,15 @@ function taggerFor(mode: EtagMode, settings: ExpressRequest['app']): EntityTagge
   switch (mode) {
     case 'host': {
       const compiled = settings?.get?.('etag fn');
-      return typeof compiled === 'function' ? (compiled as EntityTagger) : undefined;
+      if (typeof compiled !== 'function') return undefined;
+      // Express's own generator hashes through a Hash stream per call; a one-shot hash gives the
+      // same tag for less. A function the app set itself (`app.set('etag', fn)`) is always called.
+      if ((compiled as { name?: string }).name === 'generateETag') {
+        const setting = settings?.get?.('etag');
+        if (setting === true || setting === 'weak') return weakTag;
+        if (setting === 'strong') return strongTag;
+      }
+      return compiled as EntityTagger;
     }
     case 'weak':
       return weakTag;

@@ -16,17 +16,20 @@ export const DRAIN_MAX_MS = 2000;
  * own unbounded `_dump()` on `finish`, and only takes what no handler read.
  */
 export function drainAfterResponse(req: IncomingMessage, res: ServerResponse): void {
-  if (armed.has(req)) return;
   const headers = req.headers;
   if (headers['transfer-encoding'] === undefined && (headers['content-length'] ?? '0') === '0') return;
-  armed.add(req);
+  const own = req as DrainState;
+  // Arming twice (a 413 after the route's own arming) is a no-op.
+  if (own[ARMED] === true) return;
+  own[ARMED] = true;
   res.once('prefinish', () => drainRequest(req));
 }
 
-/** Requests whose drain is armed: arming twice (a 413 after the route's own arming) is a no-op. */
-const armed = new WeakSet<IncomingMessage>();
+// The drain's own state, kept on the request under symbols only this module holds.
+const ARMED = Symbol('drain armed');
+const DRAINING = Symbol('draining');
 
-const draining = new WeakSet<IncomingMessage>();
+type DrainState = IncomingMessage & { [ARMED]?: true; [DRAINING]?: true };
 
 /**
  * True once the response is out and the rest of the body is being drained: a body stream the
@@ -34,12 +37,12 @@ const draining = new WeakSet<IncomingMessage>();
  * one it still reads (answered first, reads on) keeps getting the data.
  */
 export function isDraining(req: IncomingMessage): boolean {
-  return draining.has(req);
+  return (req as DrainState)[DRAINING] === true;
 }
 
 function drainRequest(req: IncomingMessage): void {
   if (req.readableEnded || req.destroyed) return;
-  draining.add(req);
+  (req as DrainState)[DRAINING] = true;
   let seen = 0;
   const onData = (chunk: Buffer) => {
     seen += chunk.length;

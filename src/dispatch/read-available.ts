@@ -28,45 +28,39 @@ export async function readAvailable(reader: ReadableStreamDefaultReader<Uint8Arr
   const chunks: Uint8Array[] = [];
   let buffered = 0;
   let turns = 0;
+  // One state and one pair of callbacks for every read of this body, waited on here: no async
+  // function, context and closures per read.
+  let settled = false;
+  let failed = false;
+  let value: ReadableStreamReadResult<Uint8Array> | undefined;
+  let error: unknown;
+  const onValue = (result: ReadableStreamReadResult<Uint8Array>) => {
+    settled = true;
+    value = result;
+  };
+  const onError = (reason: unknown) => {
+    settled = failed = true;
+    error = reason;
+  };
   for (;;) {
+    settled = false;
     const read = reader.read();
-    let result = await settledSoon(read, false);
-    for (let turn = 0; result === PENDING && turn < READY_TURNS_PER_READ && turns < READY_TURNS; turn++) {
+    read.then(onValue, onError);
+    for (let i = 0; i < READY_TICKS && !settled; i++) await undefined;
+    for (let turn = 0; !settled && turn < READY_TURNS_PER_READ && turns < READY_TURNS; turn++) {
       turns++;
-      result = await settledSoon(read, true);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      for (let i = 0; i < READY_TICKS && !settled; i++) await undefined;
     }
-    if (result === PENDING) return { chunks, done: false, pending: read };
+    if (!settled) return { chunks, done: false, pending: read };
+    if (failed) throw error;
+    const result = value!;
     if (result.done) return { chunks, done: true };
     chunks.push(result.value);
     // Checked before counting this chunk: one large chunk and its end still go out as one write.
     if (buffered > MAX_BUFFERED) return { chunks, done: false };
     buffered += result.value.byteLength;
   }
-}
-
-const PENDING = Symbol('pending');
-
-/** The read's result if it settles within a few microtasks (after a turn of the event loop), else PENDING. */
-async function settledSoon<T>(promise: Promise<T>, nextTurn: boolean): Promise<T | typeof PENDING> {
-  let settled = false;
-  let failed = false;
-  let value: T | undefined;
-  let error: unknown;
-  promise.then(
-    (v) => {
-      settled = true;
-      value = v;
-    },
-    (e: unknown) => {
-      settled = failed = true;
-      error = e;
-    },
-  );
-  if (nextTurn) await new Promise<void>((resolve) => setImmediate(resolve));
-  for (let i = 0; i < READY_TICKS && !settled; i++) await undefined;
-  if (!settled) return PENDING;
-  if (failed) throw error;
-  return value as T;
 }
 
 /** The chunks as one array of bytes; the chunk itself when there is one. */
