@@ -34,6 +34,7 @@ import { MALFORMED_PATH, type Router, type RouterOptions } from '../router';
 import type { NodeContext } from '../types';
 import { isClientGoneError, shutDownResponse } from './client-gone';
 import { drainAfterResponse } from './drain-request';
+import type { ExpressRequest } from './express-request';
 import { hostRouting } from './host-routing';
 import { mountPathOf, pathBelowMount, type MountPaths } from './mount-path';
 import { failRequest, finalNext, refuse, sendAnswer, type NextFunction } from './plain-answers';
@@ -139,7 +140,7 @@ function handleNodeRequest(
   // routes on this path (a partly moved resource) and its 404 answer it.
   if (decision.kind === 'not-allowed' && hostGetsErrors && mount.passUnservedMethods) return void next();
   // Request loggers and metrics name a request by `req.route.path`, as for Express's own routes.
-  (req as IncomingMessage & { route?: unknown }).route = route.expressRoute;
+  (req as ExpressRequest).route = route.expressRoute;
   const host = new NodeHost(req, res, next, hostGetsErrors, route, mount);
   // Checked per request, and cheap: no subscriber and no OpenTelemetry SDK, no trace.
   const trace = requestObserved() ? traceRoute(route, method, decision, mountPathOf(req)) : undefined;
