@@ -43,6 +43,8 @@ const runOptions = (o: Options): RunOptions => ({
   connections: o.connections,
   only: o.only,
   node: o.node,
+  processes: o.processes,
+  semiSpace: o.semiSpace,
 });
 
 const shown = (file: string) => path.relative(ROOT, file);

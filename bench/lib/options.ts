@@ -121,8 +121,9 @@ export function commandOf(options: RunOptions, extra: string[] = []): string {
   if (options.rounds !== (options.quick ? 1 : 3)) args.push('--rounds', String(options.rounds));
   if (options.duration !== (options.quick ? 1 : 3)) args.push('--duration', String(options.duration));
   if (options.node !== '24') args.push('--node', options.node);
-  if ((options.processes ?? 1) !== (options.quick ? 1 : 2))
-    args.push('--processes', String(options.processes));
+  // A run saved before the option existed measured one process per variant.
+  const processes = options.processes ?? 1;
+  if (processes !== (options.quick ? 1 : 2)) args.push('--processes', String(processes));
   if (options.semiSpace !== undefined) args.push('--semi-space', String(options.semiSpace));
   return `npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}`;
 }
