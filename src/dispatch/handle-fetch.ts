@@ -26,7 +26,7 @@ import { isFresh, NOT_MODIFIED_DROPS, webEntityTag, type EtagMode } from './cond
 import { emptyLocals } from './endpoint-call';
 import type { InFlight, Lifecycle, ShutdownError } from './lifecycle';
 import { joinChunks, readAvailable, type Available } from './read-available';
-import { declaresMoreThan, isBodyLimitError } from './request-body';
+import { BodyLimitError, declaresMoreThan, isBodyLimitError } from './request-body';
 import type { CompiledRoute } from './route';
 import { Failure, type Outcome } from './run-route';
 import { dispatchRequest, serveRoute, traceRoute, type OwnAnswer, type RouteHost } from './serve-route';
@@ -52,6 +52,16 @@ class FetchHost implements RouteHost<Response | Promise<Response>>, InFlight {
   ) {
     this.#lifecycle = settings.lifecycle;
     this.#etag = settings.etag;
+  }
+
+  /**
+   * A body over the route's limit by its Content-Length, refused before the handler runs: inside the
+   * trace, as the Node bridge refuses one.
+   */
+  refusal(): Error | undefined {
+    const limit = this.bodyLimit;
+    if (!declaresMoreThan(this.request.headers.get('content-length'), limit)) return undefined;
+    return new BodyLimitError(limit as number);
   }
 
   writeOwnAnswer(why: OwnAnswer | Error): Response {
@@ -168,12 +178,6 @@ export async function handleFetch(
   const decision = dispatchRequest(route.table, request.method);
   // `pass`: the page that serves GET here lives in the host app, which `.fetch` does not have.
   if (decision.kind === 'pass') return answerResponse(NOT_FOUND);
-  if (
-    decision.kind === 'handler' &&
-    declaresMoreThan(request.headers.get('content-length'), route.bodyLimit)
-  ) {
-    return answerResponse(PAYLOAD_TOO_LARGE);
-  }
   const host = new FetchHost(request, route.bodyLimit, settings);
   const trace = traceRoute(route, request.method, decision, undefined);
   // The request as it came, until a handler's call has the one the handler sees.

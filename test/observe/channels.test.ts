@@ -306,6 +306,25 @@ describe('tracing channels', () => {
       expect(recorder.seen[3]).to.include({ status: 500, aborted: false });
     });
 
+    it('a body over the limit by its Content-Length: traced, and answered 413 before the handler runs', async () => {
+      const response = await endpoints.fetch(
+        new Request('http://localhost/upload', {
+          method: 'POST',
+          headers: { 'content-length': String(64 * 1024 * 1024) },
+          body: 'small',
+        }),
+      );
+      expect([response.status, await response.text()]).to.deep.equal([413, 'Payload Too Large']);
+      await waitFor(requestDone(recorder.seen));
+      expect(names(recorder.seen)).to.deep.equal([
+        'request start',
+        'request end',
+        'request asyncStart',
+        'request asyncEnd',
+      ]);
+      expect(recorder.seen.at(-1)!.context).to.include({ route: '/upload', status: 413, aborted: false });
+    });
+
     it('a body the caller cancels: aborted', async () => {
       const response = await endpoints.fetch(new Request('http://localhost/forever'));
       const reader = response.body!.getReader();
