@@ -114,32 +114,43 @@ export class TopicStream<T extends string> implements Subscriber, TopicSubscript
       throw new TypeError('toEventStream: heartbeat must be a number of milliseconds above 0, or false');
     }
     const shutdownEvent = options.shutdownEvent ?? DEFAULT_SHUTDOWN_EVENT;
+    // One timer for the stream's life: a comment goes out on a beat when no message went out since the last.
     let beating: ReturnType<typeof setInterval> | undefined;
+    let sentSinceBeat = false;
+    const stopBeating = () => clearInterval(beating);
     return new ReadableStream<Uint8Array>(
       {
-        // A comment first: the response starts at once, and the client knows it is subscribed.
-        start: (controller) => controller.enqueue(encoder.encode(': subscribed\n\n')),
+        start: (controller) => {
+          // A comment first: the response starts at once, and the client knows it is subscribed.
+          controller.enqueue(encoder.encode(': subscribed\n\n'));
+          if (heartbeat === false) return;
+          beating = setInterval(() => {
+            if (sentSinceBeat) sentSinceBeat = false;
+            else controller.enqueue(HEARTBEAT);
+          }, heartbeat);
+          beating.unref?.();
+        },
         pull: async (controller) => {
-          // The heartbeat is written while the read waits, beside it: the read itself is never given up,
-          // so no message it would have taken is lost.
-          if (heartbeat !== false) {
-            beating = setInterval(() => controller.enqueue(HEARTBEAT), heartbeat);
-            beating.unref?.();
-          }
+          let next: IteratorResult<TopicMessage<T>>;
           try {
             // Throws for a reader that fell behind: the stream errors, and the response is cut.
-            const { value, done } = await this.next();
-            if (!done) return controller.enqueue(encoder.encode(eventText(value)));
-            if (this.#shutDown && shutdownEvent !== false) {
-              controller.enqueue(encoder.encode(formatEvent(shutdownEvent, shutdownEvent.data)));
-            }
-            controller.close();
-          } finally {
-            clearInterval(beating);
+            next = await this.next();
+          } catch (error) {
+            stopBeating();
+            throw error;
           }
+          if (!next.done) {
+            sentSinceBeat = true;
+            return controller.enqueue(encoder.encode(eventText(next.value)));
+          }
+          stopBeating();
+          if (this.#shutDown && shutdownEvent !== false) {
+            controller.enqueue(encoder.encode(formatEvent(shutdownEvent, shutdownEvent.data)));
+          }
+          controller.close();
         },
         cancel: () => {
-          clearInterval(beating);
+          stopBeating();
           this.#end(true);
         },
       },
