@@ -114,6 +114,8 @@ export class TopicStream<T extends string> implements Subscriber, TopicSubscript
       throw new TypeError('toEventStream: heartbeat must be a number of milliseconds above 0, or false');
     }
     const shutdownEvent = options.shutdownEvent ?? DEFAULT_SHUTDOWN_EVENT;
+    // Framed now: an event that cannot be framed (a line break in its name) is refused at the call, not at shutdown.
+    const lastEvent = shutdownEvent === false ? undefined : formatEvent(shutdownEvent, shutdownEvent.data);
     // One timer for the stream's life: a comment goes out on a beat when no message went out since the last.
     let beating: ReturnType<typeof setInterval> | undefined;
     let sentSinceBeat = false;
@@ -144,9 +146,7 @@ export class TopicStream<T extends string> implements Subscriber, TopicSubscript
             return controller.enqueue(encoder.encode(eventText(next.value)));
           }
           stopBeating();
-          if (this.#shutDown && shutdownEvent !== false) {
-            controller.enqueue(encoder.encode(formatEvent(shutdownEvent, shutdownEvent.data)));
-          }
+          if (this.#shutDown && lastEvent !== undefined) controller.enqueue(encoder.encode(lastEvent));
           controller.close();
         },
         cancel: () => {

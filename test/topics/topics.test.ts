@@ -247,11 +247,13 @@ describe('topics in one process', () => {
       ]);
     });
 
-    it('refuses a heartbeat that is not a positive number of milliseconds', async () => {
+    it('refuses a heartbeat that is not a positive number of milliseconds, and a final event that cannot be framed', async () => {
       await start();
       for (const heartbeat of [0, -1, Number.NaN]) {
         expect(() => endpoints.subscribe('t').toEventStream({ heartbeat })).to.throw(TypeError, /heartbeat/);
       }
+      const shutdownEvent = { event: 'bye\nid: 7', data: '' };
+      expect(() => endpoints.subscribe('t').toEventStream({ shutdownEvent })).to.throw(TypeError);
     });
   });
 
