@@ -8,7 +8,7 @@ export { detachedNodeContext } from './detached-node-context';
 export { failRequest, finalNext, refuse, sendAnswer, type NextFunction } from './plain-answers';
 export { BodyLimitError, ClientClosedError, DEFAULT_BODY_LIMIT } from './request-body';
 export { hasRewrittenPath, originalTarget, requestUrl, targetPath } from './request-url';
-export { mountPathOf, MountPaths, pathBelowMount, pathUnder } from './mount-path';
+export { mountPathOf, MountPaths, pathBelowMount, splitAtMountPath, type NotedMountPath } from './mount-path';
 export { routingOf } from './host-routing';
 export { toWebRequest } from './web-request';
 export { pipeBody, sendWebResponse } from './send-response';

@@ -4,7 +4,8 @@
  * keep the client's target in `req.originalUrl`; Express also says its mount path (`req.baseUrl`).
  */
 import type { ExpressRequest } from './express-request';
-import { targetPath } from '../router';
+import { hostRouting } from './host-routing';
+import { targetPath, type RouterOptions } from '../router';
 
 /**
  * Express knows its mount path (`req.baseUrl`, parent routers included). Connect, and chains
@@ -35,7 +36,7 @@ export function originalPath(req: ExpressRequest): string | undefined {
  * The path below `mountPath` of a path that names it, or `undefined` when the path is not under it:
  * how a tree's sockets, which no host strips anything for, find the path the tree routes.
  */
-export function pathUnder(path: string, mountPath: string): string | undefined {
+function pathUnder(path: string, mountPath: string): string | undefined {
   if (mountPath === '') return path;
   if (path === mountPath) return '/';
   return path.startsWith(mountPath) && path.charCodeAt(mountPath.length) === 47 /* / */
@@ -123,36 +124,72 @@ function strippedASlashMore(
 /**
  * The mount paths a tree's middleware has been reached under, which its sockets are looked for
  * under: an upgrade request never passes through the host's router, so nothing else tells a
- * socket where `app.use('/v1', endpoints)` put the tree. As requests spell them: an Express app
- * that routes case-insensitively may note `/V1` beside `/v1`, which it would route to the tree
- * as well.
+ * socket where `app.use('/v1', endpoints)` put the tree. Each is compared as the app that routed
+ * requests through it compares paths: an app that routes case-insensitively (Express's default)
+ * reaches the tree by `/V1` as by `/v1`, and so does a socket; and it is noted once, however its
+ * clients spell it.
  */
 export class MountPaths {
   // Longest first: a socket's path under two of them (the tree mounted at `/` and at `/v1`) is
   // taken to be under the longer one.
-  #known: string[] = [];
+  #known: NotedMountPath[] = [];
 
   /**
    * The mount paths noted so far; none until a request has reached the tree. A mount path with a
    * parameter (`/tenants/:id`) is noted once per value, for the first few only: no way to serve sockets.
    */
-  get known(): readonly string[] {
+  get known(): readonly NotedMountPath[] {
     return this.#known;
   }
 
-  /** Notes the request's mount path; nothing is allocated once it is known. */
-  note(req: ExpressRequest): void {
+  /**
+   * Notes the request's mount path, reached with the mount's own routing options `floor`; nothing
+   * is allocated once it is known as spelled.
+   */
+  note(req: ExpressRequest, floor: RouterOptions): void {
     const target = readTarget(req);
     // Connect's target after an app rewrote `req.url` says nothing of where the tree is.
     if (!target.mountPathKnown) return;
     const known = this.#known;
     const mountPath = target.mountPath;
-    for (let i = 0; i < known.length; i++) if (known[i] === mountPath) return;
-    if (known.length === MAX_MOUNT_PATHS) return;
-    known.push(mountPath);
-    known.sort((a, b) => b.length - a.length);
+    for (let i = 0; i < known.length; i++) if (known[i]!.path === mountPath) return;
+    const caseSensitive = hostRouting(req, floor).caseSensitive === true;
+    const spelledOtherwise = (other: NotedMountPath) =>
+      !caseSensitive && !other.caseSensitive && sameIgnoringCase(other.path, mountPath);
+    if (known.some(spelledOtherwise) || known.length === MAX_MOUNT_PATHS) return;
+    known.push({ path: mountPath, caseSensitive });
+    known.sort((a, b) => b.path.length - a.path.length);
   }
 }
+
+/** A mount path as a request spelled it first, and whether the app that routed it there minds case. */
+export interface NotedMountPath {
+  readonly path: string;
+  readonly caseSensitive: boolean;
+}
+
+/**
+ * Where a path is under the first of `mountPaths` that names it: that mount path as the path spells
+ * it, and the path below it. `undefined` when it is under none.
+ */
+export function splitAtMountPath(
+  path: string,
+  mountPaths: readonly NotedMountPath[],
+): { mountPath: string; below: string } | undefined {
+  for (const { path: mountPath, caseSensitive } of mountPaths) {
+    const below = pathUnder(path, mountPath);
+    if (below !== undefined) return { mountPath, below };
+    if (caseSensitive) continue;
+    const spelled = path.slice(0, mountPath.length);
+    if (!sameIgnoringCase(spelled, mountPath)) continue;
+    const belowSpelled = pathUnder(path, spelled);
+    if (belowSpelled !== undefined) return { mountPath: spelled, below: belowSpelled };
+  }
+  return undefined;
+}
+
+const sameIgnoringCase = (a: string, b: string): boolean =>
+  a.length === b.length && a.toLowerCase() === b.toLowerCase();
 
 /** Bounds what clients who spell a mount path many ways (or a parameter in it) can make a mount keep. */
 const MAX_MOUNT_PATHS = 8;

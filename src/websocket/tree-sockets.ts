@@ -6,7 +6,14 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { WebSocketServer } from 'ws';
-import { hasRewrittenPath, type MountPaths, pathUnder, requestUrl, targetPath } from '../bridge';
+import {
+  hasRewrittenPath,
+  type MountPaths,
+  type NotedMountPath,
+  requestUrl,
+  splitAtMountPath,
+  targetPath,
+} from '../bridge';
 import { LOADING, tellOnError, type MountedRoute } from '../dispatch';
 import { MALFORMED_PATH, type RouteMatch, type Router } from '../router';
 import type { TopicHub } from '../topics';
@@ -103,9 +110,10 @@ export function treeSockets(mount: SocketMount, options: AttachOptions, passOn: 
 
   const match = (req: IncomingMessage): RouteMatch<MountedRoute> | undefined => {
     if (req.method !== 'GET' || req.headers.upgrade?.toLowerCase() !== 'websocket') return undefined;
-    const path = pathBelow(req.url ?? '/', mountPaths());
-    if (path === undefined) return undefined;
-    const found = mount.router().match(path);
+    const path = targetPath(req.url ?? '/');
+    const split = path === undefined ? undefined : splitAtMountPath(path, mountPaths());
+    if (split === undefined) return undefined;
+    const found = mount.router().match(split.below);
     if (found === null || found === MALFORMED_PATH) return undefined;
     if (found.value === LOADING) return mount.mayServeSockets ? found : undefined;
     return found.value.socket ? found : undefined;
@@ -151,7 +159,7 @@ export function treeSockets(mount: SocketMount, options: AttachOptions, passOn: 
         new Response('Forbidden: this origin may not open a WebSocket', { status: 403 }),
       );
     }
-    const mountPath = mountPathAbove(req.url ?? '/', mountPaths());
+    const mountPath = splitAtMountPath(targetPath(req.url ?? '/') ?? '/', mountPaths())?.mountPath ?? '';
     const context = socketContext(found.params, route, upgradeWebRequest(req, url), mountPath);
     let endHandshake!: () => void;
     const handshakeOver = new Promise<void>((resolve) => (endHandshake = resolve));
@@ -226,32 +234,15 @@ function startKeepAlive(connections: Set<Connection>, interval: number | false):
 function socketMountPaths(
   given: string | undefined,
   reached: MountPaths | undefined,
-): () => readonly string[] {
+): () => readonly NotedMountPath[] {
   if (given !== undefined || reached === undefined) {
-    const fixed = [checkedMountPath(given)];
+    const fixed = [{ path: checkedMountPath(given), caseSensitive: true }];
     return () => fixed;
   }
   return () => (reached.known.length > 0 ? reached.known : ROOT);
 }
 
-const ROOT: readonly string[] = [''];
-
-/** The raw path below the first mount path the target is under, or `undefined` when it is under none. */
-function pathBelow(url: string, mountPaths: readonly string[]): string | undefined {
-  const path = targetPath(url);
-  if (path === undefined) return undefined;
-  for (const mountPath of mountPaths) {
-    const below = pathUnder(path, mountPath);
-    if (below !== undefined) return below;
-  }
-  return undefined;
-}
-
-/** The first mount path the target is under: the one `pathBelow` routed it below. */
-function mountPathAbove(url: string, mountPaths: readonly string[]): string {
-  const path = targetPath(url) ?? '/';
-  return mountPaths.find((mountPath) => pathUnder(path, mountPath) !== undefined) ?? '';
-}
+const ROOT: readonly NotedMountPath[] = [{ path: '', caseSensitive: true }];
 
 function checkedMountPath(mountPath: string | undefined): string {
   if (mountPath === undefined || mountPath === '' || mountPath === '/') return '';

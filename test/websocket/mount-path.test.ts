@@ -79,6 +79,52 @@ describe('WebSockets: the mount path attach finds', () => {
     }
   });
 
+  it('compares the mount path as the app does: any case by default, and the spellings cannot fill its list', async () => {
+    const app = express();
+    const endpoints = mountEndpoints({ dir });
+    app.use('/apis', endpoints);
+    const server = http.createServer(app);
+    endpoints.attach(server);
+    const running = await listen(server);
+    const ws = running.url.replace('http:', 'ws:');
+    try {
+      // Express routes each of these to the tree; more spellings than the list of mount paths holds.
+      const spellings = ['APIS', 'Apis', 'aPis', 'apIs', 'apiS', 'APis', 'ApIs', 'AplS', 'aPIs', 'apIS'];
+      for (const spelled of spellings) await httpRequest(`${running.url}/${spelled}/where`);
+      const client = await connectSocket(`${ws}/apis/where`);
+      expect(await client.next()).to.equal('socket at "/apis"');
+      client.ws.close();
+      const shouting = await connectSocket(`${ws}/APIS/where`);
+      expect(await shouting.next()).to.equal('socket at "/APIS"');
+      shouting.ws.close();
+    } finally {
+      await endpoints.close();
+      await running.close();
+    }
+  });
+
+  it('matches the mount path case by case where the app routes case-sensitively', async () => {
+    const app = express();
+    app.set('case sensitive routing', true);
+    const endpoints = mountEndpoints({ dir });
+    app.use('/apis', endpoints);
+    const server = http.createServer(app);
+    endpoints.attach(server);
+    const running = await listen(server);
+    const ws = running.url.replace('http:', 'ws:');
+    try {
+      await httpRequest(`${running.url}/apis/where`);
+      // The app would not route /APIS to the tree over HTTP, so the tree takes no socket there either.
+      expect((await refusal(`${ws}/APIS/where`)).status).to.equal(404);
+      const client = await connectSocket(`${ws}/apis/where`);
+      expect(await client.next()).to.equal('socket at "/apis"');
+      client.ws.close();
+    } finally {
+      await endpoints.close();
+      await running.close();
+    }
+  });
+
   it('keeps to the mountPath given, wherever requests reached the tree', async () => {
     const app = express();
     const endpoints = mountEndpoints({ dir });
