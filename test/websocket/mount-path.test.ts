@@ -89,7 +89,7 @@ describe('WebSockets: the mount path attach finds', () => {
     const ws = running.url.replace('http:', 'ws:');
     try {
       // Express routes each of these to the tree; more spellings than the list of mount paths holds.
-      const spellings = ['APIS', 'Apis', 'aPis', 'apIs', 'apiS', 'APis', 'ApIs', 'AplS', 'aPIs', 'apIS'];
+      const spellings = ['APIS', 'Apis', 'aPis', 'apIs', 'apiS', 'APis', 'ApIs', 'ApiS', 'aPIs', 'apIS'];
       for (const spelled of spellings) await httpRequest(`${running.url}/${spelled}/where`);
       const client = await connectSocket(`${ws}/apis/where`);
       expect(await client.next()).to.equal('socket at "/apis"');
