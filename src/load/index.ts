@@ -2,7 +2,7 @@
  * load: RouteFile -> module exports (import(); TypeScript through tsx whenever it can be found; a test runner's
  * own `require` when one loaded the library).
  */
-export { importPackage, loadModule, moduleExports, type ModuleExports } from './load-module';
+export { importBuild, importPackage, loadModule, moduleExports, type ModuleExports } from './load-module';
 export { EndpointLoadError } from './load-error';
 export { esbuildLocation, formatLocation, isParseFailure } from './source-location';
 export { loadedExportInfo } from './export-info';

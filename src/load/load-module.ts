@@ -138,6 +138,20 @@ export function importPackage(name: string): Promise<unknown> {
   return runnerRequire ? Promise.resolve().then(() => runnerRequire!(name)) : import(name);
 }
 
+/**
+ * A build's manifest module, as `import()` would give it: through a test runner's `require` where one loaded
+ * the library and the build is CommonJS, so that the app's modules the build imports are the test's instances
+ * (and Jest, which gives its sandbox no working `import()`, can load it at all); otherwise through `import()`.
+ */
+export function importBuild(file: string): Promise<{ default?: unknown }> {
+  if (runnerRequire && file.endsWith('.cjs')) {
+    return Promise.resolve().then(() => ({ default: runnerRequire!(file) as unknown }));
+  }
+  return import(/* webpackIgnore: true */ /* @vite-ignore */ pathToFileURL(file).href) as Promise<{
+    default?: unknown;
+  }>;
+}
+
 /** Marks the URL of a file loaded again after Node's type stripping could not load it (see importFile). */
 const RETRY = 'express-file-endpoints-compiled';
 

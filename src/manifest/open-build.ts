@@ -5,10 +5,9 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { withoutStack } from '../debug';
 import { displayPath, treeRoot, type DiscoveredTree } from '../discover';
-import { moduleExports, type ModuleExports } from '../load';
+import { importBuild, moduleExports, type ModuleExports } from '../load';
 import { environmentVariable } from '../runtime';
 import type { MountOptions } from '../types';
 import {
@@ -43,11 +42,7 @@ export function openBuild(options: MountOptions): OpenedBuild | undefined {
   if (!table) return undefined;
   const where = displayPath(root);
   const tree = tableTree(table);
-  const modules = (
-    import(/* webpackIgnore: true */ pathToFileURL(path.join(root, table.module)).href) as Promise<{
-      default?: unknown;
-    }>
-  ).then((namespace) => {
+  const modules = importBuild(path.join(root, table.module)).then((namespace) => {
     const value = manifestValue(namespace.default, `${where}/${table.module}`);
     // A manifest module from another build (a folder copied together from two) would mismatch the table.
     if (value.hash !== table.hash) {

@@ -73,6 +73,34 @@ describe('integration: the test runners users run, on apps like theirs', functio
       });
     }
 
+    it('a CommonJS build of the tree: its endpoints share lib/db.js and the jest.mock with the test', async () => {
+      const dir = scratchApp('jest-app', {
+        'test/built.test.js': `const path = require('node:path');
+const express = require('express');
+const request = require('supertest');
+const { mountEndpoints } = require('express-file-endpoints');
+const db = require('../lib/db');
+const mailer = require('../lib/mailer');
+
+jest.mock('../lib/mailer');
+
+test('the build reads what the test stored and calls the mock', async () => {
+  const app = express();
+  app.use(express.json());
+  await mountEndpoints(app, { dir: path.join(__dirname, '../dist/endpoints') });
+  db.addUser('Ada');
+  await request(app).get('/api/users/1').expect(200, { id: '1', name: 'Ada' });
+  await request(app).post('/api/users').send({ name: 'Grace' }).expect(201, { id: '2', name: 'Grace' });
+  expect(mailer.sendWelcome).toHaveBeenCalledWith({ id: '2', name: 'Grace' });
+});
+`,
+      });
+      const cli = path.join(dir, 'node_modules/express-file-endpoints/dist/cli.js');
+      expectPassed(await runNode([cli, 'build', 'app'], dir), /built .*manifest\.cjs \(CommonJS/);
+      const result = await runNode([RUNNERS.jest30, '--ci', 'test/built.test.js'], dir);
+      expectPassed(result, /Tests:\s+1 passed, 1 total/);
+    });
+
     it('an ES module endpoint fails to load saying how Jest loads ES modules', async () => {
       const dir = scratchApp('jest-app', {
         'esm/hello/endpoint.mjs': 'export const GET = () => new Response("hi");\n',
