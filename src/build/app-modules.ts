@@ -4,9 +4,13 @@
  * module beside the app's at run time, so a second connection pool, every singleton twice, and `instanceof` false
  * for the app's own error classes. The build imports such a file from where the app has it, by a path relative to
  * the build folder, and Node gives the app and its endpoints one module; a bundler of the whole app follows that
- * import to the same file, so the bundle holds one copy. Files inside the tree stay compiled in, and so do data
- * files (`.json`): they hold no instance, and an ES module could not import them without an import attribute.
- * Packages are external already (esbuild's `packages: 'external'`).
+ * import to the same file, so the bundle holds one copy. Files inside the tree stay compiled in. Packages are
+ * external already (esbuild's `packages: 'external'`).
+ *
+ * A data file (`.json`) outside the tree is the app's too, where Node would share it: `require()` and an
+ * `import … with { type: 'json' }` hand every importer one object, which an app may change as it starts (a config
+ * it fills in from the environment). An ES module's import without the attribute cannot load JSON at all when it
+ * runs, so that file stays compiled in, as a copy.
  */
 import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
@@ -51,7 +55,8 @@ export function importAppModules(
         // Left to esbuild: its error, a package, a file of the tree, a data file.
         if (resolved.errors.length > 0 || resolved.external || resolved.namespace !== 'file')
           return undefined;
-        if (isInside(realRoot, resolved.path) || !isCodeFile(resolved.path)) return undefined;
+        if (isInside(realRoot, resolved.path)) return undefined;
+        if (!isCodeFile(resolved.path) && !isSharedData(resolved.path, args, format)) return undefined;
         imported.add(resolved.path);
         return { path: specifier(realOut, resolved.path, isUrl(args.kind, format)), external: true };
       });
@@ -86,6 +91,14 @@ function specifier(from: string, file: string, url: boolean): string {
   const posix = relative.split(path.sep).join('/');
   const dotted = posix.startsWith('../') ? posix : `./${posix}`;
   return url ? dotted.replace(/[%#?]/g, encodeURIComponent) : dotted;
+}
+
+/** A JSON file whose importers Node hands one object: one `require()`s, or imports with `type: 'json'`. */
+function isSharedData(file: string, args: esbuild.OnResolveArgs, format: 'esm' | 'cjs'): boolean {
+  if (path.extname(file).toLowerCase() !== '.json') return false;
+  if (args.with.type === 'json') return true;
+  // In a CommonJS build esbuild writes a static `import` as `require()`, which loads JSON as it is.
+  return args.kind === 'require-call' || (format === 'cjs' && args.kind === 'import-statement');
 }
 
 /** Whether the import in the output is an ES module import: esbuild turns `import` into `require()` for CommonJS. */

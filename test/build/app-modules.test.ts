@@ -6,6 +6,7 @@
  * whole into one file. The TypeScript app compiled by tsc is in typescript-app.test.ts (tsc takes seconds).
  */
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect } from 'chai';
@@ -132,6 +133,64 @@ describe("build: the app's own modules are imported from the app, not compiled i
     const endpoints = mountEndpoints({ dir: path.join(root, 'dist/endpoints'), ...quiet });
     const res = await endpoints.fetch(new Request('http://localhost/api/clock'));
     expect(await res.json()).to.deep.equal({ now: 42, count: 0 });
+  });
+
+  it("a JSON file outside the tree: required, or imported with type 'json', the app and the build share its object", async () => {
+    const settings = JSON.stringify({ greeting: 'as written' });
+    const cases = [
+      {
+        kind: 'commonjs' as const,
+        endpoint:
+          "const settings = require('../../../config/settings.json');\nexports.GET = () => Response.json(settings);\n",
+      },
+      {
+        kind: 'commonjs' as const,
+        endpoint:
+          "import settings from '../../../config/settings.json';\nexport const GET = () => Response.json(settings);\n",
+        ts: true,
+      },
+      {
+        kind: 'module' as const,
+        endpoint:
+          "import settings from '../../../config/settings.json' with { type: 'json' };\nexport const GET = () => Response.json(settings);\n",
+      },
+    ];
+    for (const { kind, endpoint, ts } of cases) {
+      const root = writeApp(kind, {
+        'config/settings.json': settings,
+        [`app/api/settings/endpoint.${ts ? 'ts' : 'js'}`]: endpoint,
+      });
+      const outcome = await buildEndpoints(path.join(root, 'app'), path.join(root, 'dist/endpoints'));
+      expect(outcome.imports, kind).to.include(path.join(root, 'config/settings.json'));
+      expect(readFileSync(outcome.module, 'utf8'), kind).not.to.include('as written');
+      // The app fills its config in as it starts, as many do from the environment: the endpoints see it.
+      const file = path.join(root, 'config/settings.json');
+      const shared = (
+        kind === 'commonjs'
+          ? createRequire(__filename)(file)
+          : ((await import(pathToFileURL(file).href, { with: { type: 'json' } })) as { default: unknown })
+              .default
+      ) as { greeting: string };
+      shared.greeting = 'set by the app';
+      const endpoints = mountEndpoints({ dir: path.join(root, 'dist/endpoints'), ...quiet });
+      const res = await endpoints.fetch(new Request('http://localhost/api/settings'));
+      expect(await res.json(), `${kind}${ts ? ', TypeScript' : ''}`).to.deep.equal({
+        greeting: 'set by the app',
+      });
+    }
+  });
+
+  it("an ES module's import of JSON without type 'json' keeps a copy compiled in: Node could not load it", async () => {
+    const root = writeApp('module', {
+      'config/settings.json': JSON.stringify({ greeting: 'as written' }),
+      'app/api/settings/endpoint.ts':
+        "import settings from '../../../config/settings.json';\nexport const GET = () => Response.json(settings);\n",
+    });
+    const outcome = await buildEndpoints(path.join(root, 'app'), path.join(root, 'dist/endpoints'));
+    expect(outcome.imports).not.to.include(path.join(root, 'config/settings.json'));
+    const endpoints = mountEndpoints({ dir: path.join(root, 'dist/endpoints'), ...quiet });
+    const res = await endpoints.fetch(new Request('http://localhost/api/settings'));
+    expect(await res.json()).to.deep.equal({ greeting: 'as written' });
   });
 
   it('a route file linked into the tree from outside it is compiled in all the same', async () => {
