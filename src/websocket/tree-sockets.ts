@@ -108,15 +108,18 @@ export function treeSockets(mount: SocketMount, options: AttachOptions, passOn: 
   // closed at once, so `server.close()` is not left waiting for it.
   let closing = false;
 
-  const match = (req: IncomingMessage): RouteMatch<MountedRoute> | undefined => {
+  /** The tree's route for an upgrade, and the mount path it was found under, as the client spelled it. */
+  const match = (
+    req: IncomingMessage,
+  ): { found: RouteMatch<MountedRoute>; mountPath: string } | undefined => {
     if (req.method !== 'GET' || req.headers.upgrade?.toLowerCase() !== 'websocket') return undefined;
     const path = targetPath(req.url ?? '/');
     const split = path === undefined ? undefined : splitAtMountPath(path, mountPaths());
     if (split === undefined) return undefined;
     const found = mount.router().match(split.below);
     if (found === null || found === MALFORMED_PATH) return undefined;
-    if (found.value === LOADING) return mount.mayServeSockets ? found : undefined;
-    return found.value.socket ? found : undefined;
+    const served = found.value === LOADING ? mount.mayServeSockets : found.value.socket !== undefined;
+    return served ? { found, mountPath: split.mountPath } : undefined;
   };
 
   const webSocketServer = async (): Promise<WebSocketServer> => {
@@ -140,13 +143,14 @@ export function treeSockets(mount: SocketMount, options: AttachOptions, passOn: 
   const serve = async (req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> => {
     // A client that leaves mid-handshake must not crash the process.
     socket.on('error', () => socket.destroy());
-    let found = match(req);
-    if (found?.value === LOADING) {
+    let matched = match(req);
+    if (matched?.found.value === LOADING) {
       await mount.loaded;
-      found = match(req);
+      matched = match(req);
     }
     // Loaded, the route turned out to serve no sockets: the app's, as if never taken.
-    if (!found || found.value === LOADING) return passOn(req, socket, head);
+    if (!matched || matched.found.value === LOADING) return passOn(req, socket, head);
+    const { found, mountPath } = matched;
     const route = found.value as SocketRoute;
     const url = requestUrl(req);
     if (url === undefined || hasRewrittenPath(req)) {
@@ -159,7 +163,6 @@ export function treeSockets(mount: SocketMount, options: AttachOptions, passOn: 
         new Response('Forbidden: this origin may not open a WebSocket', { status: 403 }),
       );
     }
-    const mountPath = splitAtMountPath(targetPath(req.url ?? '/') ?? '/', mountPaths())?.mountPath ?? '';
     const context = socketContext(found.params, route, upgradeWebRequest(req, url), mountPath);
     let endHandshake!: () => void;
     const handshakeOver = new Promise<void>((resolve) => (endHandshake = resolve));
@@ -186,7 +189,7 @@ export function treeSockets(mount: SocketMount, options: AttachOptions, passOn: 
     serve: (req, socket, head) =>
       serve(req, socket, head).catch((error: unknown) => {
         socket.destroy();
-        const found = match(req);
+        const found = match(req)?.found;
         tellOnError(mount.onError, error, {
           route: found && found.value !== LOADING ? found.value.pattern : (req.url ?? '/'),
           file: found && found.value !== LOADING ? found.value.displayPath : 'attach',
