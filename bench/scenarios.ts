@@ -56,6 +56,7 @@ export const THROUGHPUT: ThroughputScenario[] = [
       'ee-express5',
       'ee-express5+request',
       'ee-express5+ctx',
+      'ee-express5+noetag',
       'hono-express5',
       'honoNoGlobals-express5',
       'srvx-express5',
@@ -91,6 +92,7 @@ export const THROUGHPUT: ThroughputScenario[] = [
       'express5-reqstream+etag',
       'express5-native+json',
       'ee-express5',
+      'ee-express5+noetag',
       'ee-express5+json',
       'ee-express5+contract',
       'ee-express5+byhand',
@@ -218,6 +220,40 @@ export const TARGETS: Target[] = [
   },
   cpu('d', '(d) 1,000 endpoints', 'ee-express5@many', 'ee-express5@one', 1.05),
   cpu('d', '(d) 1,000 endpoints', 'ee-node@many', 'ee-node@one', 1.05),
+  // Like for like, where the issue's floors and peers send no ETag and an Express app's endpoints do.
+  extra(
+    cpu('a', '(a) GET in Express 5, `GET()`, like for like', 'ee-express5', 'express5-readfloor+etag', 1.1),
+  ),
+  extra(
+    cpu('a', '(a) GET in Express 5, `GET()`, like for like', 'ee-express5+noetag', 'express5-readfloor', 1.1),
+  ),
+  extra(
+    cpu(
+      'a',
+      '(a) GET in Express 5, `GET()`, like for like',
+      'ee-express5+noetag',
+      'honoNoGlobals-express5',
+      1.0,
+    ),
+  ),
+  extra(
+    cpu('a', '(a) GET in Express 5, `GET()`, like for like', 'ee-express5+noetag', 'srvx-express5', 1.05),
+  ),
+  extra(
+    cpu(
+      'a',
+      '(a) GET in Express 5, `GET(request)`, like for like',
+      'ee-express5+request',
+      'express5-readfloor+request+etag',
+      1.1,
+    ),
+  ),
+  extra(cpu('b', '(b) POST 1 KiB JSON echo, like for like', 'ee-express5', 'express5-reqstream+etag', 1.1)),
+  extra(cpu('b', '(b) POST 1 KiB JSON echo, like for like', 'ee-express5+noetag', 'express5-reqstream', 1.1)),
+  extra(cpu('b', '(b) POST 1 KiB JSON echo, like for like', 'ee-express5+noetag', 'srvx-express5', 1.0)),
+  extra(
+    cpu('b', '(b) POST 1 KiB JSON echo, like for like', 'ee-express5+noetag', 'honoNoGlobals-express5', 1.0),
+  ),
   // The same bars where the issue sets none, and the earlier bars against native routes.
   extra(cpu('a', '(a) GET in Express 5', 'ee-express5', 'express5-native', 1.0)),
   extra(cpu('b', '(b) POST 1 KiB JSON echo', 'ee-express5', 'express5-native+json', 1.0)),
