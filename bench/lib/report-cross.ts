@@ -54,9 +54,10 @@ export function crossSection(cross: SavedCross): string[] {
   for (const [i, t] of (verdicts[0] ?? []).entries()) {
     const row = verdicts.map((v) => {
       const r = v[i];
-      return r
-        ? `${r.measured.split(' ')[0]} ${r.status === 'met' ? 'met' : r.status === 'missed' ? '**missed**' : ''}`
-        : '–';
+      if (!r) return '–';
+      // The ratio alone, and what it means; a figure it could not have says so whole.
+      if (r.status === 'not measured') return r.measured;
+      return `${r.measured.split(' ')[0]} ${r.status === 'met' ? 'met' : '**missed**'}`;
     });
     out.push(
       `| ${t.target.replace(/\|/g, '\\|')}${t.extra ? ' (for information)' : ''} | ${row.join(' | ')} |`,
