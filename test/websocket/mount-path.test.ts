@@ -8,13 +8,36 @@ import path from 'node:path';
 import connect from 'connect';
 import express from 'express';
 import { expect } from 'chai';
-import { mountEndpoints } from '../../src';
+import { mountEndpoints, type EndpointsMiddleware } from '../../src';
 import { hosts } from '../integration/hosts';
 import { httpRequest, listen } from '../support/net';
 import { connect as connectSocket, refusal } from './sockets';
 
 const dir = path.join(__dirname, '../fixtures/socket-mount-app');
 const nodeHosts = hosts.filter((host) => host.node);
+
+/**
+ * The fixture tree, mounted into `app` by `mount`, its sockets attached to the app's server (with
+ * `attachOptions`), served while `run` runs, then closed.
+ */
+async function serving(
+  app: http.RequestListener,
+  mount: (endpoints: EndpointsMiddleware) => void,
+  run: (urls: { http: string; ws: string }) => Promise<void>,
+  attachOptions?: Parameters<EndpointsMiddleware['attach']>[1],
+): Promise<void> {
+  const endpoints = mountEndpoints({ dir });
+  mount(endpoints);
+  const server = http.createServer(app);
+  endpoints.attach(server, attachOptions);
+  const running = await listen(server);
+  try {
+    await run({ http: running.url, ws: running.url.replace('http:', 'ws:') });
+  } finally {
+    await endpoints.close();
+    await running.close();
+  }
+}
 
 describe('WebSockets: the mount path attach finds', () => {
   for (const host of nodeHosts) {
@@ -37,114 +60,94 @@ describe('WebSockets: the mount path attach finds', () => {
 
   it('looks at the root until a request has reached the tree', async () => {
     const app = express();
-    const endpoints = mountEndpoints({ dir });
-    app.use('/v1', endpoints);
-    const server = http.createServer(app);
-    endpoints.attach(server);
-    const running = await listen(server);
-    const ws = running.url.replace('http:', 'ws:');
-    try {
-      const early = await connectSocket(`${ws}/where`);
-      expect(await early.next()).to.equal('socket at ""');
-      early.ws.close();
-      await httpRequest(`${running.url}/v1/where`);
-      const client = await connectSocket(`${ws}/v1/where`);
-      expect(await client.next()).to.equal('socket at "/v1"');
-      client.ws.close();
-    } finally {
-      await endpoints.close();
-      await running.close();
-    }
+    await serving(
+      app,
+      (endpoints) => app.use('/v1', endpoints),
+      async (urls) => {
+        const early = await connectSocket(`${urls.ws}/where`);
+        expect(await early.next()).to.equal('socket at ""');
+        early.ws.close();
+        await httpRequest(`${urls.http}/v1/where`);
+        const client = await connectSocket(`${urls.ws}/v1/where`);
+        expect(await client.next()).to.equal('socket at "/v1"');
+        client.ws.close();
+      },
+    );
   });
 
   it('serves sockets under each mount path of a tree mounted twice, the longer one first', async () => {
     const app = connect();
-    const endpoints = mountEndpoints({ dir });
-    app.use('/api/v1', endpoints);
-    app.use(endpoints);
-    const server = http.createServer(app);
-    endpoints.attach(server);
-    const running = await listen(server);
-    const ws = running.url.replace('http:', 'ws:');
-    try {
-      for (const prefix of ['/api/v1', '']) await httpRequest(`${running.url}${prefix}/where`);
-      for (const prefix of ['/api/v1', '']) {
-        const client = await connectSocket(`${ws}${prefix}/where`);
-        expect(await client.next()).to.equal(`socket at "${prefix}"`);
-        client.ws.close();
-      }
-    } finally {
-      await endpoints.close();
-      await running.close();
-    }
+    await serving(
+      app,
+      (endpoints) => {
+        app.use('/api/v1', endpoints);
+        app.use(endpoints);
+      },
+      async (urls) => {
+        for (const prefix of ['/api/v1', '']) await httpRequest(`${urls.http}${prefix}/where`);
+        for (const prefix of ['/api/v1', '']) {
+          const client = await connectSocket(`${urls.ws}${prefix}/where`);
+          expect(await client.next()).to.equal(`socket at "${prefix}"`);
+          client.ws.close();
+        }
+      },
+    );
   });
 
   it('compares the mount path as the app does: any case by default, and the spellings cannot fill its list', async () => {
     const app = express();
-    const endpoints = mountEndpoints({ dir });
-    app.use('/apis', endpoints);
-    const server = http.createServer(app);
-    endpoints.attach(server);
-    const running = await listen(server);
-    const ws = running.url.replace('http:', 'ws:');
-    try {
-      // Express routes each of these to the tree; more spellings than the list of mount paths holds.
-      const spellings = ['APIS', 'Apis', 'aPis', 'apIs', 'apiS', 'APis', 'ApIs', 'ApiS', 'aPIs', 'apIS'];
-      for (const spelled of spellings) await httpRequest(`${running.url}/${spelled}/where`);
-      const client = await connectSocket(`${ws}/apis/where`);
-      expect(await client.next()).to.equal('socket at "/apis"');
-      client.ws.close();
-      const shouting = await connectSocket(`${ws}/APIS/where`);
-      expect(await shouting.next()).to.equal('socket at "/APIS"');
-      shouting.ws.close();
-    } finally {
-      await endpoints.close();
-      await running.close();
-    }
+    await serving(
+      app,
+      (endpoints) => app.use('/apis', endpoints),
+      async (urls) => {
+        // Express routes each of these to the tree; more spellings than the list of mount paths holds.
+        const spellings = ['APIS', 'Apis', 'aPis', 'apIs', 'apiS', 'APis', 'ApIs', 'ApiS', 'aPIs', 'apIS'];
+        for (const spelled of spellings) await httpRequest(`${urls.http}/${spelled}/where`);
+        const client = await connectSocket(`${urls.ws}/apis/where`);
+        expect(await client.next()).to.equal('socket at "/apis"');
+        client.ws.close();
+        const shouting = await connectSocket(`${urls.ws}/APIS/where`);
+        expect(await shouting.next()).to.equal('socket at "/APIS"');
+        shouting.ws.close();
+      },
+    );
   });
 
   it('matches the mount path case by case where the app routes case-sensitively', async () => {
     const app = express();
     app.set('case sensitive routing', true);
-    const endpoints = mountEndpoints({ dir });
-    app.use('/apis', endpoints);
-    const server = http.createServer(app);
-    endpoints.attach(server);
-    const running = await listen(server);
-    const ws = running.url.replace('http:', 'ws:');
-    try {
-      await httpRequest(`${running.url}/apis/where`);
-      // The app would not route /APIS to the tree over HTTP, so the tree takes no socket there either.
-      expect((await refusal(`${ws}/APIS/where`)).status).to.equal(404);
-      const client = await connectSocket(`${ws}/apis/where`);
-      expect(await client.next()).to.equal('socket at "/apis"');
-      client.ws.close();
-    } finally {
-      await endpoints.close();
-      await running.close();
-    }
+    await serving(
+      app,
+      (endpoints) => app.use('/apis', endpoints),
+      async (urls) => {
+        await httpRequest(`${urls.http}/apis/where`);
+        // The app would not route /APIS to the tree over HTTP, so the tree takes no socket there either.
+        expect((await refusal(`${urls.ws}/APIS/where`)).status).to.equal(404);
+        const client = await connectSocket(`${urls.ws}/apis/where`);
+        expect(await client.next()).to.equal('socket at "/apis"');
+        client.ws.close();
+      },
+    );
   });
 
   it('keeps to the mountPath given, wherever requests reached the tree', async () => {
     const app = express();
-    const endpoints = mountEndpoints({ dir });
-    app.use('/v1', endpoints);
-    app.use('/api', endpoints);
-    const server = http.createServer(app);
-    endpoints.attach(server, { mountPath: '/api' });
-    const running = await listen(server);
-    const ws = running.url.replace('http:', 'ws:');
-    try {
-      expect((await httpRequest(`${running.url}/v1/where`)).body.toString()).to.equal('http at "/v1"');
-      // Not the tree's socket: the app answers the upgrade as a plain request, which the tree serves over HTTP.
-      const answer = await refusal(`${ws}/v1/where`);
-      expect([answer.status, answer.body]).to.deep.equal([200, 'http at "/v1"']);
-      const client = await connectSocket(`${ws}/api/where`);
-      expect(await client.next()).to.equal('socket at "/api"');
-      client.ws.close();
-    } finally {
-      await endpoints.close();
-      await running.close();
-    }
+    await serving(
+      app,
+      (endpoints) => {
+        app.use('/v1', endpoints);
+        app.use('/api', endpoints);
+      },
+      async (urls) => {
+        expect((await httpRequest(`${urls.http}/v1/where`)).body.toString()).to.equal('http at "/v1"');
+        // Not the tree's socket: the app answers the upgrade as a plain request, which the tree serves over HTTP.
+        const answer = await refusal(`${urls.ws}/v1/where`);
+        expect([answer.status, answer.body]).to.deep.equal([200, 'http at "/v1"']);
+        const client = await connectSocket(`${urls.ws}/api/where`);
+        expect(await client.next()).to.equal('socket at "/api"');
+        client.ws.close();
+      },
+      { mountPath: '/api' },
+    );
   });
 });
