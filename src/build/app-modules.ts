@@ -96,7 +96,8 @@ function specifier(from: string, file: string, url: boolean): string {
 /** A JSON file whose importers Node hands one object: one `require()`s, or imports with `type: 'json'`. */
 function isSharedData(file: string, args: esbuild.OnResolveArgs, format: 'esm' | 'cjs'): boolean {
   if (path.extname(file).toLowerCase() !== '.json') return false;
-  if (args.with.type === 'json') return true;
+  // esbuild before 0.21.4 passes plugins no `with`.
+  if ((args.with as esbuild.OnResolveArgs['with'] | undefined)?.type === 'json') return true;
   // In a CommonJS build esbuild writes a static `import` as `require()`, which loads JSON as it is.
   return args.kind === 'require-call' || (format === 'cjs' && args.kind === 'import-statement');
 }
