@@ -4,8 +4,8 @@
  * keep the client's target in `req.originalUrl`; Express also says its mount path (`req.baseUrl`).
  */
 import type { ExpressRequest } from './express-request';
-import { hostRouting } from './host-routing';
-import { targetPath, type RouterOptions } from '../router';
+import { hostRouting, routingOf } from './host-routing';
+import { targetPath } from '../router';
 
 /**
  * Express knows its mount path (`req.baseUrl`, parent routers included). Connect, and chains
@@ -142,18 +142,17 @@ export class MountPaths {
     return this.#known;
   }
 
-  /**
-   * Notes the request's mount path, reached with the mount's own routing options `floor`; nothing
-   * is allocated once it is known as spelled.
-   */
-  note(req: ExpressRequest, floor: RouterOptions): void {
+  /** Notes the request's mount path; nothing is allocated once it is known as spelled. */
+  note(req: ExpressRequest): void {
     const target = readTarget(req);
     // Connect's target after an app rewrote `req.url` says nothing of where the tree is.
     if (!target.mountPathKnown) return;
     const known = this.#known;
     const mountPath = target.mountPath;
     for (let i = 0; i < known.length; i++) if (known[i]!.path === mountPath) return;
-    const caseSensitive = hostRouting(req, floor).caseSensitive === true;
+    // The prefix is the host's to match, by its apps' settings: the mount's own options are for the
+    // tree's routes, and Connect matches a prefix in any case.
+    const caseSensitive = hostRouting(req, LOOSE).caseSensitive === true;
     const spelledOtherwise = (other: NotedMountPath) =>
       !caseSensitive && !other.caseSensitive && sameIgnoringCase(other.path, mountPath);
     if (known.some(spelledOtherwise) || known.length === MAX_MOUNT_PATHS) return;
@@ -190,6 +189,8 @@ export function splitAtMountPath(
 
 const sameIgnoringCase = (a: string, b: string): boolean =>
   a.length === b.length && a.toLowerCase() === b.toLowerCase();
+
+const LOOSE = routingOf(false, false);
 
 /** Bounds what clients who spell a mount path many ways (or a parameter in it) can make a mount keep. */
 const MAX_MOUNT_PATHS = 8;

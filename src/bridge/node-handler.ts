@@ -107,7 +107,7 @@ function handleNodeRequest(
   hostGetsErrors: boolean,
 ): void | Promise<void> {
   const path = pathBelowMount(req);
-  mount.mountPaths?.note(req, mount.routing);
+  mount.mountPaths?.note(req);
   // What the host's next() returns is not ours to handle: a non-promise there must not reach `.catch`.
   if (path === undefined) return void next();
   // Never more loosely than the Express app in front compares its guards' paths.

@@ -5,12 +5,16 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { expect } from 'chai';
-import { MountPaths, mountPathOf, pathBelowMount, routingOf, splitAtMountPath } from '../../src/bridge';
+import { MountPaths, mountPathOf, pathBelowMount, splitAtMountPath } from '../../src/bridge';
 import { hasRewrittenPath } from '../../src/bridge/request-url';
 
 type Target = { url?: string; originalUrl?: string; baseUrl?: string };
-const LOOSE = routingOf(false, false);
-const CASE_SENSITIVE = routingOf(true, false);
+/** A request through an Express app that routes case-sensitively. */
+const caseSensitiveApp = (target: Target) =>
+  ({
+    ...target,
+    app: Object.assign(() => undefined, { enabled: (name: string) => name === 'case sensitive routing' }),
+  }) as unknown as IncomingMessage;
 const request = (target: Target) => target as unknown as IncomingMessage;
 
 describe('the request target', () => {
@@ -48,28 +52,28 @@ describe('the mount paths a tree notes for its sockets', () => {
   it('keeps each once, the longest first, and a few at most', () => {
     const paths = new MountPaths();
     expect(paths.known).to.deep.equal([]);
-    paths.note(request({ url: '/x', originalUrl: '/x', baseUrl: '' }), LOOSE);
-    paths.note(request({ url: '/x', originalUrl: '/api/v1/x', baseUrl: '/api/v1' }), LOOSE);
-    paths.note(request({ url: '/y', originalUrl: '/api/v1/y', baseUrl: '/api/v1' }), LOOSE);
+    paths.note(request({ url: '/x', originalUrl: '/x', baseUrl: '' }));
+    paths.note(request({ url: '/x', originalUrl: '/api/v1/x', baseUrl: '/api/v1' }));
+    paths.note(request({ url: '/y', originalUrl: '/api/v1/y', baseUrl: '/api/v1' }));
     expect(spellings(paths)).to.deep.equal(['/api/v1', '']);
     for (let id = 0; id < 20; id++) {
-      paths.note(request({ url: '/x', originalUrl: `/t/${id}/x`, baseUrl: `/t/${id}` }), LOOSE);
+      paths.note(request({ url: '/x', originalUrl: `/t/${id}/x`, baseUrl: `/t/${id}` }));
     }
     expect(paths.known).to.have.length(8);
   });
 
   it('notes nothing where Connect stripped no prefix it can tell: the app rewrote req.url', () => {
     const paths = new MountPaths();
-    paths.note(request({ url: '/elsewhere', originalUrl: '/v1/users' }), LOOSE);
+    paths.note(request({ url: '/elsewhere', originalUrl: '/v1/users' }));
     expect(paths.known).to.deep.equal([]);
-    paths.note(request({ url: '/users', originalUrl: '/v1/users' }), LOOSE);
+    paths.note(request({ url: '/users', originalUrl: '/v1/users' }));
     expect(spellings(paths)).to.deep.equal(['/v1']);
   });
 
   it('notes a mount path once however a case-insensitive app’s clients spell it, so they cannot fill the list', () => {
     const paths = new MountPaths();
     for (const spelled of ['/V1', '/v1', '/Api', '/aPI', '/API', '/api', '/V1', '/aPi', '/v1', '/api']) {
-      paths.note(request({ url: '/x', originalUrl: `${spelled}/x`, baseUrl: spelled }), LOOSE);
+      paths.note(request({ url: '/x', originalUrl: `${spelled}/x`, baseUrl: spelled }));
     }
     expect(spellings(paths)).to.deep.equal(['/Api', '/V1']);
     expect(splitAtMountPath('/v1/chat', paths.known)).to.deep.equal({ mountPath: '/v1', below: '/chat' });
@@ -79,14 +83,11 @@ describe('the mount paths a tree notes for its sockets', () => {
 
   it('keeps each spelling apart, and matches it exactly, where the app routes case-sensitively', () => {
     const paths = new MountPaths();
-    paths.note(request({ url: '/x', originalUrl: '/v1/x', baseUrl: '/v1' }), CASE_SENSITIVE);
+    paths.note(caseSensitiveApp({ url: '/x', originalUrl: '/v1/x', baseUrl: '/v1' }));
+    expect(paths.known).to.deep.equal([{ path: '/v1', caseSensitive: true }]);
     expect(splitAtMountPath('/V1/chat', paths.known)).to.equal(undefined);
     expect(splitAtMountPath('/v1/chat', paths.known)).to.deep.equal({ mountPath: '/v1', below: '/chat' });
-    // An Express app's own setting counts as well as the mount's.
-    const app = Object.assign(() => undefined, {
-      enabled: (name: string) => name === 'case sensitive routing',
-    });
-    paths.note({ ...request({ url: '/x', originalUrl: '/V1/x', baseUrl: '/V1' }), app } as never, LOOSE);
+    paths.note(caseSensitiveApp({ url: '/x', originalUrl: '/V1/x', baseUrl: '/V1' }));
     expect(spellings(paths)).to.deep.equal(['/v1', '/V1']);
   });
 });
