@@ -168,7 +168,7 @@ export interface Target {
   metric: 'cpu' | 'rps';
   op: '≤' | '<' | '≥';
   bar: number;
-  /** Not in the issue's table: shown below it, for information. */
+  /** Not among the targets: shown below them, for information. */
   extra?: boolean;
 }
 
@@ -220,7 +220,7 @@ export const TARGETS: Target[] = [
   },
   cpu('d', '(d) 1,000 endpoints', 'ee-express5@many', 'ee-express5@one', 1.05),
   cpu('d', '(d) 1,000 endpoints', 'ee-node@many', 'ee-node@one', 1.05),
-  // Like for like, where the issue's floors and peers send no ETag and an Express app's endpoints do.
+  // Like for like, where the targets' floors and peers send no ETag and an Express app's endpoints do.
   extra(
     cpu('a', '(a) GET in Express 5, `GET()`, like for like', 'ee-express5', 'express5-readfloor+etag', 1.1),
   ),
@@ -254,7 +254,7 @@ export const TARGETS: Target[] = [
   extra(
     cpu('b', '(b) POST 1 KiB JSON echo, like for like', 'ee-express5+noetag', 'honoNoGlobals-express5', 1.0),
   ),
-  // The same bars where the issue sets none, and the earlier bars against native routes.
+  // The same bars where the targets set none, and the earlier bars against native routes.
   extra(cpu('a', '(a) GET in Express 5', 'ee-express5', 'express5-native', 1.0)),
   extra(cpu('b', '(b) POST 1 KiB JSON echo', 'ee-express5', 'express5-native+json', 1.0)),
   extra(cpu('a', '(a) GET in Express 4', 'ee-express4', 'express4-native', 1.0)),
