@@ -147,9 +147,7 @@ export function importBuild(file: string): Promise<{ default?: unknown }> {
   if (runnerRequire && file.endsWith('.cjs')) {
     return Promise.resolve().then(() => ({ default: runnerRequire!(file) as unknown }));
   }
-  return import(/* webpackIgnore: true */ /* @vite-ignore */ pathToFileURL(file).href) as Promise<{
-    default?: unknown;
-  }>;
+  return importFile(file);
 }
 
 /** Marks the URL of a file loaded again after Node's type stripping could not load it (see importFile). */
