@@ -52,6 +52,8 @@ function record(): { seen: Seen[]; stop(): void } {
 
 const names = (seen: Seen[]) => seen.map((s) => s.event);
 const requestDone = (seen: Seen[]) => () => seen.some((s) => s.event === 'request asyncEnd');
+/** A request traced from its start to the end of its answer, with no error. */
+const TRACED = ['request start', 'request end', 'request asyncStart', 'request asyncEnd'];
 
 describe('tracing channels', () => {
   let recorder: ReturnType<typeof record>;
@@ -229,12 +231,7 @@ describe('tracing channels', () => {
         await waitFor(() => recorder.seen.length >= 2, 3000, 'the request to start');
         request.destroy();
         await waitFor(requestDone(recorder.seen), 3000, 'the trace to end');
-        expect(names(recorder.seen)).to.deep.equal([
-          'request start',
-          'request end',
-          'request asyncStart',
-          'request asyncEnd',
-        ]);
+        expect(names(recorder.seen)).to.deep.equal(TRACED);
         expect(recorder.seen[2]).to.include({ status: undefined, aborted: true });
       });
 
@@ -280,12 +277,7 @@ describe('tracing channels', () => {
       expect(names(recorder.seen)).to.deep.equal(['request start', 'request end']);
       expect(await response.json()).to.deep.equal({ id: '7' });
       await waitFor(requestDone(recorder.seen));
-      expect(names(recorder.seen)).to.deep.equal([
-        'request start',
-        'request end',
-        'request asyncStart',
-        'request asyncEnd',
-      ]);
+      expect(names(recorder.seen)).to.deep.equal(TRACED);
       const context = recorder.seen[0]!.context as RequestTraceContext;
       expect([context.request?.method, context.request?.url]).to.deep.equal(['GET', request.url]);
       expect(context).to.include({ route: '/api/users/[id]', status: 200, aborted: false });
@@ -316,12 +308,7 @@ describe('tracing channels', () => {
       );
       expect([response.status, await response.text()]).to.deep.equal([413, 'Payload Too Large']);
       await waitFor(requestDone(recorder.seen));
-      expect(names(recorder.seen)).to.deep.equal([
-        'request start',
-        'request end',
-        'request asyncStart',
-        'request asyncEnd',
-      ]);
+      expect(names(recorder.seen)).to.deep.equal(TRACED);
       expect(recorder.seen.at(-1)!.context).to.include({ route: '/upload', status: 413, aborted: false });
     });
 
