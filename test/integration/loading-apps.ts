@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { expect } from 'chai';
 
 const run = promisify(execFile);
 export const root = path.join(__dirname, '../..');
@@ -26,6 +27,13 @@ export interface AppOutcome {
   tsx?: boolean;
   /** The process's warnings, `Name: message`. */
   warnings?: string[];
+}
+
+/** The app's answers, once it loaded and ran without an error or a crash. */
+export function responses(outcome: AppOutcome): Array<{ status: number; body: unknown }> {
+  expect(outcome.error, 'load error').to.equal(undefined);
+  expect(outcome.crash, 'crash').to.equal(undefined);
+  return outcome.responses!;
 }
 
 const made: string[] = [];

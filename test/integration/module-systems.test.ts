@@ -6,7 +6,7 @@
  * types itself (22.18+), the cases without tsx load through it or fail saying what it lacks.
  */
 import { expect } from 'chai';
-import { type AppOutcome, ensureBuilt, loadApp, nodeStripsTypes, removeApps, writeApp } from './loading-apps';
+import { ensureBuilt, loadApp, nodeStripsTypes, removeApps, responses, writeApp } from './loading-apps';
 
 // A non-erasable construct (an enum), so that only tsx can load it.
 const greeting = `export enum Via { Tsx = 'tsx' }
@@ -46,12 +46,6 @@ function tsApp(type: 'commonjs' | 'module'): Record<string, string> {
     'cts/endpoint.cts': ctsEndpoint,
     'tla/endpoint.ts': tlaEndpoint,
   };
-}
-
-function responses(outcome: AppOutcome): Array<{ status: number; body: unknown }> {
-  expect(outcome.error, 'load error').to.equal(undefined);
-  expect(outcome.crash, 'crash').to.equal(undefined);
-  return outcome.responses!;
 }
 
 describe('integration: endpoints in CommonJS and ES module packages', function () {

@@ -10,12 +10,12 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
 import {
-  type AppOutcome,
   builtEntry,
   ensureBuilt,
   loadApp,
   nodeStripsTypes,
   removeApps,
+  responses,
   root,
   writeApp,
 } from './loading-apps';
@@ -167,12 +167,6 @@ function app(names: string[]): Record<string, string> {
     files[`${name}/endpoint.ts`] = endpoint(lines, answer).source;
   }
   return files;
-}
-
-function responses(outcome: AppOutcome): Array<{ status: number; body: unknown }> {
-  expect(outcome.error, 'load error').to.equal(undefined);
-  expect(outcome.crash, 'crash').to.equal(undefined);
-  return outcome.responses!;
 }
 
 describe('integration: TypeScript through Node type stripping, tsx where a file needs it', function () {
