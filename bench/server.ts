@@ -18,6 +18,8 @@ import http, { type IncomingMessage, type RequestListener, type ServerResponse }
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import v8 from 'node:v8';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Readable, Writable, pipeline } from 'node:stream';
 import type { Express } from 'express';
 import { bridgeMiddleware, mountEndpoints } from '../src/index';
@@ -74,15 +76,37 @@ async function listenBelow60000(server: http.Server): Promise<void> {
   }
 }
 
+async function importManyModules(): Promise<void> {
+  for (let i = 0; i < MANY_ROUTES; i++) {
+    await import(
+      pathToFileURL(path.join(treeDir('many-js'), 'api', routeName(i), '[id]', 'endpoint.js')).href
+    );
+  }
+}
+
 async function buildListener(config: ServerConfig): Promise<RequestListener> {
   const [base, routes = 'one'] = config.variant.split('@') as [string, string | undefined];
   const [name, extra, second] = base.split('+') as [
     string,
-    'json' | 'request' | 'contract' | 'byhand' | 'bridged' | 'ctx' | 'etag' | 'noetag' | undefined,
+    (
+      | 'json'
+      | 'request'
+      | 'contract'
+      | 'byhand'
+      | 'bridged'
+      | 'ctx'
+      | 'etag'
+      | 'noetag'
+      | 'modules'
+      | undefined
+    ),
     'etag' | undefined,
   ];
   // `+etag` on a floor (after `+request`, if any): the floor also sends the ETag native Express does.
   const floorEtag = extra === 'etag' || second === 'etag';
+  // `+modules` (scenario d, one route): the 1,000 endpoint modules of the large tree imported and never
+  // mounted, to tell what holding them costs a process from what routing among them costs.
+  if (extra === 'modules') await importManyModules();
   const json = extra === 'json';
   // `node-raw`, `express5-native`, `ee-express5`, `hono-node`: one part names the host.
   const parts = name.split('-');

@@ -1,7 +1,7 @@
 /**
  * Server variants: what each one is, in words, for the results tables. The code that builds them
  * is in `../server.ts`; a variant id is
- * `<host>-<library>[+json|+request|+contract|+byhand|+bridged|+etag|+noetag]`; a floor takes
+ * `<host>-<library>[+json|+request|+contract|+byhand|+bridged|+etag|+noetag|+modules]`; a floor takes
  * `+etag` after `+request` too.
  */
 export const VARIANTS: Record<string, string> = {
@@ -37,6 +37,8 @@ export const VARIANTS: Record<string, string> = {
   'ee-express5+noetag':
     "express-file-endpoints in Express 5 with `app.set('etag', false)`: no ETag hashed (diagnostic)",
   'express5-native+noetag': "Express 5 native route with `app.set('etag', false)` (diagnostic)",
+  'ee-node+modules':
+    'express-file-endpoints on node:http, one route, in a process that also imported the 1,000 endpoint modules of the large tree without mounting them (diagnostic)',
   'ee-node+etag': 'express-file-endpoints on node:http with `etag: true` (diagnostic)',
   'ee-express4': 'express-file-endpoints in Express 4',
   'ee-express5+json': 'express-file-endpoints in Express 5 behind `express.json()`',
