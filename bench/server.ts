@@ -98,6 +98,7 @@ async function buildListener(config: ServerConfig): Promise<RequestListener> {
       | 'etag'
       | 'noetag'
       | 'modules'
+      | 'setproto'
       | undefined
     ),
     'etag' | undefined,
@@ -124,7 +125,7 @@ async function buildListener(config: ServerConfig): Promise<RequestListener> {
             : SMALL_TREE;
 
   if (host === 'node') {
-    if (library === 'raw') return rawNode(config.scenario);
+    if (library === 'raw') return extra === 'setproto' ? rawWithNewPrototypes() : rawNode(config.scenario);
     if (library === 'response') return rawWithResponse();
     if (library === 'readfloor') return readFloor(extra === 'request', floorEtag);
     if (library === 'reqstream') return requestStreamFloor(floorEtag);
@@ -203,6 +204,20 @@ function nativeRoutes(app: Express, scenario: ServerConfig['scenario'], many: bo
     case 'f':
       throw new Error('scenario f compares against raw node:http only');
   }
+}
+
+/**
+ * `node-raw+setproto`, scenario (a): the raw handler after giving `req` and `res` new prototypes, as Express
+ * does to every request (`Object.setPrototypeOf(req, app.request)`), to tell what that costs on each Node.
+ */
+function rawWithNewPrototypes(): RequestListener {
+  const requestPrototype = Object.create(http.IncomingMessage.prototype) as object;
+  const responsePrototype = Object.create(http.ServerResponse.prototype) as object;
+  return (req, res) => {
+    Object.setPrototypeOf(req, requestPrototype);
+    Object.setPrototypeOf(res, responsePrototype);
+    sendJson(res, HELLO);
+  };
 }
 
 function rawNode(scenario: ServerConfig['scenario']): RequestListener {

@@ -1,11 +1,13 @@
 /**
  * Server variants: what each one is, in words, for the results tables. The code that builds them
  * is in `../server.ts`; a variant id is
- * `<host>-<library>[+json|+request|+contract|+byhand|+bridged|+etag|+noetag|+modules]`; a floor takes
+ * `<host>-<library>[+json|+request|+contract|+byhand|+bridged|+etag|+noetag|+modules|+setproto]`; a floor takes
  * `+etag` after `+request` too.
  */
 export const VARIANTS: Record<string, string> = {
   'node-raw': 'raw node:http handler',
+  'node-raw+setproto':
+    'raw node:http handler that first gives `req` and `res` new prototypes, as Express does to every request (diagnostic)',
   'node-response': "raw node:http + the handler's `Response.json()` built and dropped (diagnostic)",
   'express5-floor': 'Express 5 floor: `app.use((req, res) => res.end(body))`',
   'node-readfloor':
