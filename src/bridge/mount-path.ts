@@ -153,9 +153,12 @@ export class MountPaths {
     // The prefix is the host's to match, by its apps' settings: the mount's own options are for the
     // tree's routes, and Connect matches a prefix in any case.
     const caseSensitive = hostRouting(req, LOOSE).caseSensitive === true;
-    const spelledOtherwise = (other: NotedMountPath) =>
-      !caseSensitive && !other.caseSensitive && sameIgnoringCase(other.path, mountPath);
-    if (known.some(spelledOtherwise) || known.length === MAX_MOUNT_PATHS) return;
+    if (!caseSensitive) {
+      for (let i = 0; i < known.length; i++) {
+        if (!known[i]!.caseSensitive && sameIgnoringCase(known[i]!.path, mountPath)) return;
+      }
+    }
+    if (known.length === MAX_MOUNT_PATHS) return;
     known.push({ path: mountPath, caseSensitive });
     known.sort((a, b) => b.path.length - a.path.length);
   }
