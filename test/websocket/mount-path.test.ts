@@ -11,7 +11,7 @@ import { expect } from 'chai';
 import { mountEndpoints, type EndpointsMiddleware } from '../../src';
 import { hosts } from '../integration/hosts';
 import { httpRequest, listen } from '../support/net';
-import { connect as connectSocket, refusal } from './sockets';
+import { firstMessage, refusal } from './sockets';
 
 const dir = path.join(__dirname, '../fixtures/socket-mount-app');
 const nodeHosts = hosts.filter((host) => host.node);
@@ -47,9 +47,7 @@ describe('WebSockets: the mount path attach finds', () => {
       const ws = running.url.replace('http:', 'ws:');
       try {
         expect((await httpRequest(`${running.url}/v1/where`)).body.toString()).to.equal('http at "/v1"');
-        const client = await connectSocket(`${ws}/v1/where`);
-        expect(await client.next()).to.equal('socket at "/v1"');
-        client.ws.close();
+        expect(await firstMessage(`${ws}/v1/where`)).to.equal('socket at "/v1"');
         // The root is no longer looked at: the app answers there as it would without the tree.
         expect((await refusal(`${ws}/where`)).status).to.equal(404);
       } finally {
@@ -64,13 +62,9 @@ describe('WebSockets: the mount path attach finds', () => {
       app,
       (endpoints) => app.use('/v1', endpoints),
       async (urls) => {
-        const early = await connectSocket(`${urls.ws}/where`);
-        expect(await early.next()).to.equal('socket at ""');
-        early.ws.close();
+        expect(await firstMessage(`${urls.ws}/where`)).to.equal('socket at ""');
         await httpRequest(`${urls.http}/v1/where`);
-        const client = await connectSocket(`${urls.ws}/v1/where`);
-        expect(await client.next()).to.equal('socket at "/v1"');
-        client.ws.close();
+        expect(await firstMessage(`${urls.ws}/v1/where`)).to.equal('socket at "/v1"');
       },
     );
   });
@@ -86,9 +80,7 @@ describe('WebSockets: the mount path attach finds', () => {
       async (urls) => {
         for (const prefix of ['/api/v1', '']) await httpRequest(`${urls.http}${prefix}/where`);
         for (const prefix of ['/api/v1', '']) {
-          const client = await connectSocket(`${urls.ws}${prefix}/where`);
-          expect(await client.next()).to.equal(`socket at "${prefix}"`);
-          client.ws.close();
+          expect(await firstMessage(`${urls.ws}${prefix}/where`)).to.equal(`socket at "${prefix}"`);
         }
       },
     );
@@ -103,12 +95,8 @@ describe('WebSockets: the mount path attach finds', () => {
         // Express routes each of these to the tree; more spellings than the list of mount paths holds.
         const spellings = ['APIS', 'Apis', 'aPis', 'apIs', 'apiS', 'APis', 'ApIs', 'ApiS', 'aPIs', 'apIS'];
         for (const spelled of spellings) await httpRequest(`${urls.http}/${spelled}/where`);
-        const client = await connectSocket(`${urls.ws}/apis/where`);
-        expect(await client.next()).to.equal('socket at "/apis"');
-        client.ws.close();
-        const shouting = await connectSocket(`${urls.ws}/APIS/where`);
-        expect(await shouting.next()).to.equal('socket at "/APIS"');
-        shouting.ws.close();
+        expect(await firstMessage(`${urls.ws}/apis/where`)).to.equal('socket at "/apis"');
+        expect(await firstMessage(`${urls.ws}/APIS/where`)).to.equal('socket at "/APIS"');
       },
     );
   });
@@ -123,9 +111,7 @@ describe('WebSockets: the mount path attach finds', () => {
         await httpRequest(`${urls.http}/apis/where`);
         // The app would not route /APIS to the tree over HTTP, so the tree takes no socket there either.
         expect((await refusal(`${urls.ws}/APIS/where`)).status).to.equal(404);
-        const client = await connectSocket(`${urls.ws}/apis/where`);
-        expect(await client.next()).to.equal('socket at "/apis"');
-        client.ws.close();
+        expect(await firstMessage(`${urls.ws}/apis/where`)).to.equal('socket at "/apis"');
       },
     );
   });
@@ -143,9 +129,7 @@ describe('WebSockets: the mount path attach finds', () => {
         // Not the tree's socket: the app answers the upgrade as a plain request, which the tree serves over HTTP.
         const answer = await refusal(`${urls.ws}/v1/where`);
         expect([answer.status, answer.body]).to.deep.equal([200, 'http at "/v1"']);
-        const client = await connectSocket(`${urls.ws}/api/where`);
-        expect(await client.next()).to.equal('socket at "/api"');
-        client.ws.close();
+        expect(await firstMessage(`${urls.ws}/api/where`)).to.equal('socket at "/api"');
       },
       { mountPath: '/api' },
     );

@@ -48,6 +48,16 @@ export async function connect(url: string, options: WebSocket.ClientOptions = {}
   };
 }
 
+/** The first message a socket opened at `url` gets; the socket is closed once it has come. */
+export async function firstMessage(url: string): Promise<string | Buffer> {
+  const client = await connect(url);
+  try {
+    return await client.next();
+  } finally {
+    client.ws.close();
+  }
+}
+
 /** The answer to an upgrade the server refuses: its status, headers and body. */
 export async function refusal(
   url: string,
