@@ -193,6 +193,13 @@ const ahead = (scenario: Target['scenario'], group: string, variant: string, vs:
 });
 const extra = (target: Target): Target => ({ ...target, extra: true });
 
+/** Bars for information, one group of them: `[variant, against, bar]` each. */
+const likeForLike = (
+  scenario: Target['scenario'],
+  group: string,
+  bars: [variant: string, vs: string, bar: number][],
+): Target[] => bars.map(([variant, vs, bar]) => extra(cpu(scenario, group, variant, vs, bar)));
+
 export const TARGETS: Target[] = [
   // Against the floor a real Request and Response allow, and the peers that run the same handler.
   cpu('a', '(a) GET in Express 5, `GET()`', 'ee-express5', 'express5-readfloor', 1.1),
@@ -221,39 +228,21 @@ export const TARGETS: Target[] = [
   cpu('d', '(d) 1,000 endpoints', 'ee-express5@many', 'ee-express5@one', 1.05),
   cpu('d', '(d) 1,000 endpoints', 'ee-node@many', 'ee-node@one', 1.05),
   // Like for like, where the targets' floors and peers send no ETag and an Express app's endpoints do.
-  extra(
-    cpu('a', '(a) GET in Express 5, `GET()`, like for like', 'ee-express5', 'express5-readfloor+etag', 1.1),
-  ),
-  extra(
-    cpu('a', '(a) GET in Express 5, `GET()`, like for like', 'ee-express5+noetag', 'express5-readfloor', 1.1),
-  ),
-  extra(
-    cpu(
-      'a',
-      '(a) GET in Express 5, `GET()`, like for like',
-      'ee-express5+noetag',
-      'honoNoGlobals-express5',
-      1.0,
-    ),
-  ),
-  extra(
-    cpu('a', '(a) GET in Express 5, `GET()`, like for like', 'ee-express5+noetag', 'srvx-express5', 1.05),
-  ),
-  extra(
-    cpu(
-      'a',
-      '(a) GET in Express 5, `GET(request)`, like for like',
-      'ee-express5+request',
-      'express5-readfloor+request+etag',
-      1.1,
-    ),
-  ),
-  extra(cpu('b', '(b) POST 1 KiB JSON echo, like for like', 'ee-express5', 'express5-reqstream+etag', 1.1)),
-  extra(cpu('b', '(b) POST 1 KiB JSON echo, like for like', 'ee-express5+noetag', 'express5-reqstream', 1.1)),
-  extra(cpu('b', '(b) POST 1 KiB JSON echo, like for like', 'ee-express5+noetag', 'srvx-express5', 1.0)),
-  extra(
-    cpu('b', '(b) POST 1 KiB JSON echo, like for like', 'ee-express5+noetag', 'honoNoGlobals-express5', 1.0),
-  ),
+  ...likeForLike('a', '(a) GET in Express 5, `GET()`, like for like', [
+    ['ee-express5', 'express5-readfloor+etag', 1.1],
+    ['ee-express5+noetag', 'express5-readfloor', 1.1],
+    ['ee-express5+noetag', 'honoNoGlobals-express5', 1.0],
+    ['ee-express5+noetag', 'srvx-express5', 1.05],
+  ]),
+  ...likeForLike('a', '(a) GET in Express 5, `GET(request)`, like for like', [
+    ['ee-express5+request', 'express5-readfloor+request+etag', 1.1],
+  ]),
+  ...likeForLike('b', '(b) POST 1 KiB JSON echo, like for like', [
+    ['ee-express5', 'express5-reqstream+etag', 1.1],
+    ['ee-express5+noetag', 'express5-reqstream', 1.1],
+    ['ee-express5+noetag', 'srvx-express5', 1.0],
+    ['ee-express5+noetag', 'honoNoGlobals-express5', 1.0],
+  ]),
   // The same bars where the targets set none, and the earlier bars against native routes.
   extra(cpu('a', '(a) GET in Express 5', 'ee-express5', 'express5-native', 1.0)),
   extra(cpu('b', '(b) POST 1 KiB JSON echo', 'ee-express5', 'express5-native+json', 1.0)),

@@ -18,7 +18,6 @@ import http, { type IncomingMessage, type RequestListener, type ServerResponse }
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import v8 from 'node:v8';
-import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Readable, Writable, pipeline } from 'node:stream';
 import type { Express } from 'express';
@@ -35,7 +34,7 @@ import {
   routeName,
 } from './lib/payloads';
 import { PEERS, peerListener } from './lib/peers';
-import { BYHAND_TREE, CONTRACT_TREE, REQUEST_TREE, SMALL_TREE, treeDir } from './lib/trees';
+import { BYHAND_TREE, CONTRACT_TREE, REQUEST_TREE, SMALL_TREE, endpointFile, treeDir } from './lib/trees';
 
 export interface ServerConfig {
   scenario: 'a' | 'b' | 'c' | 'd' | 'f';
@@ -76,12 +75,10 @@ async function listenBelow60000(server: http.Server): Promise<void> {
   }
 }
 
+/** The large tree's endpoint modules, imported one by one and never mounted (`+modules`). */
 async function importManyModules(): Promise<void> {
-  for (let i = 0; i < MANY_ROUTES; i++) {
-    await import(
-      pathToFileURL(path.join(treeDir('many-js'), 'api', routeName(i), '[id]', 'endpoint.js')).href
-    );
-  }
+  for (let i = 0; i < MANY_ROUTES; i++)
+    await import(pathToFileURL(endpointFile(treeDir('many-js'), i, 'js')).href);
 }
 
 async function buildListener(config: ServerConfig): Promise<RequestListener> {

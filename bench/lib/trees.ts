@@ -41,6 +41,10 @@ export function GET(req: Request, { params }: { params: Params }): Response {
 }
 `;
 
+/** Where route `i` of a generated tree has its endpoint file. */
+export const endpointFile = (dir: string, i: number, ext: 'js' | 'ts'): string =>
+  path.join(dir, 'api', routeName(i), '[id]', `endpoint.${ext}`);
+
 function writeTree(
   dir: string,
   routes: number[],
@@ -49,9 +53,9 @@ function writeTree(
 ): void {
   rmSync(dir, { recursive: true, force: true });
   for (const i of routes) {
-    const folder = path.join(dir, 'api', routeName(i), '[id]');
-    mkdirSync(folder, { recursive: true });
-    writeFileSync(path.join(folder, `endpoint.${ext}`), ext === 'js' ? jsEndpoint(i) : tsEndpoint(i));
+    const file = endpointFile(dir, i, ext);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, ext === 'js' ? jsEndpoint(i) : tsEndpoint(i));
   }
   // ES modules like the JavaScript ones, or a CommonJS package like most legacy Express apps.
   writeFileSync(path.join(dir, 'package.json'), `{ "type": "${type}" }\n`);
