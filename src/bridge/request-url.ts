@@ -4,7 +4,7 @@
  * mounts keep their prefix). Invalid hosts are reported, never thrown.
  */
 import type { TLSSocket } from 'node:tls';
-import { isRewrittenPath, targetPath } from '../router';
+import { absoluteForm, isRewrittenPath, targetPath } from '../router';
 import type { ExpressRequest } from './express-request';
 import { originalPath } from './mount-path';
 
@@ -27,18 +27,22 @@ function isValidHost(host: string): boolean {
   return true;
 }
 
-/** `undefined` when the Host header is present but cannot be a host, or the protocol is not http(s). */
-function requestOrigin(req: ExpressRequest): string | undefined {
-  // HTTP/2 carries the host in `:authority`, which a client must send in place of Host (RFC 9113,
-  // section 8.3.1); Node's compatibility API passes it on among the headers.
+/**
+ * The authority the request names, `localhost` when it names none, or `undefined` when what it
+ * names cannot be a host or names two that disagree.
+ */
+function requestAuthority(req: ExpressRequest): string | undefined {
+  const host = req.headers.host;
+  // HTTP/2 carries the host in `:authority`, which Node's compatibility API passes on among the
+  // headers. A request with both must give the same in each, or it is malformed (RFC 9113, section
+  // 8.3.1): a guard reading Host and a handler reading `request.url` would see different hosts.
   const pseudo = req.headers[':authority'];
-  const host = typeof pseudo === 'string' ? pseudo : req.headers.host;
-  let authority: string;
-  if (host === undefined || host === '') authority = 'localhost';
-  else if (isValidHost(host)) authority = host;
-  else return undefined;
-  const protocol = requestProtocol(req);
-  return protocol === undefined ? undefined : `${protocol}://${authority}`;
+  if (typeof pseudo === 'string' && host !== undefined && host.toLowerCase() !== pseudo.toLowerCase()) {
+    return undefined;
+  }
+  const authority = typeof pseudo === 'string' ? pseudo : host;
+  if (authority === undefined || authority === '') return 'localhost';
+  return isValidHost(authority) ? authority : undefined;
 }
 
 function requestProtocol(req: ExpressRequest): string | undefined {
@@ -64,16 +68,35 @@ export function hasRewrittenPath(req: ExpressRequest): boolean {
 }
 
 /**
- * Full URL for the handler, or `undefined` when the host is invalid. Invariant, for every path
- * the library lets through (`isRewrittenPath` is false): `new URL(url).pathname` is the path of
- * the target as sent, the one that was routed.
+ * Full URL for the handler, or `undefined` when no one origin can be made of the request. The
+ * scheme is the connection's (or Express's `req.protocol`), never the client's word in the request
+ * line. Invariant, for every path the library lets through (`isRewrittenPath` is false):
+ * `new URL(url).pathname` is the path of the target as sent, the one that was routed.
  */
 export function requestUrl(req: ExpressRequest): string | undefined {
+  const protocol = requestProtocol(req);
+  const authority = requestAuthority(req);
+  if (protocol === undefined || authority === undefined) return undefined;
   const target = originalTarget(req);
-  if (target.charCodeAt(0) !== 47 /* / */) {
-    // Absolute-form target: it names its own origin.
-    return URL.canParse(target) ? target : undefined;
-  }
-  const origin = requestOrigin(req);
-  return origin === undefined ? undefined : origin + target;
+  if (target.charCodeAt(0) === 47 /* / */) return `${protocol}://${authority}${target}`;
+  // With no Host (HTTP/1.0) or an empty one, the target alone names the host.
+  return absoluteFormUrl(target, protocol, req.headers.host ? authority : undefined);
+}
+
+/**
+ * An absolute-form target (`GET http://host/path`): its path and query, under the connection's
+ * scheme. Its authority must be the one the Host header names: RFC 9112 (section 3.2.2) has the
+ * target's win, but guards in front of the tree read Host, so two that disagree are refused rather
+ * than let a guard and a handler see different hosts. Userinfo is refused too (RFC 9110, section
+ * 4.2.4): it has no place in a request, and a Request cannot carry it.
+ */
+function absoluteFormUrl(target: string, protocol: string, host: string | undefined): string | undefined {
+  const parts = absoluteForm(target);
+  // The authority as sent must be a plain host: no userinfo, and no `\` the URL parser reads as `/`.
+  if (parts === undefined || !isValidHost(parts.authority) || !URL.canParse(target)) return undefined;
+  const url = new URL(target);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+  // Compared as the URL parser reads both, so case and a default port do not count as a difference.
+  if (host !== undefined && new URL(`${url.protocol}//${host}/`).host !== url.host) return undefined;
+  return `${protocol}://${host ?? parts.authority}${parts.rest}`;
 }

@@ -25,7 +25,7 @@ export const REWRITTEN_PATH_ANSWER: Answer = {
 };
 export const BAD_ORIGIN: Answer = {
   status: 400,
-  message: 'Bad Request: invalid Host header or forwarded protocol',
+  message: 'Bad Request: invalid Host header, request target or forwarded protocol',
 };
 /**
  * CONNECT, TRACE or TRACK in front of a bridged middleware: no Request can carry them. No `Allow`:

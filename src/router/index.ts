@@ -6,4 +6,4 @@ export { MALFORMED_PATH } from './types';
 export type { RouteEntry, RouteMatch, Router, RouterOptions } from './types';
 export { createRouter } from './create-router';
 export { urlSegment } from './url-segment';
-export { isRewrittenPath, targetPath } from './raw-path';
+export { absoluteForm, isRewrittenPath, targetPath } from './raw-path';

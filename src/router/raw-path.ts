@@ -10,19 +10,32 @@
  * targets (`GET http://host/path`); `undefined` for targets that name no path (`*`).
  */
 export function targetPath(target: string): string | undefined {
-  let start = 0;
+  let from = target;
   if (target.charCodeAt(0) !== 47 /* / */) {
-    const scheme = target.indexOf('://');
-    if (scheme <= 0) return undefined;
-    start = target.indexOf('/', scheme + 3);
-    if (start === -1) return '/';
+    const parts = absoluteForm(target);
+    if (parts === undefined) return undefined;
+    from = parts.rest;
   }
-  const query = target.indexOf('?', start);
-  const hash = target.indexOf('#', start);
-  let end = target.length;
+  const query = from.indexOf('?');
+  const hash = from.indexOf('#');
+  let end = from.length;
   if (query !== -1) end = query;
   if (hash !== -1 && hash < end) end = hash;
-  return start === 0 && end === target.length ? target : target.slice(start, end);
+  return end === from.length ? from : from.slice(0, end);
+}
+
+/**
+ * An absolute-form target's parts as sent: its authority, and the rest from its path on (`/` first,
+ * added when it names no path). `undefined` for a target that is not of that form.
+ */
+export function absoluteForm(target: string): { authority: string; rest: string } | undefined {
+  const scheme = target.indexOf('://');
+  if (scheme <= 0) return undefined;
+  const start = scheme + 3;
+  let end = start;
+  while (end < target.length && !'/?#'.includes(target[end]!)) end++;
+  const rest = target.slice(end);
+  return { authority: target.slice(start, end), rest: rest.charCodeAt(0) === 47 ? rest : `/${rest}` };
 }
 
 // A path in which the URL parser may change something: a character outside those it keeps as

@@ -124,9 +124,21 @@ describe('hardening: bad input', function () {
 
   describe('request targets', () => {
     it('absolute-form: routed by its path, the handler sees its URL', async () => {
-      const reply = await rawExchange(app.port, get('http://other.test/headers?x=1'));
+      const reply = await rawExchange(app.port, get('http://example.test/headers?x=1'));
       expect(reply.status).to.equal(200);
-      expect(json(rawBody(reply)).url).to.equal('http://other.test/headers?x=1');
+      expect(json(rawBody(reply)).url).to.equal('http://example.test/headers?x=1');
+    });
+
+    it('absolute-form naming another host than Host: 400, nothing told to onError', async () => {
+      const reply = await rawExchange(app.port, get('http://other.test/headers?x=1'));
+      expect(reply.status).to.equal(400);
+      expect(app.reported).to.deep.equal([]);
+    });
+
+    it('absolute-form over HTTP/1.0 with no Host: the target names the host', async () => {
+      const reply = await rawExchange(app.port, `GET http://other.test/headers HTTP/1.0\r\n\r\n`);
+      expect(reply.status).to.equal(200);
+      expect(json(rawBody(reply)).url).to.equal('http://other.test/headers');
     });
 
     it('absolute-form that is not a URL: 400', async () => {

@@ -60,6 +60,30 @@ for (const secure of [true, false]) {
       expect(JSON.parse(reply.body).url).to.equal(`${scheme}://api.example.test:${port}/whoami?x=1`);
     });
 
+    it(':authority and a Host header that disagree: 400 (RFC 9113, section 8.3.1)', async () => {
+      const reply = await h2Request(session, {
+        ':method': 'GET',
+        ':path': '/whoami',
+        ':authority': 'public.example',
+        ':scheme': scheme,
+        host: 'admin.internal',
+      });
+      expect(reply.status).to.equal(400);
+      expect(reply.body).to.not.include('admin.internal');
+    });
+
+    it(':authority and a Host header that agree (in any case): served', async () => {
+      const reply = await h2Request(session, {
+        ':method': 'GET',
+        ':path': '/whoami',
+        ':authority': 'public.example',
+        ':scheme': scheme,
+        host: 'PUBLIC.example',
+      });
+      expect(reply.status).to.equal(200);
+      expect(JSON.parse(reply.body).url).to.equal(`${scheme}://public.example/whoami`);
+    });
+
     it('params, JSON and a body sent back', async () => {
       const user = await h2Request(session, { ':method': 'GET', ':path': '/api/users' });
       expect(user.status).to.equal(200);

@@ -461,7 +461,7 @@ describe('messages: the answers the library gives by itself', () => {
       '/whoami',
       { headers: { host: 'bad host/x' } },
       400,
-      'Bad Request: invalid Host header or forwarded protocol',
+      'Bad Request: invalid Host header, request target or forwarded protocol',
     ],
     [
       'a method the endpoint does not serve',
@@ -551,7 +551,7 @@ describe("messages: the errors the app's error handler gets for the library's re
     expect(seen).to.deep.equal([
       'RequestRefusedError 400: Bad Request: malformed percent-encoding in the URL path',
       'RequestRefusedError 400: Bad Request: the URL path has a "." or ".." segment, a backslash, or a character that must be percent-encoded',
-      'RequestRefusedError 400: Bad Request: invalid Host header or forwarded protocol',
+      'RequestRefusedError 400: Bad Request: invalid Host header, request target or forwarded protocol',
       'BodyLimitError 413: Request body too large: the limit is 4 bytes',
     ]);
   });
