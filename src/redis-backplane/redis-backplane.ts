@@ -1,6 +1,6 @@
 /**
  * `redisBackplane()`: publications carried between processes, on any number of machines, by Redis
- * (or Valkey) pub/sub, through node-redis.
+ * (or Valkey) pub/sub, through node-redis. A topic's channel is `<prefix>#<topic>`.
  *
  * Two connections: one publishes, one subscribes (a subscribed Redis connection takes no other
  * commands). Each topic is a channel, subscribed while this process has a subscriber of it, so a
@@ -28,7 +28,11 @@ export interface RedisBackplaneOptions {
    * reconnect strategy of your own. It is never used nor closed by the backplane. Takes the place of `url`.
    */
   client?: RedisClientLike;
-  /** Put before each topic to make its channel name, so that apps sharing a Redis do not hear each other. Default `'express-file-endpoints:'`. */
+  /**
+   * Names this app's channels, so that apps sharing a Redis do not hear each other: a topic's channel is
+   * `<prefix>#<topic>`. It may not hold a `#`, so no two apps' prefixes and topics make one channel.
+   * Default `'express-file-endpoints'`.
+   */
   prefix?: string;
   /** Milliseconds before the first reconnection attempt, doubled on each failure up to `maxDelay`. Default 100. */
   initialDelay?: number;
@@ -36,8 +40,20 @@ export interface RedisBackplaneOptions {
   maxDelay?: number;
 }
 
+/**
+ * Ends a channel's prefix. A prefix cannot hold it, so the first one in a channel's name tells
+ * prefix from topic: `chat/` + `general` and `` + `chat/general` are two channels, not one.
+ */
+const SEPARATOR = '#';
+
 export function redisBackplane(options: RedisBackplaneOptions = {}): Backplane {
-  const prefix = options.prefix ?? 'express-file-endpoints:';
+  const given = options.prefix ?? 'express-file-endpoints';
+  if (typeof given !== 'string' || given.includes(SEPARATOR)) {
+    throw new TypeError(
+      `redisBackplane({ prefix }): a prefix is a string without "${SEPARATOR}", which ends it in each channel's name; got ${JSON.stringify(given)}`,
+    );
+  }
+  const prefix = given + SEPARATOR;
   const initialDelay = options.initialDelay ?? 100;
   const maxDelay = options.maxDelay ?? 5000;
   // Exponential backoff with jitter, never giving up: a broker that comes back is used again.

@@ -4,10 +4,13 @@
  * primary relays: each worker tells it which topics it has subscribers for, and it forwards a
  * publication to the workers that have, in the order it came, never back to the sender. IPC keeps
  * each channel's order, so a worker's publications reach each other worker in the order it made them.
- * Messages are JSON (the cluster's default serialization), bytes in base64.
+ * Messages are JSON (the cluster's default serialization), bytes in base64. Any worker may send
+ * anything, so each end checks a message's shape before it uses it: the primary relays only
+ * publications and subscriptions of the right shape, and a worker reports a malformed one and drops it.
  */
 import cluster, { type Worker } from 'node:cluster';
-import type { Backplane, BackplaneLink } from '../types';
+import type { Backplane, BackplaneLink, BackplaneMessage } from '../types';
+import { isTopic } from './publication';
 
 /** Marks this library's IPC messages among the app's own; its value is the channel's name. */
 const TAG = 'express-file-endpoints:topics';
@@ -50,11 +53,16 @@ export function clusterBackplane(options: ClusterBackplaneOptions = {}): Backpla
       }
       link = given;
       onMessage = (message) => {
-        const wire = message as WireMessage | null;
-        if (wire?.[TAG] !== channel || wire.kind !== 'publish') return;
-        const data =
-          wire.base64 === undefined ? (wire.text ?? '') : new Uint8Array(Buffer.from(wire.base64, 'base64'));
-        given.receive({ topic: wire.topic, data, origin: wire.origin });
+        if (channelOf(message) !== channel) return;
+        const publication = publicationIn(message as Record<string, unknown>);
+        if (publication === undefined) {
+          given.failed(
+            'receive',
+            new Error(`a message on cluster channel ${channel} is not a publication of this library`),
+          );
+          return;
+        }
+        given.receive(publication);
       };
       onDisconnect = () => given.status('down', new Error('the IPC channel to the cluster primary closed'));
       process.on('message', onMessage);
@@ -101,23 +109,47 @@ export function setupClusterPrimary(): void {
   // Per worker, per channel, the topics it has subscribers for.
   const topicsOf = new Map<Worker, Map<string, Set<string>>>();
   cluster.on('message', (worker: Worker, message: unknown) => {
-    const wire = message as WireMessage | null;
-    const channel = wire?.[TAG];
-    if (typeof channel !== 'string') return;
+    const channel = channelOf(message);
+    if (channel === undefined) return;
+    const wire = message as WireMessage;
+    // Relayed as it came, so only what a worker could use: a malformed publication goes nowhere.
+    if (wire.kind === 'publish' ? publicationIn(wire) === undefined : !isSubscription(wire)) return;
     let channels = topicsOf.get(worker);
     if (channels === undefined) topicsOf.set(worker, (channels = new Map()));
     let topics = channels.get(channel);
     if (topics === undefined) channels.set(channel, (topics = new Set()));
-    if (wire!.kind === 'subscribe') topics.add(wire!.topic);
-    else if (wire!.kind === 'unsubscribe') topics.delete(wire!.topic);
+    if (wire.kind === 'subscribe') topics.add(wire.topic);
+    else if (wire.kind === 'unsubscribe') topics.delete(wire.topic);
     else {
       for (const [other, otherChannels] of topicsOf) {
-        if (other === worker || !otherChannels.get(channel)?.has(wire!.topic) || !other.isConnected())
+        if (other === worker || !otherChannels.get(channel)?.has(wire.topic) || !other.isConnected())
           continue;
         // A worker that exits meanwhile misses it, as it would any other message.
-        other.send(wire!, undefined, () => {});
+        other.send(wire, undefined, () => {});
       }
     }
   });
   cluster.on('exit', (worker: Worker) => topicsOf.delete(worker));
+}
+
+/** The channel an IPC message of this library is on; `undefined` for the app's own messages. */
+function channelOf(message: unknown): string | undefined {
+  if (typeof message !== 'object' || message === null) return undefined;
+  const channel = (message as Record<string, unknown>)[TAG];
+  return typeof channel === 'string' ? channel : undefined;
+}
+
+function isSubscription(wire: Record<string, unknown>): boolean {
+  return (wire.kind === 'subscribe' || wire.kind === 'unsubscribe') && isTopic(wire.topic);
+}
+
+/** The publication a message carries, or `undefined` when it has not the shape a worker sends. */
+function publicationIn(wire: Record<string, unknown>): BackplaneMessage | undefined {
+  const { kind, topic, origin, text, base64 } = wire;
+  if (kind !== 'publish' || !isTopic(topic) || typeof origin !== 'string') return undefined;
+  if (typeof text === 'string' && base64 === undefined) return { topic, data: text, origin };
+  if (typeof base64 === 'string' && text === undefined) {
+    return { topic, data: new Uint8Array(Buffer.from(base64, 'base64')), origin };
+  }
+  return undefined;
 }

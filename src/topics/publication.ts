@@ -70,8 +70,25 @@ export function normalizeData(data: unknown): string | Uint8Array {
   return json;
 }
 
+// A lone surrogate: a string no UTF-8 can carry, so a backplane would deliver it as another name.
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/**
+ * A topic is a non-empty string of whole characters. One with a lone surrogate (`'room-\uD800'`)
+ * is refused everywhere, backplane or not, rather than delivered under the name of another.
+ */
 export function checkTopic(topic: unknown, what: string): asserts topic is string {
   if (typeof topic !== 'string' || topic === '') {
     throw new TypeError(`${what}: a topic is a non-empty string, got ${topic === '' ? "''" : typeof topic}`);
   }
+  if (LONE_SURROGATE.test(topic)) {
+    throw new TypeError(
+      `${what}: the topic ${JSON.stringify(topic)} has a lone surrogate, which no backplane can carry as it is`,
+    );
+  }
+}
+
+/** Whether a backplane's message names a topic this library could have published. */
+export function isTopic(topic: unknown): topic is string {
+  return typeof topic === 'string' && topic !== '' && !LONE_SURROGATE.test(topic);
 }

@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { traceDeliver, traceDrop, tracePublish } from '../observe';
 import type { Backplane, BackplaneLink, BackplaneMessage, TopicStats } from '../types';
 import { checkTopic, normalizeData, Publication } from './publication';
+import { ThrottledReport } from './throttled-report';
 
 /** A socket or a stream: what publications are handed to. */
 export interface Subscriber {
@@ -50,6 +51,8 @@ export class TopicHub {
   /** Publications lost since the backplane said it is down; told in one report when it is back. */
   #lostWhileDown = 0;
   #closed = false;
+  /** Messages from the backplane that are not publications, told at most once a second. */
+  #malformed: ThrottledReport | undefined;
   readonly #stats = { published: 0, received: 0, delivered: 0, slowSubscribers: 0, lost: 0 };
 
   constructor(options: TopicHubOptions) {
@@ -123,6 +126,7 @@ export class TopicHub {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#malformed?.close();
     for (const subscribers of this.#topics.values()) for (const subscriber of subscribers) subscriber.end?.();
     await this.#backplane?.close();
   }
@@ -183,6 +187,12 @@ export class TopicHub {
         }
       },
       failed: (stage, error, topic) => {
+        if (stage === 'receive') {
+          this.#malformed ??= new ThrottledReport((last, count) =>
+            this.#report(count === 1 ? last : withCount(last, count), 'topics.receive', file),
+          );
+          return this.#malformed.report(error);
+        }
         if (stage === 'publish') {
           this.#stats.lost++;
           traceDrop(topic ?? '', 'backplane', name);
@@ -196,4 +206,10 @@ export class TopicHub {
       },
     };
   }
+}
+
+/** The last of `count` errors alike, saying how many there were. */
+function withCount(error: unknown, count: number): Error {
+  const message = error instanceof Error ? error.message : String(error);
+  return new Error(`${count} messages dropped in the last second; the last: ${message}`, { cause: error });
 }

@@ -1,7 +1,8 @@
 /**
  * The primary of the cluster topic tests: relays the workers' publications (setupClusterPrimary),
  * forks WORKERS workers running topic-server.ts, and passes messages between them and the test:
- * a worker's as `{ worker: i, message }`, and `{ worker: i, command }` from the test to worker i.
+ * a worker's as `{ worker: i, message }`, and `{ worker: i, command }` from the test to worker i;
+ * `{ worker: i, raw, count }` sends `raw` to worker i `count` times as the primary, untouched.
  */
 import cluster, { type Worker } from 'node:cluster';
 import path from 'node:path';
@@ -22,8 +23,16 @@ for (let i = 0; i < count; i++) {
     if (typeof message?.type === 'string') process.send!({ worker: i, message });
   });
 }
-process.on('message', ({ worker, command }: { worker?: number; command: { type: string } }) => {
-  if (typeof worker === 'number') workers[worker]!.send(command);
+interface FromTest {
+  worker?: number;
+  command?: { type: string };
+  raw?: object;
+  count?: number;
+}
+process.on('message', ({ worker, command, raw, count = 1 }: FromTest) => {
+  if (typeof worker !== 'number') return;
+  if (raw !== undefined) for (let i = 0; i < count; i++) workers[worker]!.send(raw);
+  else workers[worker]!.send(command!);
 });
 process.on('disconnect', () => {
   for (const worker of workers) worker.kill();

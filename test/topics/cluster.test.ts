@@ -72,4 +72,52 @@ describe('topics across the workers of a node:cluster', function () {
     }
     expect(a.errors).to.deep.equal([]);
   });
+
+  describe('a worker that sends malformed messages', () => {
+    const TAG = 'express-file-endpoints:topics';
+    const malformed = [
+      { [TAG]: 'default', kind: 'publish', topic: 'feed', origin: 'evil', base64: 5 },
+      { [TAG]: 'default', kind: 'publish', topic: 'feed', origin: 7, text: 'x' },
+      { [TAG]: 'default', kind: 'publish', topic: 'feed', origin: 'evil', text: {}, base64: 'eA==' },
+      { [TAG]: 'default', kind: 'publish', topic: ['feed'], origin: 'evil', text: 'x' },
+      { [TAG]: 'default', kind: 'subscribe', topic: { toString: null } },
+      { [TAG]: 'default' },
+    ];
+
+    it('through the primary: nothing reaches the others, who live on and still hear good publications', async () => {
+      processes = await forkCluster(2);
+      const [a, b] = processes.servers as [ServerProcess, ServerProcess];
+      const socket = await socketClient(`${b.wsBase}/ws?topic=feed`);
+      const probe = setInterval(() => void publishOver(a.base, 'feed', 'probe'), 20);
+      await until(() => socket.received.length > 0, 5000, 'the primary to know the subscription');
+      clearInterval(probe);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const before = socket.received.length;
+      for (const message of malformed) await a.ask({ type: 'send-raw', message, count: 200 }, 'sent-raw');
+      await publishOver(a.base, 'feed', 'after');
+      expect(await socket.waitFor(before + 1)).to.deep.equal([...socket.received.slice(0, before), 'after']);
+      expect(b.errors, 'the primary relayed none of them').to.deep.equal([]);
+      expect((await b.ask<{ stats: { received: number } }>({ type: 'stats' }, 'stats')).stats).to.be.an(
+        'object',
+      );
+    });
+
+    it('straight to a worker: reported to onError at most once a second with a count, dropped, the worker lives', async () => {
+      processes = await forkCluster(2);
+      const [a, b] = processes.servers as [ServerProcess, ServerProcess];
+      const socket = await socketClient(`${b.wsBase}/ws?topic=feed`);
+      processes.sendFromPrimary!(1, malformed[0]!, 2000);
+      // A good publication behind them arrives: the worker dropped the bad ones and lives on.
+      const probe = setInterval(() => void publishOver(a.base, 'feed', 'probe'), 50);
+      await until(() => socket.received.length > 0, 5000, 'a publication after the malformed ones');
+      clearInterval(probe);
+      await until(() => b.errors.length === 2, 3000, 'the held reports to be told');
+      expect(b.errors[0]!.message).to.match(/not a publication of this library/);
+      expect(b.errors[1]!.message).to.match(
+        /^1999 messages dropped in the last second; the last: .*not a publication/,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+      expect(b.errors, 'no more than two reports for 2,000 messages').to.have.length(2);
+    });
+  });
 });

@@ -60,6 +60,8 @@ function serverProcess(channel: Channel): Promise<ServerProcess> {
 
 export interface Processes {
   servers: ServerProcess[];
+  /** In a cluster: the primary sends `message` to worker `worker` `count` times, as it is. */
+  sendFromPrimary?(worker: number, message: object, count: number): void;
   close(): Promise<void>;
 }
 
@@ -103,7 +105,11 @@ export async function forkCluster(count: number): Promise<Processes> {
       }),
     ),
   );
-  return { servers, close: () => closeAll([primary]) };
+  return {
+    servers,
+    sendFromPrimary: (worker, raw, count) => primary.send({ worker, raw, count }),
+    close: () => closeAll([primary]),
+  };
 }
 
 async function closeAll(children: ChildProcess[]): Promise<void> {

@@ -7,7 +7,8 @@
  */
 import { expect } from 'chai';
 import { createClient } from 'redis';
-import { redisBackplane } from '../../src';
+import path from 'node:path';
+import { mountEndpoints, redisBackplane, type EndpointsMiddleware } from '../../src';
 import { redisAvailable, INSTALL_HINT, startRedis, type RedisServer } from '../support/redis-server';
 import { behavesAsABackplane } from './backplane-contract';
 import {
@@ -20,7 +21,8 @@ import {
 } from './clients';
 import { forkServers, type Processes, type ServerProcess } from './processes';
 
-const PREFIX = 'express-file-endpoints:';
+const PREFIX = 'express-file-endpoints#';
+const TOPICS_APP = path.join(__dirname, '../fixtures/topics-app');
 
 /** How many connections subscribe to each topic's channel, as Redis counts them. */
 async function channelSubscribers(url: string, topics: string[]): Promise<Record<string, number>> {
@@ -70,6 +72,56 @@ describe('redisBackplane(), two mounts in one process', function () {
       }
     },
   );
+});
+
+describe('redisBackplane(), channel names', function () {
+  let redis: RedisServer | undefined;
+  const mounts: EndpointsMiddleware[] = [];
+  before(async function () {
+    if (!redisAvailable()) {
+      console.log(`      skipped: ${INSTALL_HINT}`);
+      return this.skip();
+    }
+    redis = await startRedis();
+  });
+  afterEach(() => Promise.all(mounts.splice(0).map((mount) => mount.close())));
+  after(() => redis?.stop());
+
+  async function mount(prefix?: string): Promise<EndpointsMiddleware> {
+    const endpoints = mountEndpoints({
+      dir: TOPICS_APP,
+      topics: { backplane: redisBackplane({ url: redis!.url, prefix }) },
+    });
+    mounts.push(endpoints);
+    await endpoints.ready;
+    const deadline = Date.now() + 5000;
+    while (!endpoints.topicStats().backplane?.up) {
+      if (Date.now() > deadline) throw new Error('the backplane did not come up');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    return endpoints;
+  }
+
+  it('refuses a prefix with the "#" that ends it in each channel name', () => {
+    expect(() => redisBackplane({ prefix: 'app#chat' })).to.throw(TypeError, /without "#"/);
+  });
+
+  it('apps whose prefixes overlap do not hear each other', async () => {
+    const plain = await mount();
+    const longer = await mount('express-file-endpoints:chat/');
+    const heard = plain.subscribe(['chat/general', 'marker']);
+    const deadline = Date.now() + 5000;
+    while ((await channelSubscribers(redis!.url, ['marker'])).marker !== 1) {
+      if (Date.now() > deadline) throw new Error('not subscribed');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    longer.publish('general', 'from the other app');
+    const other = await mount();
+    other.publish('marker', 'marker');
+    const { value } = await heard[Symbol.asyncIterator]().next();
+    expect(value!.topic, 'the marker comes first: the other app was not heard').to.equal('marker');
+    heard.unsubscribe();
+  });
 });
 
 describe('topics across processes on Redis', function () {

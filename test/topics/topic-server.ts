@@ -4,14 +4,17 @@
  * the test, or to the cluster's primary, which relays) it says `{ type: 'ready', port }`, tells
  * every `onError` report (`{ type: 'error', export, message }`), answers `{ type: 'stats' }` and
  * `{ type: 'memory' }` (heap after a full gc), publishes on `{ type: 'publish', topic, data, count }`,
- * and exits on `{ type: 'close' }`.
+ * sends `count` times a message of its own making to the cluster's primary on
+ * `{ type: 'send-raw', message, count }` (a worker that misbehaves), and exits on `{ type: 'close' }`.
  */
 import http from 'node:http';
 import path from 'node:path';
 import { clusterBackplane, mountEndpoints, redisBackplane, type Backplane } from '../../src';
 
 type Command =
-  { type: 'stats' | 'memory' | 'close' } | { type: 'publish'; topic: string; data: string; count?: number };
+  | { type: 'stats' | 'memory' | 'close' }
+  | { type: 'publish'; topic: string; data: string; count?: number }
+  | { type: 'send-raw'; message: object; count: number };
 
 const gc = (globalThis as { gc?: () => void }).gc;
 
@@ -51,6 +54,9 @@ async function main(): Promise<void> {
     } else if (command.type === 'publish') {
       for (let i = 0; i < (command.count ?? 1); i++) endpoints.publish(command.topic, command.data);
       send({ type: 'published' });
+    } else if (command.type === 'send-raw') {
+      for (let i = 0; i < command.count; i++) process.send!(command.message);
+      send({ type: 'sent-raw' });
     } else if (command.type === 'close') {
       server.closeAllConnections();
       server.close();

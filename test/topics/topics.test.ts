@@ -139,6 +139,20 @@ describe('topics in one process', () => {
     expect(() => endpoints.subscribe([''])).to.throw(TypeError, /non-empty string/);
   });
 
+  it('refuses a topic with a lone surrogate at publish and subscribe, which no backplane could carry', async () => {
+    await start();
+    for (const topic of ['room-\uD800', '\uDC00', 'a\uDC00\uD800b']) {
+      expect(() => endpoints.publish(topic, 'x')).to.throw(TypeError, /lone surrogate/);
+      expect(() => endpoints.subscribe([topic])).to.throw(TypeError, /lone surrogate/);
+    }
+    // Whole characters outside the BMP are fine.
+    const subscription = endpoints.subscribe(['room-😀']);
+    endpoints.publish('room-😀', 'x');
+    const { value } = await subscription[Symbol.asyncIterator]().next();
+    expect(value!.data).to.equal('x');
+    subscription.unsubscribe();
+  });
+
   it('closes a socket that falls backpressureLimit bytes behind with 1013; the others go on', async () => {
     await start({ topics: { backpressureLimit: 64 * 1024 } });
     const slow = await socketClient(`${wsBase}/ws?topic=t`);
