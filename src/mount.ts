@@ -22,6 +22,7 @@ import { resolveDevOptions, startDevLoop, type DevLoop, type DevLoopHost } from 
 import { describeRoutes, patternsWithPage, updateRoutes, type RouteInfo } from './describe-routes';
 import {
   buildMethodTable,
+  closeTimeout,
   compileRoute,
   endpointRouter,
   etagModeOf,
@@ -180,6 +181,8 @@ class Mount implements DevLoopHost {
   readonly #topicAccess: TopicAccess;
   /** The requests in flight, for `close()` to wait for. */
   readonly #lifecycle = new Lifecycle();
+  /** What the first `close()` returned: every later call returns it too. */
+  #closing: Promise<void> | undefined;
   /** Where the middleware was reached, which tells `attach` where the tree's sockets are. */
   readonly #mountPaths = new MountPaths();
   /** The servers `attach` serves WebSockets on, whose sockets `close()` closes. */
@@ -429,7 +432,18 @@ class Mount implements DevLoopHost {
     this.#socketServers.push(attachWebSockets(server, sockets, attachOptions));
   }
 
-  async #close(closeOptions?: CloseOptions): Promise<void> {
+  /** Closes once: a second call gets the first call's promise, which waits for everything. */
+  #close(closeOptions?: CloseOptions): Promise<void> {
+    if (this.#closing) return this.#closing;
+    try {
+      closeTimeout(closeOptions);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+    return (this.#closing = this.#closeAll(closeOptions));
+  }
+
+  async #closeAll(closeOptions?: CloseOptions): Promise<void> {
     await Promise.all([
       this.#lifecycle.close(closeOptions),
       this.#devLoop?.close(),

@@ -108,12 +108,19 @@ export class EndpointCall implements EndpointContext {
     return this.#route.topics?.publish;
   }
 
-  /** Made on each read, and only then: a subscription ends with this request. */
+  /**
+   * Made on each read, and only then. A subscription ends with this request: when the client leaves
+   * (its signal), and once the answer is sent, so one the handler did not make the answer's body
+   * does not live on holding publications for nobody. One that is the body has ended by then.
+   */
   get subscribe(): SubscribeTopics | undefined {
     const topics = this.#route.topics;
     if (topics === undefined) return undefined;
-    return ((names, options) =>
-      topics.subscribe(names, options, EndpointCall.requestOf(this).signal)) as SubscribeTopics;
+    return ((names, options) => {
+      const subscription = topics.subscribe(names, options, EndpointCall.requestOf(this).signal);
+      this.#schedule(() => subscription.unsubscribe());
+      return subscription;
+    }) as SubscribeTopics;
   }
 
   get after(): (fn: AfterCallback) => void {

@@ -54,7 +54,7 @@ export {
 } from './serve-route';
 export { NextCalledTwiceError, NextGuard } from './run-chain';
 export { handleFetch, type FetchSettings } from './handle-fetch';
-export { Lifecycle, ShutdownError, type CloseOptions, type InFlight } from './lifecycle';
+export { closeTimeout, Lifecycle, ShutdownError, type CloseOptions, type InFlight } from './lifecycle';
 export { joinChunks, readAvailable, type Available } from './read-available';
 export {
   etagModeOf,

@@ -35,7 +35,7 @@ export interface InFlight {
 export interface CloseOptions {
   /**
    * Milliseconds to wait for the requests in flight and their `after()` callbacks; then what still
-   * runs is aborted with a `ShutdownError`. Default 10,000.
+   * runs is aborted with a `ShutdownError`. Default 10,000; `Infinity` waits for as long as they run.
    */
   timeout?: number;
 }
@@ -43,6 +43,8 @@ export interface CloseOptions {
 const DEFAULT_TIMEOUT = 10_000;
 /** How long requests aborted past the timeout have to end, before `close()` resolves regardless. */
 const ABORT_GRACE = 1000;
+/** The longest delay setTimeout keeps: 2^31 - 1 ms, about 24.8 days. */
+const MAX_TIMER = 2 ** 31 - 1;
 const ENDED_STREAM = 'The server is shutting down: the event stream was ended';
 
 export class Lifecycle {
@@ -102,7 +104,7 @@ export class Lifecycle {
    * returns the same promise.
    */
   close(options: CloseOptions = {}): Promise<void> {
-    return (this.#closed ??= this.#close(options.timeout ?? DEFAULT_TIMEOUT));
+    return (this.#closed ??= this.#close(closeTimeout(options)));
   }
 
   async #close(timeout: number): Promise<void> {
@@ -126,15 +128,36 @@ export class Lifecycle {
     await this.#idleWithin(ABORT_GRACE);
   }
 
-  /** Whether the mount is idle now, or becomes so within `ms`. */
+  /** Whether the mount is idle now, or becomes so within `ms` (`Infinity`: whenever it does). */
   async #idleWithin(ms: number): Promise<boolean> {
     if (this.#busy === 0) return true;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const idle = new Promise<boolean>((resolve) => (this.#idle = () => resolve(true)));
-    const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+    const late = new Promise<boolean>((resolve) => {
+      if (ms === Infinity) return;
+      // setTimeout takes at most 2^31 - 1 ms and fires at once past it: longer waits go in steps.
+      const until = Date.now() + ms;
+      const wait = () => {
+        const left = until - Date.now();
+        if (left <= 0) resolve(false);
+        else timer = setTimeout(wait, Math.min(left, MAX_TIMER));
+      };
+      wait();
+    });
     const wasIdle = await Promise.race([idle, late]);
     clearTimeout(timer);
     this.#idle = undefined;
     return wasIdle;
   }
+}
+
+/** The timeout `close()` waits, checked: a wait that is not a number would end at once or never. */
+export function closeTimeout(options: CloseOptions = {}): number {
+  const timeout = options.timeout ?? DEFAULT_TIMEOUT;
+  if (typeof timeout !== 'number' || !(timeout >= 0)) {
+    throw new TypeError(
+      `close({ timeout }): a number of milliseconds, 0 or more, or Infinity; got ${String(timeout)}`,
+    );
+  }
+  return timeout;
 }

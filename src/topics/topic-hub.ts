@@ -74,6 +74,11 @@ export class TopicHub {
     backplane.start(this.#link());
   }
 
+  /** Whether `close()` was called: no subscription begins after it. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
   /** Adds `subscriber` to `topic`; false when it already was. */
   subscribe(subscriber: Subscriber, topic: string): boolean {
     let subscribers = this.#topics.get(topic);

@@ -45,8 +45,11 @@ export class TopicStream<T extends string> implements Subscriber, TopicSubscript
     this.#hub = hub;
     const signal = options.signal;
     this.#signal = signal;
-    if (signal?.aborted) {
+    // Made after its signal aborted, or once the mount is closing: ended from the start, as the
+    // mount's close would have ended it.
+    if (signal?.aborted || hub.closed) {
       this.#state = 'ended';
+      this.#shutDown = hub.closed;
       return;
     }
     signal?.addEventListener('abort', this.#onAbort, { once: true });

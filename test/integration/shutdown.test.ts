@@ -8,7 +8,7 @@
 import http from 'node:http';
 import path from 'node:path';
 import { expect } from 'chai';
-import { mountEndpoints, ShutdownError } from '../../src';
+import { mountEndpoints, ShutdownError, type Backplane } from '../../src';
 import { createTestRequest } from '../../src/testing';
 import { log, sleep } from '../fixtures/shutdown-app/app/_lib/log';
 import { parseEventStream } from '../event-stream/support';
@@ -138,6 +138,57 @@ describe('endpoints.close({ timeout })', () => {
       await endpoints.close({ timeout: 50 });
       expect(log.aborts.map((abort) => abort.name)).to.deep.equal(['ShutdownError']);
       expect((await answer).status).to.equal(500);
+    });
+
+    for (const timeout of [Infinity, 2 ** 31, 2 ** 40]) {
+      it(`close({ timeout: ${timeout} }) waits for the request in flight, aborting nothing`, async () => {
+        const endpoints = mountEndpoints({ dir, onError: () => {} });
+        await endpoints.ready;
+        const caller = new AbortController();
+        const answer = endpoints.fetch(new Request('http://localhost/stuck', { signal: caller.signal }));
+        await sleep(20);
+        let closed = false;
+        const closing = endpoints.close({ timeout }).then(() => void (closed = true));
+        await sleep(300);
+        expect(closed, 'still waiting').to.equal(false);
+        expect(log.aborts).to.deep.equal([]);
+        // The caller gives up: the request ends, and so does the wait.
+        caller.abort();
+        await closing;
+        expect(log.aborts.map((abort) => abort.name)).to.not.include('ShutdownError');
+        await answer.catch(() => {});
+      });
+    }
+
+    it('close({ timeout }) that is not a number of milliseconds is refused, and close() then works', async () => {
+      const endpoints = mountEndpoints({ dir });
+      await endpoints.ready;
+      for (const timeout of [NaN, -1, '100' as unknown as number]) {
+        let caught: unknown;
+        await endpoints.close({ timeout }).catch((error: unknown) => (caught = error));
+        expect(caught).to.be.instanceOf(TypeError);
+      }
+      await endpoints.close();
+      expect((await endpoints.fetch(createTestRequest('/slow?ms=0'))).status).to.equal(503);
+    });
+
+    it('close() twice returns one promise, which waits for the backplane to disconnect', async () => {
+      let disconnected = false;
+      const backplane: Backplane = {
+        name: 'slow-to-close',
+        start: (link) => link.status('up'),
+        subscribe() {},
+        unsubscribe() {},
+        publish() {},
+        close: () => sleep(100).then(() => void (disconnected = true)),
+      };
+      const endpoints = mountEndpoints({ dir, topics: { backplane } });
+      await endpoints.ready;
+      const first = endpoints.close();
+      const second = endpoints.close({ timeout: 1 });
+      expect(second).to.equal(first);
+      await second;
+      expect(disconnected).to.equal(true);
     });
 
     it('ends an open event stream with its final event, and waits for the reader to take it', async () => {

@@ -174,6 +174,33 @@ describe('topics in one process', () => {
     await fast.waitFor(301);
   });
 
+  it("a handler's subscription that is not its answer's body ends with the request", async () => {
+    await start();
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () => fetch(`${base}/peek?topic=leak`).then((r) => r.text())),
+    );
+    expect(new Set(answers)).to.deep.equal(new Set(['peeked']));
+    // The after-the-answer work runs once each response is out: give it a turn.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    endpoints.publish('leak', 'x');
+    expect(endpoints.topicStats().delivered, 'no subscriber was left behind').to.equal(0);
+    // Through .fetch, too, once the body has been read.
+    const response = await endpoints.fetch(new Request('http://localhost/peek?topic=leak'));
+    expect(await response.text()).to.equal('peeked');
+    await new Promise((resolve) => setImmediate(resolve));
+    endpoints.publish('leak', 'y');
+    expect(endpoints.topicStats().delivered).to.equal(0);
+  });
+
+  it('a subscription made after close() ends at once, and as an event stream says it is shutting down', async () => {
+    await start();
+    await endpoints.close();
+    const subscription = endpoints.subscribe('t');
+    expect(await subscription.next()).to.deep.equal({ value: undefined, done: true });
+    const text = await new Response(endpoints.subscribe('t').toEventStream()).text();
+    expect(text).to.equal(': subscribed\n\nevent: shutdown\ndata: \n\n');
+  });
+
   it('closing the mount ends its streams', async () => {
     await start();
     const subscription = endpoints.subscribe('t');
