@@ -202,10 +202,12 @@ export interface MountOptions {
   /**
    * What a request's `context.locals` starts with, taken from what the app's Express middleware left on
    * the Node request: `({ req, res }) => ({ user: req.user, ...res.locals })`. Called once per request,
-   * when something first reads `locals`, so handlers need not reach for `context.node`. Not called
-   * under `.fetch` and for WebSocket upgrades, which have no Express request.
+   * before the tree's middleware, so handlers need not reach for `context.node`; an async one is
+   * awaited (`async ({ req }) => ({ user: await users.find(req.session.userId) })`), and what it throws
+   * or rejects with is the request's error. Not called under `.fetch` and for WebSocket upgrades, which
+   * have no Express request.
    */
-  locals?: (node: NodeContext) => object;
+  locals?: (node: NodeContext) => object | PromiseLike<object>;
   /**
    * Run each request's middleware and handler where `getContext()` finds its context, for code deep
    * in a call stack that was not handed one. It uses `AsyncLocalStorage`, which costs every request a

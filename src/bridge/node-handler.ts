@@ -287,11 +287,14 @@ class NodeHost implements RouteHost<void | Promise<void>>, InFlight {
   }
 
   /** What the mount's `locals` option takes from the Node request, in an object of the request's own. */
-  initialLocals(): Record<string, unknown> {
+  initialLocals(): Record<string, unknown> | PromiseLike<Record<string, unknown>> {
     const locals = emptyLocals();
     const fromNode = this.route.localsFromNode;
-    if (fromNode !== undefined) Object.assign(locals, fromNode(this.node));
-    return locals;
+    if (fromNode === undefined) return locals;
+    const taken = fromNode(this.node);
+    if (typeof (taken as PromiseLike<object> | null)?.then !== 'function')
+      return Object.assign(locals, taken);
+    return Promise.resolve(taken).then((value) => Object.assign(locals, value));
   }
 }
 

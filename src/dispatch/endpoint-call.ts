@@ -34,8 +34,11 @@ export interface CallHost {
    * returns, when some callback is async, settles once they all have (a closing mount waits for it).
    */
   whenDone(run: () => PromiseLike<unknown> | undefined): void;
-  /** What `context.locals` starts with; asked once, when something first reads it. */
-  initialLocals(): Record<string, unknown>;
+  /**
+   * What `context.locals` starts with; asked once per request. A promise only where the mount's
+   * `locals` option returned one, which `fillLocals()` awaits before the route runs.
+   */
+  initialLocals(): Record<string, unknown> | PromiseLike<Record<string, unknown>>;
 }
 
 /** Locals no host fills: a fresh object with no prototype, so any key a middleware sets is its own. */
@@ -44,6 +47,11 @@ export function emptyLocals(): Record<string, unknown> {
 }
 
 type AfterCallback = () => unknown;
+
+const localsPromiseError = () =>
+  new TypeError(
+    "The mount's `locals` option returned a promise from a function not declared `async`, so nothing waited for it: declare it `async` (`locals: async ({ req }) => ({ … })`), which the mount awaits before each request's middleware, or return the object itself.",
+  );
 
 /** `after()` callbacks already ran: later ones run at once. */
 const RAN = 'ran';
@@ -100,7 +108,26 @@ export class EndpointCall implements EndpointContext {
 
   /** Made on first use: a request whose middleware and handler never read it pays nothing for it. */
   get locals(): Record<string, unknown> {
-    return (this.#locals ??= this.#host.initialLocals());
+    if (this.#locals === undefined) {
+      const locals = this.#host.initialLocals();
+      // An async `locals` option was awaited before the route ran: a promise here comes from a plain one.
+      if (isThenable(locals)) throw localsPromiseError();
+      this.#locals = locals;
+    }
+    return this.#locals;
+  }
+
+  /**
+   * Takes the mount's `locals` option now, before the route runs; for an async one, a promise that
+   * settles once its value is in, or rejects with its error.
+   */
+  fillLocals(): Promise<void> | undefined {
+    const locals = this.#host.initialLocals();
+    if (!isThenable(locals)) {
+      this.#locals = locals;
+      return undefined;
+    }
+    return Promise.resolve(locals).then((filled) => void (this.#locals = filled));
   }
 
   /** The mount's, shared by every request: nothing is made per request. */
@@ -199,4 +226,8 @@ export class EndpointCall implements EndpointContext {
     }
     return undefined;
   }
+}
+
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as PromiseLike<T> | null)?.then === 'function';
 }

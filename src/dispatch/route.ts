@@ -60,6 +60,11 @@ export interface CompiledRoute {
   onError: ErrorReporter;
   /** The mount's `locals` option: what a request's locals start with, from the Node request. */
   localsFromNode?: MountOptions['locals'];
+  /**
+   * The `locals` option is an async function: taken before the route runs and awaited. A plain one is
+   * taken on first read, so a request that never reads locals never calls it.
+   */
+  localsFirst: boolean;
   /** The mount's `asyncContext`: its requests run where `getContext()` finds them. */
   asyncContext?: boolean;
   /** The endpoint's `websocket` hooks, when it serves WebSockets. */
@@ -118,8 +123,15 @@ export function compileRoute(file: RouteFile, table: MethodTable, parts: RoutePa
     table,
     ...parts,
     parsedBodyLimit: parts.parsedBodyLimit ?? false,
+    localsFirst: isAsyncFunction(parts.localsFromNode),
     expressRoute: expressRouteOf(file, table),
   };
+}
+
+// Compiled to an older target, an async function is a plain one returning a promise: taken on first
+// read then, it is refused with a message that names the fix.
+function isAsyncFunction(fn: unknown): boolean {
+  return typeof fn === 'function' && fn.constructor.name === 'AsyncFunction';
 }
 
 /** `req.route` for this endpoint, in the shape Express gives its own routes. */

@@ -11,7 +11,7 @@ import { EndpointCall, type CallHost } from './endpoint-call';
 import { isForbiddenMethod } from './http-methods';
 import { dispatch, type Dispatch, type HandlerEntry, type MethodTable } from './method-table';
 import type { CompiledRoute } from './route';
-import { runRoute, type Outcome } from './run-route';
+import { Failure, runRoute, type Outcome } from './run-route';
 
 /** A decision that the route answers: the host has already sent `pass` on. */
 export type Served = Exclude<Dispatch, { kind: 'pass' }>;
@@ -100,7 +100,31 @@ export function serveHandler<Result>(
 ): Result {
   const call = new EndpointCall(params, route, entry.exportName, host, trace);
   host.enter?.();
-  return host.write(runRoute(route, entry, call), call);
+  if (!route.localsFirst) return host.write(runRoute(route, entry, call), call);
+  return host.write(runAfterLocals(route, entry, call), call);
+}
+
+/**
+ * The mount's async `locals` option first, awaited; what it throws or rejects with is the request's
+ * error, told to `onError` as the option's.
+ */
+function runAfterLocals(
+  route: CompiledRoute,
+  entry: HandlerEntry,
+  call: EndpointCall,
+): Outcome | Promise<Outcome> {
+  const failed = (error: unknown) => {
+    call.report(error, 'locals');
+    return new Failure(error);
+  };
+  let filling: Promise<void> | undefined;
+  try {
+    filling = call.fillLocals();
+  } catch (error) {
+    return failed(error);
+  }
+  if (filling === undefined) return runRoute(route, entry, call);
+  return filling.then(() => runRoute(route, entry, call), failed);
 }
 
 function serve<Result>(

@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import { getContext, type NodeContext, type WebMiddleware } from '../../src';
 import { createTestContext, createTestRequest } from '../../src/testing';
 import { GET as me } from '../fixtures/locals-app/(auth)/me/endpoint';
-import { hostsWithFetch, UPSTREAM, type Served } from './hosts';
+import { hosts, hostsWithFetch, UPSTREAM, type RunningHost, type Served } from './hosts';
 
 const DIR = path.join(__dirname, '../fixtures/locals-app');
 
@@ -68,6 +68,41 @@ describe('context.locals on every host', () => {
           const body = JSON.parse(reply.text) as { user: { name: string }; requestId: string };
           expect([body.user.name, body.requestId]).to.deep.equal([names[i], names[i]]);
         });
+      });
+    });
+  }
+
+  for (const host of hosts) {
+    describe(`${host.name}: an async locals option`, () => {
+      let app: RunningHost;
+      const reported: { error: unknown; export: string }[] = [];
+      before(async () => {
+        app = await host.start({
+          dir: DIR,
+          middleware: [requestId],
+          onError: (error, info) => reported.push({ error, export: info.export }),
+          mount: {
+            locals: async ({ req }: NodeContext) => {
+              await new Promise((resolve) => setTimeout(resolve, 5));
+              if (req.headers['x-locals'] === 'fail') throw new Error('the user store is down');
+              return { legacyUser: req.user };
+            },
+          },
+        });
+      });
+      after(() => app.close());
+
+      it('is awaited: middleware and the handler read what it resolved to', async () => {
+        const reply = await app.request('/public', { headers: { 'x-request-id': 'a1' } });
+        expect(JSON.parse(reply.text)).to.deep.equal({ legacyUser: { ...UPSTREAM.user }, requestId: 'a1' });
+      });
+
+      it("what it rejects with is the request's error: the app's error handler answers, onError names the option", async () => {
+        const reply = await app.request('/public', { headers: { 'x-locals': 'fail' } });
+        expect(reply.status).to.equal(500);
+        expect(reported.map((report) => [String(report.error), report.export])).to.deep.equal([
+          ['Error: the user store is down', 'locals'],
+        ]);
       });
     });
   }

@@ -54,6 +54,28 @@ describe("the mount's locals option", () => {
   });
 });
 
+describe("the mount's locals option, returning a promise from a plain function", () => {
+  it('is refused on first read with an error that names the fix, answered by the app', async () => {
+    const app = express();
+    const reported: unknown[] = [];
+    await mountEndpoints(app, {
+      dir: DIR,
+      locals: () => Promise.resolve({ user: 'u' }),
+      onError: (error) => reported.push(error),
+    });
+    app.use((_error: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
+      res.status(500).send('app error');
+    });
+    const server = await listen(http.createServer(app));
+    try {
+      expect((await requestText(`${server.url}/public`)).status).to.equal(500);
+      expect(String(reported[0])).to.match(/TypeError: .*locals.*declare it `async`/);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('locals in WebSocket hooks', () => {
   let running: RunningHost;
   before(async () => {
