@@ -19,7 +19,7 @@ import { validateHeaderName, validateHeaderValue } from 'node:http';
 import { declaredLength, frameKnownBody, parseLength } from './body-length';
 import { isClientGone, whenClientGone } from './client-gone';
 import { ClientClosedError } from './request-body';
-import { isNullBodyStatus, joinChunks, readAvailable, type EtagMode } from '../dispatch';
+import { bodyChunk, isNullBodyStatus, joinChunks, readAvailable, type EtagMode } from '../dispatch';
 import { sendsNotModified } from './conditional';
 import type { ResponseWriter } from './response-writer';
 
@@ -59,7 +59,7 @@ export async function sendWebResponse(
   }
   // Taken before anything is set on `res`: a locked or used body throws here.
   const reader = body.getReader();
-  const start = await readAvailable(reader);
+  const start = await readAvailable(reader, options.head ? 1 : Infinity);
   try {
     setHead(res, response);
   } catch (error) {
@@ -209,7 +209,7 @@ export async function pipeBody(
         const result = await (pending ?? reader.read());
         pending = undefined;
         if (result.done) break;
-        chunk = result.value;
+        chunk = bodyChunk(result.value);
       }
       if (isClientGone(res)) return;
       const bytes = length ? length.take(chunk!) : chunk!;

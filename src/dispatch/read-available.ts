@@ -24,7 +24,15 @@ const READY_TURNS = 16;
 // collecting a large stream only to copy it into one buffer cost more CPU than writing it as it comes.
 const MAX_BUFFERED = 64 * 1024;
 
-export async function readAvailable(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<Available> {
+/**
+ * `maxChunks`: past that many, what is read so far is returned, the body not yet ended. A HEAD, which
+ * sends none of it, reads one chunk and whether the body ends there: a body sent whole still gets
+ * its length, and a stream that keeps producing is not pulled for nothing.
+ */
+export async function readAvailable(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  maxChunks = Infinity,
+): Promise<Available> {
   const chunks: Uint8Array[] = [];
   let buffered = 0;
   let turns = 0;
@@ -56,11 +64,32 @@ export async function readAvailable(reader: ReadableStreamDefaultReader<Uint8Arr
     if (failed) throw error;
     const result = value!;
     if (result.done) return { chunks, done: true };
-    chunks.push(result.value);
+    chunks.push(bodyChunk(result.value));
     // Checked before counting this chunk: one large chunk and its end still go out as one write.
-    if (buffered > MAX_BUFFERED) return { chunks, done: false };
+    if (buffered > MAX_BUFFERED || chunks.length > maxChunks) return { chunks, done: false };
     buffered += result.value.byteLength;
   }
+}
+
+/**
+ * A chunk of a Response's body stream, which the Fetch standard has be bytes: a string, say, is
+ * refused with one error whenever it comes, before the head is sent or after, as `response.text()`
+ * refuses it.
+ */
+export function bodyChunk(value: unknown): Uint8Array {
+  if (value instanceof Uint8Array) return value;
+  throw new TypeError(
+    `A Response body stream yielded ${describeChunk(value)} where the Fetch standard takes bytes (a Uint8Array): enqueue \`new TextEncoder().encode(text)\`, pipe the stream through a TextEncoderStream, or pass the text itself as the body.`,
+  );
+}
+
+function describeChunk(value: unknown): string {
+  if (typeof value === 'string') return 'a string';
+  if (value === null) return 'null';
+  if (ArrayBuffer.isView(value)) return `a ${value.constructor.name}`;
+  return typeof value === 'object'
+    ? `an object (${value.constructor?.name ?? 'Object'})`
+    : `a ${typeof value}`;
 }
 
 /** The chunks as one array of bytes; the chunk itself when there is one. */

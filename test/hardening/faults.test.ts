@@ -78,6 +78,14 @@ describe('hardening: faults', function () {
   });
 
   describe('the client aborts during the download', () => {
+    it('HEAD on a stream that yields small chunks as fast as it is pulled: pulled no more than GET would start with, then cancelled', async () => {
+      const reply = await httpRequest(`${app.url}/firehose?size=5`, { method: 'HEAD' });
+      expect(reply.status).to.equal(200);
+      expect(reply.body.length).to.equal(0);
+      await waitFor(() => state.firehoseCancelled === 1, 2000, 'the stream to be cancelled');
+      expect(state.firehosePulls).to.be.at.most(3);
+    });
+
     for (const route of ['download', 'firehose']) {
       it(`/${route}: the Response stream is cancelled and not pulled again`, async () => {
         await new Promise<void>((resolve, reject) => {

@@ -56,6 +56,34 @@ describe('hardening: a Response that cannot be sent', function () {
         });
       }
     });
+
+    describe(`a body stream of strings on ${host.name}`, () => {
+      let server: Awaited<ReturnType<typeof host.start>>;
+      const reported: string[] = [];
+      before(async () => {
+        server = await host.start({ dir: FIXTURE_DIR, onError: (error) => reported.push(String(error)) });
+      });
+      after(() => server.close());
+      beforeEach(() => void (reported.length = 0));
+      const STRING_CHUNK =
+        /^TypeError: A Response body stream yielded a string where the Fetch standard takes bytes/;
+
+      it('finished before the answer: a 500 without its headers, the one error told', async () => {
+        const c = await converse(server.port, [{ path: '/unsendable/strings?when=now' }]);
+        expectCleanFailure(c.responses[0]!);
+        expect(reported).to.have.length(1);
+        expect(reported[0]).to.match(STRING_CHUNK);
+      });
+
+      it('yielded after the head went out: the connection is cut, with the same error told', async () => {
+        const c = await converse(server.port, [{ path: '/unsendable/strings?when=later' }]);
+        expect(c.responses[0]?.complete ?? false, 'no complete response').to.equal(false);
+        expect(c.responses[0]?.body.toString() ?? '').to.not.include('a string');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        expect(reported).to.have.length(1);
+        expect(reported[0]).to.match(STRING_CHUNK);
+      });
+    });
   }
 
   for (const host of bridgeHosts) {
