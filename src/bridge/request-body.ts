@@ -129,6 +129,7 @@ export function nodeBodyToWebStream(req: IncomingMessage, limit: number | false)
   // Only our own listener goes: others on the request (the bounded drain) keep theirs.
   const stopReading = () => {
     if (onData) req.off('data', onData);
+    onData = undefined;
     req.pause(); // the rest is drained (bounded) once the response is out
   };
   const attach = (controller: ReadableStreamDefaultController<Uint8Array>) => {
@@ -149,25 +150,37 @@ export function nodeBodyToWebStream(req: IncomingMessage, limit: number | false)
       controller.enqueue(chunk);
       if ((controller.desiredSize ?? 0) <= 0 && !isDraining(req)) req.pause();
     };
-    if (req.readableEnded) {
-      controller.close();
-      return;
-    }
-    if (req.destroyed) {
-      fail(new ClientClosedError());
-      return;
-    }
-    req.on('data', onData);
-    req.once('end', () => {
+    const close = () => {
       try {
         controller.close();
       } catch {
         // already errored (limit) or cancelled
       }
-    });
-    req.once('error', (err) => fail(asClientClosed(err)));
+    };
+    // The client left. A body that had fully arrived (`req.complete`) is still the handler's: a
+    // webhook or a beacon that closes as soon as it has sent must not lose it. What the handler had
+    // not read yet waits in the request's buffer, where `read()` still finds it.
+    const clientGone = (error: Error) => {
+      const take = onData;
+      if (!req.complete || take === undefined) return fail(error);
+      // Taken here, not as 'data' events, which some Node versions emit for these reads and some do not.
+      req.off('data', take);
+      for (let chunk: Buffer | null; onData === take && (chunk = req.read() as Buffer | null);) take(chunk);
+      close();
+    };
+    if (req.readableEnded) {
+      controller.close();
+      return;
+    }
+    req.on('data', onData);
+    if (req.destroyed) {
+      clientGone(new ClientClosedError());
+      return;
+    }
+    req.once('end', close);
+    req.once('error', (err) => clientGone(asClientClosed(err)));
     req.once('close', () => {
-      if (!req.readableEnded) fail(new ClientClosedError());
+      if (!req.readableEnded) clientGone(new ClientClosedError());
     });
   };
   return new ReadableStream<Uint8Array>(

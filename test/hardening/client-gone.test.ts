@@ -11,7 +11,7 @@ import { bridgeMiddleware } from '../../src';
 import type { WebMiddleware } from '../../src/types';
 import { eventStream, watchStream } from '../fixtures/hardening-app/app/_lib/framing';
 import { state, type StreamRecord } from '../fixtures/hardening-app/app/_lib/state';
-import { serverHosts } from '../integration/hosts';
+import { hosts, serverHosts, type RunningHost } from '../integration/hosts';
 import { bridgeHosts } from './bridge-hosts';
 import { delay, FIXTURE_DIR, unhandledRejectionTripwire, waitFor } from './helpers';
 
@@ -118,6 +118,57 @@ describe('hardening: clients that leave', function () {
   for (const host of bridgeHosts) {
     describe(`bridgeMiddleware on ${host.name}`, () => {
       describeLeaving(() => host.start([{ use: bridgeMiddleware(lateStream) }]), '/late-stream');
+    });
+  }
+});
+
+describe('hardening: a client that leaves once its body is sent', function () {
+  this.timeout(10_000);
+  unhandledRejectionTripwire();
+  if (process.env.TEST_HOSTS === 'runtimes') return;
+
+  /** Sends the whole request, then closes the connection at once, as a webhook sender or a beacon may. */
+  function sendAndLeave(port: number, path: string, type: string, body: string): void {
+    const socket = net.connect(port, '127.0.0.1', () => {
+      const head = `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: ${type}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`;
+      socket.end(head + body, () => socket.destroy());
+    });
+    socket.on('error', () => {});
+  }
+
+  for (const host of hosts) {
+    describe(`endpoints on ${host.name}`, () => {
+      let served: RunningHost;
+      before(async () => {
+        served = await host.start({ dir: FIXTURE_DIR, onError: () => {} });
+      });
+      after(() => served.close());
+      beforeEach(() => void (state.readAfterLeave = undefined));
+
+      const cases: [string, string, string, string][] = [
+        ['text', 'text/plain', 'the whole body, é', 'the whole body, é'],
+        ['bytes', 'application/octet-stream', 'x'.repeat(100_000), '100000'],
+        ['form', 'application/x-www-form-urlencoded', 'a=1&b=two', '[["a","1"],["b","two"]]'],
+      ];
+      for (const [as, type, body, expected] of cases) {
+        it(`the body (${as}, ${body.length} bytes) is still read whole after the client left`, async () => {
+          sendAndLeave(served.port, `/read-after-leave?as=${as}`, type, body);
+          await waitFor(() => state.readAfterLeave !== undefined, 3000, 'the handler to read');
+          expect(state.readAfterLeave).to.equal(expected);
+        });
+      }
+
+      it('a body cut short by the client leaving still rejects', async () => {
+        const socket = net.connect(served.port, '127.0.0.1', () => {
+          socket.end(
+            'POST /read-after-leave HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nonly part',
+            () => socket.destroy(),
+          );
+        });
+        socket.on('error', () => {});
+        await waitFor(() => state.readAfterLeave !== undefined, 3000, 'the handler to read');
+        expect(state.readAfterLeave).to.equal('rejected: ClientClosedError');
+      });
     });
   }
 });
