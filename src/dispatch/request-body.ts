@@ -66,17 +66,29 @@ export function isBodyLimitError(error: unknown): boolean {
 /**
  * `body`, read through a count: past `limit` bytes the stream fails with `BodyLimitError` and the
  * rest of `body` is cancelled, unread. A read of `body` that fails (Bun and Deno fail it when the
- * client leaves mid-body) fails the stream with `ClientClosedError`, the cause kept. It pulls only
- * when its reader asks, so nothing is read before the handler reads.
+ * client leaves mid-body) fails the stream with `ClientClosedError`, the cause kept, and so does the
+ * client leaving as `onClientGone` tells it, even while a read waits on a body that trickles. It
+ * pulls only when its reader asks, so nothing is read before the handler reads.
  */
 export function countedBody(
   body: ReadableStream<Uint8Array>,
   limit: number | false,
+  onClientGone?: (listener: (reason: unknown) => void) => void,
 ): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   let size = 0;
   return new ReadableStream<Uint8Array>(
     {
+      start(controller) {
+        onClientGone?.((reason) => {
+          try {
+            controller.error(Object.assign(new ClientClosedError(), { cause: reason }));
+          } catch {
+            // already closed, errored or cancelled
+          }
+          reader.cancel(reason).catch(() => {});
+        });
+      },
       async pull(controller) {
         let chunk: ReadableStreamReadResult<Uint8Array>;
         try {

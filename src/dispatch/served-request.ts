@@ -40,7 +40,7 @@ export class ServedRequest extends Request {
     const init: RequestInitWithDuplex = { method: source.method, headers: source.headers, signal: null };
     const body = source.body;
     if (body !== null) {
-      init.body = countedBody(body, bodyLimit);
+      init.body = countedBody(body, bodyLimit, (listener) => exchange.onEndedEarly(listener));
       init.duplex = 'half';
     }
     super(source.url, init);
@@ -63,6 +63,12 @@ export class ServedRequest extends Request {
 export class Exchange {
   #over = false;
   #controller: AbortController | undefined;
+  #onEndedEarly: ((reason: unknown) => void) | undefined;
+
+  /** Tells `listener` if the exchange ends early: the request's body stops waiting for the client. */
+  onEndedEarly(listener: (reason: unknown) => void): void {
+    this.#onEndedEarly = listener;
+  }
 
   /** Whether a handler took the signal: the response's end is then watched, to tell when the exchange is over. */
   get watched(): boolean {
@@ -92,6 +98,7 @@ export class Exchange {
     if (this.#over) return;
     this.#over = true;
     this.#controller?.abort(reason);
+    this.#onEndedEarly?.(reason);
   }
 
   /** The response is complete: whatever the caller's signal does from now on, the client did not leave. */

@@ -15,6 +15,7 @@ import { mountEndpoints, type EndpointErrorInfo } from '../../src';
 import { resetState, state } from '../fixtures/hardening-app/app/_lib/state';
 import {
   delay,
+  FIXTURE_DIR,
   httpRequest,
   startServer,
   unhandledRejectionTripwire,
@@ -84,6 +85,32 @@ describe('hardening: faults', function () {
       expect(reply.body.length).to.equal(0);
       await waitFor(() => state.firehoseCancelled === 1, 2000, 'the stream to be cancelled');
       expect(state.firehosePulls).to.be.at.most(3);
+    });
+
+    it('.fetch: a body read that waits on a trickling upload rejects once the caller aborts', async () => {
+      const endpoints = mountEndpoints({ dir: FIXTURE_DIR, onError: () => {} });
+      await endpoints.ready;
+      const caller = new AbortController();
+      const trickle = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new Uint8Array(10)); // and then nothing more
+        },
+      });
+      const answer = endpoints.fetch(
+        new Request('http://localhost/upload', {
+          method: 'POST',
+          body: trickle,
+          signal: caller.signal,
+          duplex: 'half',
+        } as RequestInit),
+      );
+      await waitFor(() => state.uploadChunks === 1, 2000, 'the first chunk');
+      caller.abort();
+      await waitFor(() => state.uploadReadErrors.length === 1, 2000, 'the pending read to reject');
+      expect(state.uploadAborted).to.equal(1);
+      expect(state.uploadReadErrors[0]).to.match(/^ClientClosedError/);
+      await answer.catch(() => {});
+      await endpoints.close();
     });
 
     for (const route of ['download', 'firehose']) {
