@@ -32,7 +32,7 @@ import {
 import { requestObserved, type RequestTrace } from '../observe';
 import { MALFORMED_PATH, type Router, type RouterOptions } from '../router';
 import type { NodeContext } from '../types';
-import { isClientGoneError, shutDownResponse } from './client-gone';
+import { isClientGone, isClientGoneError, shutDownResponse } from './client-gone';
 import { drainAfterResponse } from './drain-request';
 import type { ExpressRequest } from './express-request';
 import { hostRouting } from './host-routing';
@@ -168,6 +168,7 @@ class NodeHost implements RouteHost<void | Promise<void>>, InFlight {
   #url: string | undefined;
   previousInFlight: InFlight | undefined;
   nextInFlight: InFlight | undefined;
+  letGo: (() => void) | undefined;
   builtRequest: Request | undefined;
   readonly #etag: EtagMode;
   readonly #lifecycle: Lifecycle;
@@ -203,6 +204,10 @@ class NodeHost implements RouteHost<void | Promise<void>>, InFlight {
 
   enter(): void {
     this.#lifecycle.enter(this);
+  }
+
+  clientGone(): boolean {
+    return isClientGone(this.res);
   }
 
   async write(outcome: Outcome | Promise<Outcome>, call: EndpointCall): Promise<void> {

@@ -7,7 +7,7 @@
  * leaves. 404 when nothing matches; a handler error is told to `onError` and answered with a 500, as
  * the Node side answers it without a host error handler (the promise never rejects for it).
  */
-import { eventStreamOf } from '../event-stream';
+import { eventStreamFailure, eventStreamOf } from '../event-stream';
 import type { RequestTrace } from '../observe';
 import { isRewrittenPath, MALFORMED_PATH, targetPath, type Router } from '../router';
 import {
@@ -23,7 +23,7 @@ import {
   SHUTTING_DOWN,
 } from './answers';
 import { isFresh, NOT_MODIFIED_DROPS, webEntityTag, type EtagMode } from './conditional';
-import { emptyLocals } from './endpoint-call';
+import { emptyLocals, type EndpointCall } from './endpoint-call';
 import type { InFlight, Lifecycle, ShutdownError } from './lifecycle';
 import { joinChunks, readAvailable, type Available } from './read-available';
 import { BodyLimitError, declaresMoreThan, isBodyLimitError } from './request-body';
@@ -40,6 +40,7 @@ class FetchHost implements RouteHost<Response | Promise<Response>>, InFlight {
   done: (() => void) | undefined;
   previousInFlight: InFlight | undefined;
   nextInFlight: InFlight | undefined;
+  letGo: (() => void) | undefined;
   /** The Request the handler got, once built: a closing mount ends its event stream. */
   builtRequest: Request | undefined;
   readonly #lifecycle: Lifecycle | undefined;
@@ -72,7 +73,7 @@ class FetchHost implements RouteHost<Response | Promise<Response>>, InFlight {
     this.#lifecycle?.enter(this);
   }
 
-  async write(outcome: Outcome | Promise<Outcome>): Promise<Response> {
+  async write(outcome: Outcome | Promise<Outcome>, call: EndpointCall): Promise<Response> {
     let settled: Outcome;
     try {
       settled = await outcome;
@@ -81,6 +82,16 @@ class FetchHost implements RouteHost<Response | Promise<Response>>, InFlight {
     }
     const request = this.request;
     let response = settled instanceof Failure ? answerResponse(failureAnswer(settled.error)) : settled;
+    // An event stream fails as on Node: before it sent anything, as the handler's error (a 500);
+    // after, with its body broken, and `onError` told.
+    const streamFailed = eventStreamFailure(this.builtRequest, response, (error) =>
+      call.report(error, undefined, false),
+    );
+    const failedAtOnce = streamFailed && (await streamFailed);
+    if (failedAtOnce) {
+      call.report(failedAtOnce.error);
+      response = answerResponse(INTERNAL_ERROR);
+    }
     if (this.#etag === 'weak' || this.#etag === 'strong') {
       response = await withValidators(request, response, this.#etag === 'weak');
     }
@@ -123,6 +134,9 @@ class FetchHost implements RouteHost<Response | Promise<Response>>, InFlight {
 
   buildRequest(): Request {
     return (this.builtRequest = new ServedRequest(this.request, this.exchange, this.bodyLimit));
+  }
+  clientGone(): boolean {
+    return this.exchange.isEndedEarly;
   }
   mountPath(): string {
     return '';

@@ -3,9 +3,9 @@
  * still running, and how `endpoints.close({ timeout })` ends them. Host-independent: each host (the
  * Node bridge, `.fetch`) enters its requests here and says how one is aborted.
  *
- * Nothing here costs a request more than two pointer writes and a counter while the mount is open:
+ * Nothing here costs a request more than a few pointer writes and a counter while the mount is open:
  * the requests in flight are a linked list through the hosts' own request objects, and only closing
- * walks it.
+ * walks it, but for one step per request (`#sweep`).
  */
 import { eventStreamOf } from '../event-stream';
 
@@ -28,6 +28,10 @@ export interface InFlight {
   nextInFlight: InFlight | undefined;
   /** The Request the handler got, once built: its event stream, if any, is ended on close. */
   readonly builtRequest: Request | undefined;
+  /** Whether the client left before its answer was complete. */
+  clientGone(): boolean;
+  /** Set by the lifecycle to a request it no longer lists: ends the hold that counts it as busy. */
+  letGo?: (() => void) | undefined;
   /** Ends the request now: the client's connection is cut, the handler's `request.signal` aborted with `reason`. */
   abort(reason: ShutdownError): void;
 }
@@ -56,7 +60,11 @@ export class Lifecycle {
   #idle: (() => void) | undefined;
   #closed: Promise<void> | undefined;
 
+  /** Where `#sweep` looks next. */
+  #sweepAt: InFlight | undefined;
+
   enter(flight: InFlight): void {
+    this.#sweep();
     this.#busy++;
     const first = this.#first;
     flight.nextInFlight = first;
@@ -64,7 +72,30 @@ export class Lifecycle {
     this.#first = flight;
   }
 
+  /**
+   * A handler that never settles after its client left would stay listed for good, and its Request
+   * with it (nothing else holds them: a promise nobody resolves is garbage). So each new request looks
+   * at one listed request, the next in turn, and takes one whose client has gone off the list. It still
+   * counts as busy (a closing mount waits for it up to its timeout), through a hold that only the
+   * handler's own promise keeps: once that is unreachable, so is the request.
+   */
+  #sweep(): void {
+    const flight = this.#sweepAt ?? this.#first;
+    if (flight === undefined) return;
+    this.#sweepAt = flight.nextInFlight;
+    if (!flight.clientGone()) return;
+    this.leave(flight);
+    flight.letGo = this.hold();
+  }
+
   leave(flight: InFlight): void {
+    if (this.#sweepAt === flight) this.#sweepAt = flight.nextInFlight;
+    const letGo = flight.letGo;
+    if (letGo !== undefined) {
+      // Swept off the list: what the host ends now is the hold that stood for it.
+      flight.letGo = undefined;
+      return letGo();
+    }
     const { previousInFlight: previous, nextInFlight: next } = flight;
     if (previous !== undefined) previous.nextInFlight = next;
     else if (this.#first === flight) this.#first = next;

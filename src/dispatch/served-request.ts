@@ -64,6 +64,12 @@ export class Exchange {
   #over = false;
   #controller: AbortController | undefined;
   #onEndedEarly: ((reason: unknown) => void) | undefined;
+  #early = false;
+
+  /** Whether the exchange ended before the response was complete. */
+  get isEndedEarly(): boolean {
+    return this.#early;
+  }
 
   /** Tells `listener` if the exchange ends early: the request's body stops waiting for the client. */
   onEndedEarly(listener: (reason: unknown) => void): void {
@@ -97,6 +103,7 @@ export class Exchange {
   endedEarly(reason: unknown): void {
     if (this.#over) return;
     this.#over = true;
+    this.#early = true;
     this.#controller?.abort(reason);
     this.#onEndedEarly?.(reason);
   }

@@ -6,6 +6,8 @@
  * endpoints served by Bun and Deno.
  */
 import net from 'node:net';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { expect } from 'chai';
 import { bridgeMiddleware } from '../../src';
 import type { WebMiddleware } from '../../src/types';
@@ -13,7 +15,7 @@ import { eventStream, watchStream } from '../fixtures/hardening-app/app/_lib/fra
 import { state, type StreamRecord } from '../fixtures/hardening-app/app/_lib/state';
 import { hosts, serverHosts, type RunningHost } from '../integration/hosts';
 import { bridgeHosts } from './bridge-hosts';
-import { delay, FIXTURE_DIR, unhandledRejectionTripwire, waitFor } from './helpers';
+import { delay, FIXTURE_DIR, httpRequest, unhandledRejectionTripwire, waitFor } from './helpers';
 
 const CLIENTS = 50;
 
@@ -169,6 +171,41 @@ describe('hardening: a client that leaves once its body is sent', function () {
         await waitFor(() => state.readAfterLeave !== undefined, 3000, 'the handler to read');
         expect(state.readAfterLeave).to.equal('rejected: ClientClosedError');
       });
+    });
+  }
+});
+
+describe('hardening: a handler that never settles, whose client left', function () {
+  this.timeout(20_000);
+  if (process.env.TEST_HOSTS === 'runtimes') return;
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+
+  for (const host of hosts) {
+    it(`its Request can be collected (${host.name})`, async () => {
+      const served = await host.start({ dir: FIXTURE_DIR, onError: () => {} });
+      try {
+        state.neverSettling = [];
+        for (let i = 0; i < 5; i++) {
+          const socket = net.connect(served.port, '127.0.0.1', () =>
+            socket.write('GET /never-settles HTTP/1.1\r\nHost: x\r\n\r\n'),
+          );
+          socket.on('error', () => {});
+          await waitFor(() => state.neverSettling.length === i + 1, 3000, 'the handler to run');
+          socket.destroy();
+        }
+        await delay(50);
+        // Each request the tree serves looks at one listed request: a few ordinary ones pass over all.
+        for (let i = 0; i < 3; i++) await httpRequest(`${served.url}/methods/get-only`);
+        for (let pass = 0; pass < 6; pass++) {
+          gc();
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        const alive = state.neverSettling.filter((ref) => ref.deref() !== undefined).length;
+        expect(alive, `${alive} of 5 Requests still reachable`).to.equal(0);
+      } finally {
+        await served.close();
+      }
     });
   }
 });
