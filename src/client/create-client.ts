@@ -75,7 +75,7 @@ export function createClient<R extends ClientRegistry<R> = UntypedRegistry>(
         const headers = headersOf(options.headers, eventsOptions.headers);
         headers.set('accept', 'text/event-stream');
         headers.set('cache-control', 'no-cache');
-        if (lastEventId !== '') headers.set('last-event-id', lastEventId);
+        if (lastEventId !== '') headers.set('last-event-id', utf8Bytes(lastEventId));
         return new Request(target, { ...eventsOptions.init, headers, signal });
       },
       eventsOptions,
@@ -105,6 +105,20 @@ function targetOf(base: URL, pattern: string, callOptions: CallOptions): URL {
   }
   return target;
 }
+
+/**
+ * `text` as its UTF-8 bytes, a character per byte: what EventSource sends as `Last-Event-ID` (WHATWG
+ * HTML, section 9.2.3: the id "encoded as UTF-8"). A header value is a byte sequence (Fetch), and
+ * `Headers` refuses a character above U+00FF rather than encode it.
+ */
+function utf8Bytes(text: string): string {
+  if (!/[\u0080-\uffff]/.test(text)) return text;
+  let bytes = '';
+  for (const byte of encoder.encode(text)) bytes += String.fromCharCode(byte);
+  return bytes;
+}
+
+const encoder = new TextEncoder();
 
 /** The client's headers, then the call's (which win). */
 function headersOf(client: HeadersLike | undefined, call: HeadersLike | undefined): Headers {

@@ -5,7 +5,21 @@
  * lines join with LF; an `id` holding NUL is ignored, and the last id holds until another replaces
  * it; `retry` takes ASCII digits only; other fields are ignored. An event without data is not one.
  * Decoding is the caller's: UTF-8, a byte order mark at the start dropped, as `TextDecoder` does.
+ *
+ * The standard sets no bound, and a browser grows its buffers until the tab runs out of memory. This
+ * parser holds an event to `maxSize` characters, its data and the line it is reading together: a
+ * stream that never ends a line costs that much at the most, then fails with an `EventTooLargeError`.
  */
+
+/** An event (its data, or a line) longer than the reader's `maxEventSize`: the stream is given up. */
+export class EventTooLargeError extends Error {
+  constructor(readonly maxEventSize: number) {
+    super(
+      `An event of the stream grew past maxEventSize (${maxEventSize} characters) before it ended: the stream was closed`,
+    );
+    this.name = 'EventTooLargeError';
+  }
+}
 
 /** One event, as an EventSource dispatches it. */
 export interface ParsedEvent {
@@ -28,10 +42,12 @@ export class EventParser {
   #type = '';
   #idBuffer: string;
   #events: ParsedEvent[] = [];
+  readonly #maxSize: number;
 
-  constructor(lastEventId = '') {
+  constructor(lastEventId = '', maxSize = Infinity) {
     this.lastEventId = lastEventId;
     this.#idBuffer = lastEventId;
+    this.#maxSize = maxSize;
   }
 
   /** Parses a chunk of decoded text; returns the events it completed. */
@@ -53,6 +69,8 @@ export class EventParser {
       start = i + 1;
     }
     this.#line += text.slice(start);
+    // A line is no longer than one chunk past the bound: it was checked at the end of the chunk before.
+    if (this.#line.length + this.#data.length > this.#maxSize) throw new EventTooLargeError(this.#maxSize);
     const events = this.#events;
     this.#events = [];
     return events;
@@ -75,6 +93,7 @@ export class EventParser {
       case 'data':
         this.#data = this.#hasData ? `${this.#data}\n${value}` : value;
         this.#hasData = true;
+        if (this.#data.length > this.#maxSize) throw new EventTooLargeError(this.#maxSize);
         break;
       case 'id':
         if (!value.includes('\0')) this.#idBuffer = value;

@@ -10,8 +10,15 @@
  * together. `204 No Content` ends it, as it tells EventSource to stop; 502, 503 and 504 (a server
  * shutting down, a proxy in front of one) are tried again after the backoff or `Retry-After`; any
  * other answer that is not an event stream throws an `EventStreamError`.
+ *
+ * Unlike EventSource, the server cannot make it spin or grow without bound: no wait is shorter than
+ * `reconnect.minDelay`, whatever `retry:` or `Retry-After` say (the standard lets a user agent wait
+ * longer than asked: WHATWG HTML, section 9.2.3), and an event longer than `maxEventSize` ends the
+ * iteration with an `EventTooLargeError`, which is not tried again.
  */
-import { EventParser } from './event-parser';
+import { EventParser, EventTooLargeError } from './event-parser';
+
+export { EventTooLargeError };
 
 /** One event of the stream. */
 export interface ClientEvent<Data = string> {
@@ -29,6 +36,11 @@ export interface ReconnectOptions {
   delay?: number;
   /** The longest wait, however many attempts failed. Default 30,000. */
   maxDelay?: number;
+  /**
+   * The shortest wait, whatever the stream's `retry:` or a `Retry-After` asks: `retry: 0` cannot make
+   * the client reconnect in a loop. Default 1,000, or `delay` when that is shorter.
+   */
+  minDelay?: number;
 }
 
 /** What `events()` takes beside a request's params, query and headers. */
@@ -41,6 +53,12 @@ export interface EventsOptions {
   reconnect?: ReconnectOptions | false;
   /** How each event's data is read: by the stream's Content-Type (default), as JSON, or as text. */
   decode?: 'json' | 'text';
+  /**
+   * The longest an event may grow, in characters: its data and the line being read together. A longer
+   * one ends the iteration with an `EventTooLargeError`, without reconnecting. Default 1,048,576 (1 MiB
+   * of ASCII); `Infinity`: no bound.
+   */
+  maxEventSize?: number;
 }
 
 /** An answer that is not an event stream, and not one to try again: it ends the iteration. */
@@ -60,6 +78,12 @@ const SHUTDOWN_EVENT = 'shutdown';
 const RETRY_STATUSES = new Set([502, 503, 504]);
 const DEFAULT_DELAY = 1000;
 const DEFAULT_MAX_DELAY = 30_000;
+// A second: what a browser waits by default is about 3 s, so an honest `retry:` below 1 s is rare, and a
+// client that retries a broken server once a second costs it little.
+const DEFAULT_MIN_DELAY = 1000;
+// Far above what an event carries (a token, a JSON update, a page of a log), and a bound on what a
+// stream that never ends a line can cost: about 2 MB of memory for the text (UTF-16) at the most.
+const DEFAULT_MAX_EVENT_SIZE = 1024 * 1024;
 
 /**
  * The events of the stream that `request(lastEventId, signal)` asks for, connection after connection.
@@ -78,14 +102,19 @@ export async function* readEvents(
   const reconnect = options.reconnect === false ? undefined : (options.reconnect ?? {});
   let base = reconnect?.delay ?? DEFAULT_DELAY;
   const max = reconnect?.maxDelay ?? DEFAULT_MAX_DELAY;
+  const min = reconnect?.minDelay ?? Math.min(DEFAULT_MIN_DELAY, base);
+  const maxEventSize = options.maxEventSize ?? DEFAULT_MAX_EVENT_SIZE;
   let lastEventId = options.lastEventId ?? '';
   let failures = 0;
-  const backoff = (): number => jitter(Math.min(max, base * 2 ** failures));
+  const atLeast = (ms: number): number => Math.max(min, ms);
+  const backoff = (): number => atLeast(jitter(Math.min(max, base * 2 ** failures)));
   try {
     for (;;) {
+      // Outside the try below: a request that cannot be built is no network error to try again.
+      const next = request(lastEventId, stop.signal);
       let response: Response;
       try {
-        response = await send(request(lastEventId, stop.signal));
+        response = await send(next);
       } catch (error) {
         if (stop.signal.aborted) return;
         if (!reconnect) throw error;
@@ -97,7 +126,8 @@ export async function* readEvents(
       if (RETRY_STATUSES.has(response.status) && reconnect) {
         void response.body?.cancel().catch(noop);
         const after = retryAfter(response.headers.get('retry-after'));
-        if (!(await wait(after === undefined ? backoff() : Math.min(after, max), stop.signal))) return;
+        if (!(await wait(after === undefined ? backoff() : atLeast(Math.min(after, max)), stop.signal)))
+          return;
         failures++;
         continue;
       }
@@ -112,7 +142,7 @@ export async function* readEvents(
       }
       const json =
         options.decode === 'json' || (options.decode === undefined && /;\s*data=json\s*(?:;|$)/i.test(type));
-      const parser = new EventParser(lastEventId);
+      const parser = new EventParser(lastEventId, maxEventSize);
       const decoder = new TextDecoder();
       const reader = response.body.getReader();
       let received = false;
@@ -133,8 +163,9 @@ export async function* readEvents(
         }
       } catch (error) {
         if (stop.signal.aborted) return;
-        // What the connection brought is kept; a broken one is tried again, like one that ended.
-        if (!reconnect || error instanceof SyntaxError) throw error;
+        // What the connection brought is kept; a broken one is tried again, like one that ended. What
+        // the stream itself got wrong would go wrong again.
+        if (!reconnect || error instanceof SyntaxError || error instanceof EventTooLargeError) throw error;
       } finally {
         reader.cancel().catch(noop);
       }

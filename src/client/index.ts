@@ -8,7 +8,13 @@
  *   if (answer.status === 200) answer.data.name;
  */
 export { createClient, type ClientOptions } from './create-client';
-export { EventStreamError, type ClientEvent, type EventsOptions, type ReconnectOptions } from './events';
+export {
+  EventStreamError,
+  EventTooLargeError,
+  type ClientEvent,
+  type EventsOptions,
+  type ReconnectOptions,
+} from './events';
 export type {
   Client,
   ClientAnswer,

@@ -81,7 +81,10 @@ describe('client.events()', () => {
   });
 
   it('reconnects after the server ends the stream, from the last id: no event twice, none missing', async () => {
-    const events = await take(api.events('/ticks', { query: { count: 3, every: 1, retry: 10 } }), 7);
+    const events = await take(
+      api.events('/ticks', { query: { count: 3, every: 1, retry: 10 }, reconnect: { minDelay: 10 } }),
+      7,
+    );
     expect(events.map((e) => e.id)).to.deep.equal(['1', '2', '3', '4', '5', '6', '7']);
     expect(seen.lastEventIds.slice(0, 3)).to.deep.equal([undefined, '3', '6']);
   });
