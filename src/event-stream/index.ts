@@ -3,14 +3,14 @@
  * HTML standard parses them, with heartbeats, `Last-Event-ID`, backpressure and a final event on
  * shutdown. Web Request/Response only: no Node objects, so hosts, `.fetch` and unit tests share it.
  */
-export {
-  eventStream,
-  eventStreamOf,
-  setEventData,
-  type EventDataSettings,
-  type EventStream,
-  type EventStreamControl,
-  type EventStreamOptions,
-  type EventStreamRun,
-} from './event-stream';
+export { eventStream, eventStreamFailure, eventStreamOf, setEventData } from './event-stream';
+export type {
+  EventDataSettings,
+  EventStream,
+  EventStreamControl,
+  EventStreamFailure,
+  EventStreamOptions,
+  EventStreamRun,
+} from './types';
 export { formatEvent, type EventMessage } from './format';
+export { Heartbeat, heartbeatInterval } from './heartbeat';

@@ -13,7 +13,7 @@ import type {
 } from '../types';
 import { checkTopic, type Publication } from './publication';
 import type { Subscriber, TopicHub } from './topic-hub';
-import { formatEvent } from '../event-stream';
+import { formatEvent, Heartbeat, heartbeatInterval } from '../event-stream';
 
 /** Thrown by the next read of a subscription whose reader fell `backpressureLimit` bytes behind. */
 export class SlowSubscriberError extends Error {
@@ -21,7 +21,6 @@ export class SlowSubscriberError extends Error {
 }
 
 const encoder = new TextEncoder();
-const DEFAULT_HEARTBEAT = 15_000;
 const DEFAULT_SHUTDOWN_EVENT = { event: 'shutdown', data: '' };
 const HEARTBEAT = encoder.encode(':\n\n');
 
@@ -112,28 +111,19 @@ export class TopicStream<T extends string> implements Subscriber, TopicSubscript
   }
 
   toEventStream(options: TopicEventStreamOptions = {}): ReadableStream<Uint8Array> {
-    const heartbeat = options.heartbeat ?? DEFAULT_HEARTBEAT;
-    if (heartbeat !== false && !(heartbeat > 0)) {
-      throw new TypeError('toEventStream: heartbeat must be a number of milliseconds above 0, or false');
-    }
+    const every = heartbeatInterval(options.heartbeat, 'toEventStream');
     const shutdownEvent = options.shutdownEvent ?? DEFAULT_SHUTDOWN_EVENT;
     // Framed now: an event that cannot be framed (a line break in its name) is refused at the call, not at shutdown.
     const lastEvent = shutdownEvent === false ? undefined : formatEvent(shutdownEvent, shutdownEvent.data);
-    // One timer for the stream's life: a comment goes out on a beat when no message went out since the last.
-    let beating: ReturnType<typeof setInterval> | undefined;
-    let sentSinceBeat = false;
-    const stopBeating = () => clearInterval(beating);
+    // A comment whenever nothing went out for `every` ms, as `eventStream`'s.
+    let heartbeat: Heartbeat | undefined;
+    const stopBeating = () => heartbeat?.stop();
     return new ReadableStream<Uint8Array>(
       {
         start: (controller) => {
           // A comment first: the response starts at once, and the client knows it is subscribed.
           controller.enqueue(encoder.encode(': subscribed\n\n'));
-          if (heartbeat === false) return;
-          beating = setInterval(() => {
-            if (sentSinceBeat) sentSinceBeat = false;
-            else controller.enqueue(HEARTBEAT);
-          }, heartbeat);
-          beating.unref?.();
+          if (every !== false) heartbeat = new Heartbeat(every, () => controller.enqueue(HEARTBEAT));
         },
         pull: async (controller) => {
           let next: IteratorResult<TopicMessage<T>>;
@@ -145,7 +135,7 @@ export class TopicStream<T extends string> implements Subscriber, TopicSubscript
             throw error;
           }
           if (!next.done) {
-            sentSinceBeat = true;
+            heartbeat?.wrote();
             return controller.enqueue(encoder.encode(eventText(next.value)));
           }
           stopBeating();

@@ -15,7 +15,7 @@ import { mountEndpoints, type EndpointErrorInfo } from '../../src';
 import { hosts, type RunningHost } from '../integration/hosts';
 import { seen } from '../fixtures/events-app/app/_lib/seen';
 import { httpRequest } from '../support/net';
-import { parseEventStream } from './support';
+import { parseEventStream, readChunks } from './support';
 
 const dir = path.join(__dirname, '../fixtures/events-app/app');
 
@@ -48,6 +48,22 @@ function readArrivals(
       decoded.on('error', reject);
     });
     req.on('error', reject);
+  });
+}
+
+/** GET `url` to its end, or to a broken connection: its status and text, and which it was. */
+function readBroken(url: string): Promise<{ status: number | undefined; text: string; broken: boolean }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { agent: false, headers: { 'accept-encoding': 'gzip' } }, (res) => {
+        const decoded = res.headers['content-encoding'] === 'gzip' ? res.pipe(zlib.createGunzip()) : res;
+        let text = '';
+        decoded.setEncoding('utf8');
+        decoded.on('data', (chunk: string) => (text += chunk));
+        decoded.on('end', () => resolve({ status: res.statusCode, text, broken: false }));
+        res.on('error', () => resolve({ status: res.statusCode, text, broken: true }));
+      })
+      .on('error', reject);
   });
 }
 
@@ -138,6 +154,23 @@ describe('event streams through every host', () => {
         expect(reported.map((r) => (r.error as Error).message)).to.deep.equal(['the feed broke at once']);
       });
 
+      it('a run that throws right after send() resolved: the client has that event, then a broken connection', async () => {
+        reported.length = 0;
+        const received = await readBroken(`${compressed.url}/fails-after-send`);
+        expect(received.status).to.equal(200);
+        expect(received.broken).to.equal(true);
+        expect(parseEventStream(received.text).events).to.deep.equal([
+          { event: 'message', id: '1', data: 'taken' },
+        ]);
+        expect(reported.map((r) => (r.error as Error).message)).to.deep.equal(['broke right after an event']);
+
+        // Before any event, the stream's own `retry:` line does not make it a started one.
+        reported.length = 0;
+        const atOnce = await httpRequest(`${compressed.url}/fails-after-send?at-once`);
+        expect(atOnce.status).to.equal(500);
+        expect(reported.map((r) => (r.error as Error).message)).to.deep.equal(['broke before any event']);
+      });
+
       it('hands the handler the Last-Event-ID the client sent', async () => {
         const { events } = await readArrivals(`${compressed.url}/ticks?count=2&every=1`, {
           'last-event-id': '41',
@@ -177,6 +210,47 @@ describe('event streams through every host', () => {
   }
 
   describe('.fetch', () => {
+    it('a run that throws: after events, the body breaks and onError is told; before any, a 500', async () => {
+      const reported: { error: unknown; info: EndpointErrorInfo }[] = [];
+      const endpoints = mountEndpoints({
+        dir,
+        onError: (error, info) => void reported.push({ error, info }),
+      });
+      try {
+        for (const [path, events, message] of [
+          ['/fails', ['1', '2'], 'the feed broke'],
+          ['/fails-after-send', ['1'], 'broke right after an event'],
+        ] as const) {
+          reported.length = 0;
+          const response = await endpoints.fetch(createTestRequest(path));
+          expect(response.status).to.equal(200);
+          let text = '';
+          const failure = await readChunks(response.body!, (chunk) => void (text += chunk)).then(
+            () => undefined,
+            (error: unknown) => error,
+          );
+          expect((failure as Error).message).to.equal(message);
+          expect(parseEventStream(text).events.map((e) => e.id)).to.deep.equal(events);
+          await new Promise((resolve) => setImmediate(resolve));
+          expect(reported.map((r) => (r.error as Error).message)).to.deep.equal([message]);
+          expect(reported[0]!.info).to.deep.include({ export: 'GET', passedToNext: false });
+        }
+
+        for (const [path, message] of [
+          ['/fails?at-once', 'the feed broke at once'],
+          ['/fails-after-send?at-once', 'broke before any event'],
+        ] as const) {
+          reported.length = 0;
+          const response = await endpoints.fetch(createTestRequest(path));
+          expect(response.status).to.equal(500);
+          await response.text();
+          expect(reported.map((r) => (r.error as Error).message)).to.deep.equal([message]);
+        }
+      } finally {
+        await endpoints.close();
+      }
+    });
+
     it('streams the events, with the Last-Event-ID handed over', async () => {
       seen.lastEventIds = [];
       const endpoints = mountEndpoints({ dir });
