@@ -41,6 +41,7 @@ export class BodyTooDeepError extends Error {
   readonly status = 400;
   readonly statusCode = 400;
   readonly expose = true;
+  readonly code = 'BODY_TOO_DEEP';
   constructor() {
     super('The request body, as parsed by earlier middleware, is nested too deeply to be encoded again');
     this.name = 'BodyTooDeepError';

@@ -7,41 +7,55 @@ import type { Dispatch } from './method-table';
 
 export interface Answer {
   readonly status: number;
+  /**
+   * What the answer is about, in a word that stays the same from version to version: an app that
+   * translates its error messages translates by it, not by the English `message`.
+   */
+  readonly code: string;
   /** Plain-text body; empty for a 204. */
   readonly message: string;
   /** The `Allow` header, for 405 and the automatic OPTIONS. */
   readonly allow?: string;
 }
 
-export const NOT_FOUND: Answer = { status: 404, message: 'Not Found' };
+export const NOT_FOUND: Answer = { status: 404, code: 'NOT_FOUND', message: 'Not Found' };
 export const MALFORMED_PATH_ANSWER: Answer = {
   status: 400,
+  code: 'MALFORMED_PATH',
   message: 'Bad Request: malformed percent-encoding in the URL path',
 };
 export const REWRITTEN_PATH_ANSWER: Answer = {
   status: 400,
+  code: 'REWRITTEN_PATH',
   message:
     'Bad Request: the URL path has a "." or ".." segment, a backslash, or a character that must be percent-encoded',
 };
 export const BAD_ORIGIN: Answer = {
   status: 400,
+  code: 'BAD_ORIGIN',
   message: 'Bad Request: invalid Host header, request target or forwarded protocol',
 };
 /**
  * CONNECT, TRACE or TRACK in front of a bridged middleware: no Request can carry them. No `Allow`:
  * the methods the app behind it serves are not the middleware's to know.
  */
-export const METHOD_WITHOUT_REQUEST: Answer = { status: 405, message: 'Method Not Allowed' };
-export const PAYLOAD_TOO_LARGE: Answer = { status: 413, message: 'Payload Too Large' };
+export const METHOD_WITHOUT_REQUEST: Answer = {
+  status: 405,
+  code: 'METHOD_NOT_ALLOWED',
+  message: 'Method Not Allowed',
+};
+export const PAYLOAD_TOO_LARGE: Answer = { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'Payload Too Large' };
 /** A body an earlier parser read, nested too deeply to be encoded again for the handler. */
 export const BODY_TOO_DEEP: Answer = {
   status: 400,
+  code: 'BODY_TOO_DEEP',
   message: 'Bad Request: the request body is nested too deeply',
 };
-export const INTERNAL_ERROR: Answer = { status: 500, message: 'Internal Server Error' };
+export const INTERNAL_ERROR: Answer = { status: 500, code: 'INTERNAL_ERROR', message: 'Internal Server Error' };
 /** A request for the tree of a mount that is closing (`endpoints.close()`): try again, elsewhere. */
 export const SHUTTING_DOWN: Answer = {
   status: 503,
+  code: 'SHUTTING_DOWN',
   message: 'Service Unavailable: the server is shutting down',
 };
 
@@ -49,9 +63,9 @@ export const SHUTTING_DOWN: Answer = {
 export function answerFor(decision: Exclude<Dispatch, { kind: 'handler' }>): Answer | undefined {
   switch (decision.kind) {
     case 'options':
-      return { status: 204, message: '', allow: decision.allow };
+      return { status: 204, code: 'OPTIONS', message: '', allow: decision.allow };
     case 'not-allowed':
-      return { status: 405, message: 'Method Not Allowed', allow: decision.allow };
+      return { status: 405, code: 'METHOD_NOT_ALLOWED', message: 'Method Not Allowed', allow: decision.allow };
     case 'pass':
       return undefined;
   }
@@ -62,12 +76,15 @@ export function answerFor(decision: Exclude<Dispatch, { kind: 'handler' }>): Ans
  * handler: `next(err)` with it lets the app answer in its own error shape, as it answers
  * body-parser's errors. The fields are the ones body-parser and http-errors give theirs, which
  * error handlers already read: `status` and `statusCode`, `expose` (the message is meant for the
- * client), and `headers` (`Allow` for a 405), which Express's default handler sets on its answer.
+ * client), and `headers` (`Allow` for a 405), which Express's default handler sets on its answer;
+ * and `code`, which stays the same where the message may be reworded.
  * Where there is no error handler (a bare node:http server, `.fetch`) the plain answer goes out.
  */
 export class RequestRefusedError extends Error {
   readonly status: number;
   readonly statusCode: number;
+  /** The answer's `code`: `MALFORMED_PATH`, `BAD_ORIGIN`, `METHOD_NOT_ALLOWED`, … (docs/errors.md). */
+  readonly code: string;
   readonly expose = true;
   readonly headers: Readonly<Record<string, string>> | undefined;
 
@@ -75,6 +92,7 @@ export class RequestRefusedError extends Error {
     super(answer.message);
     this.name = 'RequestRefusedError';
     this.status = this.statusCode = answer.status;
+    this.code = answer.code;
     this.headers = answer.allow === undefined ? undefined : { Allow: answer.allow };
     // A refusal is about the client's request, not a fault in code: frames of the library's own
     // functions would tell the reader nothing, and Express's default handler prints the stack

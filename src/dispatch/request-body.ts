@@ -21,6 +21,7 @@ export class BodyLimitError extends Error {
   readonly statusCode = 413;
   readonly expose = true;
   readonly type = 'entity.too.large';
+  readonly code = 'PAYLOAD_TOO_LARGE';
   constructor(readonly limit: number) {
     super(`Request body too large: the limit is ${limit} bytes`);
     this.name = 'BodyLimitError';
@@ -32,6 +33,7 @@ export class BodyLimitError extends Error {
  * passed to the host's error handler (which would log a 500 for a request no one waits for).
  */
 export class ClientClosedError extends Error {
+  readonly code = 'CLIENT_CLOSED';
   constructor(message = 'The client closed the connection before the body was complete') {
     super(message);
     this.name = 'ClientClosedError';
