@@ -5,7 +5,7 @@
  * words messages share; files on disk; the route table, the tracing channels (issue 27) and the
  * event streams handlers send;
  * handlers, their contracts and answers in Web terms; Node
- * I/O, validation, loading, typed routes, the route listing and the topics; development mode, `check`, the test
+ * I/O, validation, loading, typed routes, the route listing, the topics and reading bodies as Express's parsers do; development mode, `check`, the test
  * helpers, bridgeMiddleware, the OpenAPI document, the typed client, reading a build, WebSockets and
  * the Redis backplane; mounting and
  * writing a build; the entry points, the library's and the command line's.
@@ -18,7 +18,15 @@ const FLOORS = [
   ['src/discover/'],
   ['src/router/', 'src/observe/', 'src/event-stream/'],
   ['src/dispatch/', 'src/contract/'],
-  ['src/bridge/', 'src/validate/', 'src/load/', 'src/typed-routes/', 'src/describe-routes.ts', 'src/topics/'],
+  [
+    'src/bridge/',
+    'src/validate/',
+    'src/load/',
+    'src/typed-routes/',
+    'src/describe-routes.ts',
+    'src/topics/',
+    'src/body/',
+  ],
   [
     'src/dev/',
     'src/check/',
