@@ -289,7 +289,9 @@ export interface DevOptions {
   debounce?: number;
   /**
    * Where the typed-routes declaration is written on every change, or `false` to write none.
-   * Default: `express-file-endpoints-env.d.ts` beside `dir` (in its parent folder).
+   * Default: `express-file-endpoints-env.d.ts` beside `dir` (in its parent folder) when that file
+   * exists (`typegen` wrote it), else `node_modules/.cache/express-file-endpoints/env.d.ts` in the
+   * project, so nothing is written among the app's sources unasked.
    */
   types?: string | false;
   /** Where reloads and problems are reported. Default `console`. */

@@ -7,6 +7,7 @@
  * (Bun) cannot have it: asked for with `dev`, the mount is refused, saying why and what reloads
  * there instead; implied by NODE_ENV alone, the tree is served without it, and a warning says so.
  */
+import { existsSync } from 'node:fs';
 import Module from 'node:module';
 import path from 'node:path';
 import { defaultTypesFile } from '../typed-routes';
@@ -43,10 +44,32 @@ export function resolveDevOptions(
   const given: DevOptions = typeof dev === 'object' ? dev : {};
   return {
     debounce: given.debounce ?? 30,
-    types: given.types === false ? false : path.resolve(given.types ?? defaultTypesFile(root)),
+    types: given.types === false ? false : path.resolve(given.types ?? devTypesFile(root)),
     logger: given.logger ?? consoleLogger,
     onReload: given.onReload,
   };
+}
+
+/**
+ * Where development mode keeps the typed-routes declaration when not told: the file `typegen` writes
+ * beside the tree, once the app has one (it chose to have it there), else the project's
+ * `node_modules/.cache`, which formatters and linters leave alone: development mode writes nothing
+ * into the app's sources unasked. docs/development-mode.md says how tsconfig includes either.
+ */
+export function devTypesFile(root: string): string {
+  const beside = defaultTypesFile(root);
+  if (existsSync(beside)) return beside;
+  return path.join(projectRoot(root), 'node_modules', '.cache', 'express-file-endpoints', 'env.d.ts');
+}
+
+/** The nearest folder at or above `from` with a package.json; the tree's parent when none has one. */
+function projectRoot(from: string): string {
+  for (let at = from; ;) {
+    if (existsSync(path.join(at, 'package.json'))) return at;
+    const up = path.dirname(at);
+    if (up === at) return path.dirname(from);
+    at = up;
+  }
 }
 
 function hasModuleHooks(): boolean {

@@ -3,6 +3,8 @@
  * the same middleware. The error page's two forms.
  */
 import { expect } from 'chai';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { resolveDevOptions } from '../../src/dev';
 import { errorPage, formatProblems } from '../../src/dev/error-page';
@@ -23,7 +25,7 @@ describe('dev mode: when it is on', () => {
     delete process.env.NODE_ENV;
     expect(resolveDevOptions(undefined, '/srv/app')).to.equal(undefined);
     expect(resolveDevOptions(true, '/srv/app')?.types).to.equal(
-      path.resolve('/srv/express-file-endpoints-env.d.ts'),
+      path.resolve('/srv/node_modules/.cache/express-file-endpoints/env.d.ts'),
     );
     process.env.NODE_ENV = 'production';
     expect(resolveDevOptions(undefined, '/srv/app')).to.equal(undefined);
@@ -34,6 +36,26 @@ describe('dev mode: when it is on', () => {
       types: false,
       debounce: 5,
     });
+  });
+
+  it("writes the declaration into the project's node_modules/.cache, or beside the tree once typegen put one there", () => {
+    const project = mkdtempSync(path.join(tmpdir(), 'efe-dev-types-'));
+    try {
+      const app = path.join(project, 'src', 'lib', 'endpoints');
+      mkdirSync(app, { recursive: true });
+      writeFileSync(path.join(project, 'package.json'), '{ "type": "module" }');
+      expect(resolveDevOptions(true, app)?.types).to.equal(
+        path.join(project, 'node_modules/.cache/express-file-endpoints/env.d.ts'),
+      );
+      const beside = path.join(project, 'src', 'lib', 'express-file-endpoints-env.d.ts');
+      writeFileSync(beside, '');
+      expect(resolveDevOptions(true, app)?.types).to.equal(beside);
+      expect(resolveDevOptions({ types: 'types/routes.d.ts' }, app)?.types).to.equal(
+        path.resolve('types/routes.d.ts'),
+      );
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
   });
 
   it('watches nothing without it: an edit is not served until a restart', async () => {
