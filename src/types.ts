@@ -48,8 +48,9 @@ export interface NodeContext {
 export interface Locals {}
 
 /**
- * Second argument of every handler. `mountEndpoints` always sets `route`, `mountPath` and `after`
- * (on Node and under `.fetch`); they are optional so a unit test can call a handler with `{ params }`.
+ * Second argument of every handler. `mountEndpoints` always sets `locals`, `route`, `mountPath` and
+ * `after` (on Node and under `.fetch`); all but `locals` are optional, so a unit test can call a
+ * handler with `{ params, locals: {} }`.
  */
 export interface EndpointContext<
   P extends Params | string = Params,
@@ -60,10 +61,11 @@ export interface EndpointContext<
   /**
    * One object per request that middleware fill and handlers read (`locals.user`), the same on every
    * host: the Node bridge, `.fetch`, other runtimes and WebSocket hooks. It starts empty, or with what
-   * the mount's `locals` option takes from the Node request. Always set by the library; optional so a
-   * unit test can call a handler with `{ params }` (`createTestContext({ locals })` sets it).
+   * the mount's `locals` option takes from the Node request. Always set by the library, so a handler
+   * reads it as it is (`const { config } = locals`); a unit test hands it in with
+   * `createTestContext({ locals })`, or as `{ params, locals }`.
    */
-  locals?: L;
+  locals: L;
   /** The Node request/response behind this call; `undefined` under `.fetch()` and in unit tests. */
   node?: NodeContext;
   /** The route pattern that matched, as the folders spell it: `/api/users/[id]`. */
@@ -91,6 +93,15 @@ export interface EndpointContext<
    */
   subscribe?: SubscribeTopics;
 }
+
+/**
+ * A context as a caller hands it in: `locals` may be left out (a unit test calling a handler made by
+ * `defineHandler` with `{ params }`), and the handler then reads an empty object.
+ */
+export type EndpointContextInit<
+  P extends Params | string = Params,
+  L extends object = Locals & Record<string, unknown>,
+> = Omit<EndpointContext<P, L>, 'locals'> & { locals?: L };
 
 /** An exported `GET`/`POST`/…/`ANY`/default handler. */
 export type EndpointHandler<P extends Params | string = Params> = (

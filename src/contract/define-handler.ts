@@ -9,7 +9,7 @@
  * costs nothing more than the validation, and a handler without a contract nothing at all.
  */
 import { isResponse } from '../is-response';
-import type { EndpointContext, InvalidInputHandler } from '../types';
+import type { EndpointContextInit, InvalidInputHandler } from '../types';
 import { describeValue } from '../words';
 import { directCallChecksResponses } from './response-checks';
 import { problemResponse } from './problem';
@@ -92,7 +92,7 @@ function contractHandler<C extends EndpointContract>(
   const events = contract.events;
 
   // Two declared parameters: dispatch gives a handler its Request only when it declares one.
-  async function validatingHandler(request: Request, context?: EndpointContext): Promise<Response> {
+  async function validatingHandler(request: Request, context?: EndpointContextInit): Promise<Response> {
     const input = await validateInput(contract, request, rawParams(context));
     if ('issues' in input) {
       const { issues, omittedIssues, status } = input;

@@ -4,7 +4,7 @@
  * (`StandardSchemaV1.InferOutput`), so a transform's result is what the handler sees.
  */
 import type { EventStream, EventStreamOptions } from '../event-stream';
-import type { EndpointContext, InvalidInputHandler, Params } from '../types';
+import type { EndpointContext, EndpointContextInit, InvalidInputHandler, Params } from '../types';
 import type { StandardSchemaV1 } from './standard-schema';
 
 /** The request parts a contract can check, in the order their issues are listed. */
@@ -120,7 +120,7 @@ export interface ContractRecord<C extends EndpointContract = EndpointContract> {
  * just `{ params }`). It validates, then runs the handler or answers the invalid request.
  */
 export interface ContractHandler<C extends EndpointContract = EndpointContract> {
-  (request: Request, context?: EndpointContext): Promise<Response>;
+  (request: Request, context?: EndpointContextInit): Promise<Response>;
   readonly [CONTRACT]: ContractRecord<C>;
 }
 

@@ -4,7 +4,7 @@
  * The original context is left as it is: middleware that holds it sees the raw params.
  */
 import { eventStream, type EventStreamOptions, type EventStreamRun } from '../event-stream';
-import type { EndpointContext, NodeContext, Params } from '../types';
+import type { EndpointContext, EndpointContextInit, NodeContext, Params } from '../types';
 import type { InputLocation } from './types';
 
 export class ValidatedContext {
@@ -15,10 +15,11 @@ export class ValidatedContext {
   declare body?: unknown;
   /** A contract with `events`: the handler's event stream, its events typed and checked. */
   declare eventStream?: (run: EventStreamRun<unknown>, options?: EventStreamOptions) => Response;
-  readonly #base: EndpointContext | undefined;
+  readonly #base: EndpointContextInit | undefined;
+  #locals: EndpointContext['locals'] | undefined;
 
   constructor(
-    base: EndpointContext | undefined,
+    base: EndpointContextInit | undefined,
     values: Partial<Record<InputLocation, unknown>>,
     /** The request, when the contract declares `events`. */
     request?: Request,
@@ -43,8 +44,9 @@ export class ValidatedContext {
     return this.#base?.mountPath;
   }
 
+  /** A unit test may leave them out: the handler then reads an empty object, as a request's start. */
   get locals(): EndpointContext['locals'] {
-    return this.#base?.locals;
+    return this.#base?.locals ?? (this.#locals ??= Object.create(null) as EndpointContext['locals']);
   }
 
   get after(): EndpointContext['after'] {
@@ -61,7 +63,7 @@ export class ValidatedContext {
 }
 
 /** The route's params as the router (or a test) gave them; none for a direct call without a context. */
-export function rawParams(base: EndpointContext | undefined): Params {
+export function rawParams(base: EndpointContextInit | undefined): Params {
   return base?.params ?? Object.create(null);
 }
 

@@ -8,6 +8,7 @@ import express from 'express';
 import http from 'node:http';
 import {
   bridgeMiddleware,
+  defineHandler,
   mountEndpoints,
   type EndpointContext,
   type EndpointErrorInfo,
@@ -89,4 +90,28 @@ export function withOnError(): void {
       if (!info.passedToNext) console.error(where, error);
     },
   });
+}
+
+// A handler reads its locals as they are, under strict TypeScript: the library always sets them.
+declare module '../../src/index' {
+  interface Locals {
+    config?: { baseUriPath: string };
+  }
+}
+export function readsLocals(_request: Request, { locals }: EndpointContext): Response {
+  const { config } = locals;
+  return new Response(config?.baseUriPath ?? '');
+}
+
+// A handler made by defineHandler is still called with just `{ params }` in a unit test; a plain one
+// typed with EndpointContext gets its locals too.
+export async function callsHandlers(): Promise<void> {
+  const validated = defineHandler(
+    {},
+    (_request, { locals }) => new Response(String(Object.keys(locals).length)),
+  );
+  await validated(createTestRequest('/x'), { params: {} });
+  readsLocals(createTestRequest('/x'), { params: {}, locals: {} });
+  // @ts-expect-error a plain handler reads locals: a unit test hands them in (or uses createTestContext)
+  readsLocals(createTestRequest('/x'), { params: {} });
 }
