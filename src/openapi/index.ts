@@ -5,6 +5,7 @@
 export { generateOpenAPI, type LoadedModules } from './document';
 export { toYaml } from './yaml';
 export { serveOpenAPI } from './serve';
+export { mergeOpenAPI, type MergeOpenAPIOptions } from './merge';
 export type {
   OpenAPIDocument,
   OpenAPIInfo,
