@@ -1,8 +1,8 @@
 /**
- * The layout's rules, checked by `npm run check:layers` in `npm test` (issue 23): no import circle
+ * The layout's rules, checked by `npm run check:layers` in `npm test`: no import circle
  * in src/, and every import goes down. The floors, from the bottom: the runtime the library runs on
  * (floor 0: debug.ts reads the environment through it); the public vocabulary and the
- * words messages share; files on disk; the route table, the tracing channels (issue 27) and the
+ * words messages share; files on disk; the route table, the tracing channels and the
  * event streams handlers send;
  * handlers, their contracts and answers in Web terms; Node
  * I/O, validation, loading, typed routes, the route listing, the topics and reading bodies as Express's parsers do; development mode, `check`, the test

@@ -38,7 +38,7 @@ export interface AttachOptions {
   mountPath?: string;
   /** Largest message in bytes a client may send; a larger one closes the socket with 1009. Default 1 MiB. */
   maxMessageSize?: number;
-  /** Milliseconds between pings; a socket that has not handshakeOver the last one is cut. `false`: none. Default 30,000. */
+  /** Milliseconds between pings; a socket that has not answered the last one is cut. `false`: none. Default 30,000. */
   pingInterval?: number | false;
   /** Milliseconds a socket has to answer the server's close with its own, before it is cut. Default 5,000. */
   closeTimeout?: number;

@@ -114,7 +114,7 @@ class UpgradeHost implements HandlerHost<Promise<UpgradeDecision>> {
   }
 
   /**
-   * `after()` callbacks run once the handshake is handshakeOver or the client has gone, whichever comes
+   * `after()` callbacks run once the handshake is over or the client has gone, whichever comes
    * first: not when an accepted socket closes, hours later.
    */
   whenDone(run: () => PromiseLike<unknown> | undefined): void {
