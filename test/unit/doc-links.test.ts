@@ -105,6 +105,11 @@ describe('documentation links', () => {
       expect(fromReadme.has(file), `README.md → ${file}`).to.equal(true);
   });
 
+  it("the README stays a front page of 400 lines at most: the detail is the docs pages'", () => {
+    const lines = readFileSync(path.join(ROOT, 'README.md'), 'utf8').trimEnd().split('\n').length;
+    expect(lines).to.be.at.most(400);
+  });
+
   it('headings are turned into anchors as GitHub does', () => {
     expect(slug('`check --load`')).to.equal('check---load');
     expect(slug('`after(fn)`: work after the response')).to.equal('afterfn-work-after-the-response');
