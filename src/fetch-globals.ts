@@ -9,6 +9,11 @@
  * helpers: both entry points that need them fail as they are imported. A call, not a bare import: the package
  * is marked free of side effects, so a bundler (esbuild, building this package) drops an import whose names go
  * unused.
+ *
+ * This module also checks as it is evaluated, and src/index.ts imports it first: a bundle evaluates its modules
+ * in import order, so the check comes before any module-level `new TextEncoder()` or `new TextDecoder()` of the
+ * modules after it. Jest's jsdom environment lacks those too, and their ReferenceError would otherwise be what
+ * the user sees (Jest 26's default environment; `--env=jsdom` on later ones).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -72,3 +77,5 @@ export function assertFetchGlobals(): void {
   problem.stack = `${problem.name}: ${problem.message}`;
   throw problem;
 }
+
+assertFetchGlobals();

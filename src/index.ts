@@ -1,4 +1,8 @@
 /** express-file-endpoints: file-based, Web-standard endpoint handlers for Express, Connect and node:http. */
+// First: the bundle evaluates modules in this order, and this one checks for the Fetch API's globals as it is
+// evaluated, before any module below needs a Web global at load (see fetch-globals.ts). Its name is used
+// below, so a bundler keeps the import where it is although the package is marked free of side effects.
+import { assertFetchGlobals } from './fetch-globals';
 export { mountEndpoints } from './mount';
 export { DEFAULT_BODY_LIMIT, BodyLimitError, type NodeMiddleware } from './bridge';
 export { bridgeMiddleware, type BridgeOptions } from './bridge-middleware';
@@ -101,3 +105,6 @@ export type {
 export { redisBackplane, type RedisBackplaneOptions, type RedisClientLike } from './redis-backplane';
 export type { DeliverTraceContext, DropMessage, PublishTraceContext } from './observe';
 export type { AttachOptions } from './websocket';
+
+// Checked already, as fetch-globals.ts was evaluated; this use is what keeps that import first.
+assertFetchGlobals();

@@ -1,8 +1,9 @@
 /**
- * mountEndpoints: discover -> validate -> (async) load -> route table -> Connect middleware.
+ * mountEndpoints: discover -> validate -> load -> route table -> Connect middleware.
  *
- * Discovery and validation run synchronously so an invalid tree throws at the call; loading
- * modules is asynchronous, and requests that arrive before it ends wait for it.
+ * Discovery and validation run synchronously so an invalid tree throws at the call. The modules that can be
+ * required synchronously are, at the call too, as an app's routers are (src/load/require-module.ts); the rest
+ * load asynchronously, and requests that arrive before loading ends wait for it.
  */
 import {
   createNodeMiddleware,
@@ -14,6 +15,7 @@ import {
 import {
   discoverTree,
   displayPath,
+  isTypeScriptFile,
   middlewareFilesFor,
   type DiscoveredTree,
   type RouteFile,
@@ -45,7 +47,7 @@ import {
   withUpgradeRequired,
 } from './dispatch';
 import { mountChecksResponses, withContractSettings } from './contract';
-import { loadedExportInfo, loadModule, type ModuleExports } from './load';
+import { loadedExportInfo, loadModule, requireModule, type ModuleExports } from './load';
 import {
   generateOpenAPI,
   serveOpenAPI,
@@ -255,7 +257,9 @@ class Mount implements DevLoopHost {
       // A build's modules come from one import: if it fails, the whole tree fails, told once below.
       if (build) return (await build.modules).get(file.file)!;
       try {
-        return await loadModule(file.file, file.displayPath);
+        // Called for every file as the mount is made: what can be required is, before mountEndpoints returns. A
+        // failure is caught here all the same, and becomes what a failed `import()` becomes.
+        return requireModule(file.file, file.displayPath) ?? (await loadModule(file.file, file.displayPath));
       } catch (error) {
         failures.push({ file, error });
         return failingModule(file, patternsWithPage(tree).has(file.pattern), error);
@@ -295,9 +299,14 @@ class Mount implements DevLoopHost {
   async compile(tree: DiscoveredTree, load: (file: RouteFile) => Promise<ModuleExports>): Promise<Compiled> {
     const { settings } = this;
     const modules = new Map<RouteFile, ModuleExports>();
-    await Promise.all(
-      tree.files.filter((f) => f.kind !== 'page').map(async (file) => modules.set(file, await load(file))),
-    );
+    // JavaScript first: the first CommonJS TypeScript file registers tsx's require hook, which would compile an
+    // ES module required after it to CommonJS, so such a module could then only load later, through import().
+    const files = tree.files.filter((f) => f.kind !== 'page');
+    const inLoadOrder = [
+      ...files.filter((f) => !isTypeScriptFile(f.file)),
+      ...files.filter((f) => isTypeScriptFile(f.file)),
+    ];
+    await Promise.all(inLoadOrder.map(async (file) => modules.set(file, await load(file))));
     // Validate again against what the modules really export (`export * from`, computed exports, contracts).
     // The exports go along, for `.routes` to show which handlers have a contract.
     const loaded: DiscoveredTree = {

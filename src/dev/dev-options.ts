@@ -65,10 +65,19 @@ export function devTypesFile(root: string): string {
 /** The nearest folder at or above `from` with a package.json; the tree's parent when none has one. */
 function projectRoot(from: string): string {
   for (let at = from; ;) {
-    if (existsSync(path.join(at, 'package.json'))) return at;
+    if (isFile(path.join(at, 'package.json'))) return at;
     const up = path.dirname(at);
     if (up === at) return path.dirname(from);
     at = up;
+  }
+}
+
+/** A folder the runtime may not read (Deno without `--allow-read` there) has no package.json for us. */
+function isFile(file: string): boolean {
+  try {
+    return existsSync(file);
+  } catch {
+    return false;
   }
 }
 

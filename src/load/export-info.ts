@@ -7,7 +7,7 @@ import { contractOf, INPUT_LOCATIONS } from '../contract';
 import { HANDLER_EXPORTS } from '../dispatch';
 import type { ExportInfo } from '../discover';
 import type { ContractSummary } from '../types';
-import type { ModuleExports } from './load-module';
+import type { ModuleExports } from './module-exports';
 
 const HANDLERS = new Set<string>(HANDLER_EXPORTS);
 

@@ -1,8 +1,10 @@
 /**
- * load: RouteFile -> module exports (import(); TypeScript through tsx whenever it can be found; a test runner's
- * own `require` when one loaded the library).
+ * load: RouteFile -> module exports (require() at the call where it can, import() otherwise; TypeScript through
+ * tsx whenever it can be found; a test runner's own `require` when one loaded the library).
  */
-export { importBuild, importPackage, loadModule, moduleExports, type ModuleExports } from './load-module';
+export { importBuild, importPackage, loadModule } from './load-module';
+export { moduleExports, type ModuleExports } from './module-exports';
+export { requireModule } from './require-module';
 export { EndpointLoadError } from './load-error';
 export { esbuildLocation, formatLocation, isParseFailure } from './source-location';
 export { loadedExportInfo } from './export-info';

@@ -7,6 +7,7 @@
 import path from 'node:path';
 import { isDebugging, withoutStack } from '../debug';
 import { isTypeScriptFile } from '../discover';
+import { runtime } from '../runtime';
 import { isParseFailure, isThrownSyntaxError, withEditorColumns } from './source-location';
 
 /** Thrown when a module cannot be loaded; names the file. */
@@ -48,8 +49,19 @@ const THROWN_SYNTAX_ERROR =
   'new RegExp() or new Function() of bad input, such as an environment variable). Fix that input, or catch ' +
   'the error where it is thrown.';
 
+/**
+ * Deno runs a `.ts` file, and a `.js` file an ES module imports, as an ES module unless its package.json says
+ * `"type": "commonjs"` (https://docs.deno.com/runtime/fundamentals/node/#commonjs-support): CommonJS code then
+ * finds no `require`, `module` or `exports`.
+ */
+const DENO_COMMONJS =
+  'Deno ran this code as an ES module, where CommonJS has no `require`, `module` or `exports`. Set ' +
+  '"type": "commonjs" in the package.json beside it, or name the file .cjs (.cts for TypeScript), or write it ' +
+  'with `import`/`export`.';
+
 function adviceFor(cause: unknown): string | undefined {
   if (isThrownSyntaxError(cause)) return THROWN_SYNTAX_ERROR;
+  if (runtime.name === 'Deno' && isCommonJsOnDeno(cause)) return DENO_COMMONJS;
   const code = codeOf(cause);
   // tsx's parse failures name the line and column themselves.
   if (cause instanceof SyntaxError && isParseFailure(cause)) return RUN_CHECK;
@@ -68,6 +80,11 @@ function lineOf(cause: unknown, file: string): string {
   const base = path.basename(file).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const frame = new RegExp(`[/\\\\]${base}:(\\d+):(\\d+)\\)?$`, 'm').exec(stack);
   return frame ? ` (line ${frame[1]}, column ${frame[2]})` : '';
+}
+
+function isCommonJsOnDeno(cause: unknown): boolean {
+  const message = cause instanceof Error ? cause.message : '';
+  return cause instanceof ReferenceError && /^(?:require|module|exports) is not defined\b/.test(message);
 }
 
 function reasonOf(cause: unknown): string {

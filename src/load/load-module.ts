@@ -18,9 +18,9 @@
  * TypeScript files elsewhere in the tree (see assertCommonJsSyntax).
  *
  * Under Node, `require` and `import()` share one module cache, so which of them loads a file changes no instance
- * the app sees. `import()` stays the way in for JavaScript although Node 22.12+ can `require()` ES modules too:
- * it takes a module with top-level `await`, and development mode reloads an ES module by giving it a new URL,
- * which only `import()` follows.
+ * the app sees. A mount requires what it can before it gets here, at the call (require-module.ts); this is the
+ * way in for the rest, and for development mode and `check --load`: `import()` takes a module with top-level
+ * `await`, and development mode reloads an ES module by giving it a new URL, which only `import()` follows.
  *
  * Under a test runner's own module registry (Jest's, see runner-require.ts) none of that applies: every file
  * goes through the runner's `require`, and the runner's transforms decide what a file may contain.
@@ -29,26 +29,27 @@
  * a CommonJS package): there a `.ts` file is imported as it is, and tsx, whose hooks are Node's,
  * is never looked for.
  */
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { compileFunction } from 'node:vm';
 import { isTypeScriptFile } from '../discover';
 import { runtime } from '../runtime';
+import { assertCommonJsSyntax } from './commonjs-syntax';
+import { moduleExports, type ModuleExports } from './module-exports';
 import { EndpointLoadError, commonJsHint, runnerHint, typeScriptHint } from './load-error';
 import { isCommonJsFile, isStrictlyCommonJsFile } from './module-format';
+import { isTopLevelAwait, requireBuild, requireCommonJsOnDeno } from './require-module';
 import { runnerRequire } from './runner-require';
 import { importAsEsModule, isTsxRegistered, registerTsxFrom } from './tsx-loader';
 import { linksWhenStripped } from './stripped-links';
 import { mayStripTypes, needsMoreThanStripping } from './type-stripping';
 
-export type ModuleExports = Record<string, unknown>;
-
 export async function loadModule(file: string, displayPath: string): Promise<ModuleExports> {
   if (runnerRequire) return loadThroughRunner(runnerRequire, file, displayPath);
   if (isTypeScriptFile(file)) return loadTypeScript(file, displayPath);
   if (isStrictlyCommonJsFile(file)) assertCommonJsSyntax(file, displayPath);
+  const commonJs = requireCommonJsOnDeno(file, displayPath);
+  if (commonJs) return commonJs;
   try {
     return moduleExports(await importFile(file));
   } catch (error) {
@@ -130,24 +131,23 @@ function isEsModuleRefusal(error: unknown): boolean {
   return code === 'ERR_REQUIRE_ESM' || code === 'ERR_REQUIRE_ASYNC_MODULE';
 }
 
+/** A build's manifest module, as `import()` would give it: required at the call where it can be (require-module.ts). */
+export function importBuild(file: string): Promise<{ default?: unknown }> {
+  try {
+    const required = requireBuild(file);
+    if (required) return Promise.resolve(required);
+  } catch (error) {
+    return Promise.reject(error as Error);
+  }
+  return importFile(file);
+}
+
 /**
  * An optional package the library loads when a tree needs it (`ws`), through the same module system as the
  * endpoints: a test runner's `require` where one loaded the library, or `import()`.
  */
 export function importPackage(name: string): Promise<unknown> {
   return runnerRequire ? Promise.resolve().then(() => runnerRequire!(name)) : import(name);
-}
-
-/**
- * A build's manifest module, as `import()` would give it: through a test runner's `require` where one loaded
- * the library and the build is CommonJS, so that the app's modules the build imports are the test's instances
- * (and Jest, which gives its sandbox no working `import()`, can load it at all); otherwise through `import()`.
- */
-export function importBuild(file: string): Promise<{ default?: unknown }> {
-  if (runnerRequire && file.endsWith('.cjs')) {
-    return Promise.resolve().then(() => ({ default: runnerRequire!(file) as unknown }));
-  }
-  return importFile(file);
 }
 
 /** Marks the URL of a file loaded again after Node's type stripping could not load it (see importFile). */
@@ -159,7 +159,7 @@ const RETRY = 'express-file-endpoints-compiled';
  * where the file's own imports failed to link (a type imported without `import type`); then the file gets a URL
  * of its own.
  */
-async function importFile(file: string, failure?: unknown): Promise<ModuleExports> {
+export async function importFile(file: string, failure?: unknown): Promise<ModuleExports> {
   const url = pathToFileURL(file);
   try {
     return (await import(/* webpackIgnore: true */ /* @vite-ignore */ url.href)) as ModuleExports;
@@ -168,56 +168,4 @@ async function importFile(file: string, failure?: unknown): Promise<ModuleExport
   }
   url.searchParams.set(RETRY, '1');
   return (await import(/* webpackIgnore: true */ /* @vite-ignore */ url.href)) as ModuleExports;
-}
-
-/**
- * `require()` of a module with top-level `await`: Node says ERR_REQUIRE_ASYNC_MODULE, and tsx
- * (compiling to CommonJS) "Top-level await is currently not supported with the "cjs" output format".
- */
-function isTopLevelAwait(error: unknown): boolean {
-  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  return code === 'ERR_REQUIRE_ASYNC_MODULE' || /top-level await/i.test(String(message));
-}
-
-/**
- * A `.js` file that Node treats as CommonJS fails on `export`, and so must it here, even when
- * tsx (registered for the tree's TypeScript files) would compile it: otherwise the same file
- * would load or not depending on whether a `.ts` file sits somewhere in the tree. Only files
- * that mention `import`/`export` are compiled to check.
- */
-function assertCommonJsSyntax(file: string, displayPath: string): void {
-  let source: string;
-  try {
-    source = readFileSync(file, 'utf8');
-  } catch {
-    return; // import() reports it
-  }
-  if (!/\b(?:import|export)\b/.test(source)) return;
-  try {
-    compileFunction(
-      source.replace(/^#!.*/, ''),
-      ['exports', 'require', 'module', '__filename', '__dirname'],
-      {
-        filename: file,
-      },
-    );
-  } catch (error) {
-    throw new EndpointLoadError(displayPath, error, commonJsHint(file, error));
-  }
-}
-
-/**
- * A CommonJS module imported with `import()` shows `module.exports` as `default`, beside the
- * names Node's static analysis found in it, each the very same value; handler lookup wants the
- * exports object. An ES module's `default` is whatever it exports as default.
- */
-export function moduleExports(namespace: ModuleExports): ModuleExports {
-  const inner = namespace.default;
-  if (inner === null || typeof inner !== 'object') return namespace;
-  const exportsObject = inner as ModuleExports;
-  if ('module.exports' in namespace || exportsObject.__esModule === true) return exportsObject;
-  const isCommonJs = Object.keys(namespace).every(
-    (name) => name === 'default' || namespace[name] === exportsObject[name],
-  );
-  return isCommonJs ? exportsObject : namespace;
 }

@@ -30,6 +30,17 @@ function thisFilesRequire(): NodeJS.Require | undefined {
   return isForeignModuleSystem(module, require, __filename) ? require : undefined;
 }
 
+/**
+ * True when `require()` of an endpoint gives the instance the library's own `import()` would: where Node's (or
+ * Deno's) module system loaded the library. Not under a test runner's registry, whose own `require` is used then,
+ * nor in the ES module build run by another module system: one that hands it CommonJS's `module` (Vitest's
+ * module runner, inlining it with `server.deps.inline`), whose `import()` shares its modules with the test, and
+ * beside which `require()` would load copies. Node's own ES modules have no `module`.
+ */
+export const requireSharesModules: boolean =
+  runnerRequire === undefined &&
+  (typeof __COMMONJS_BUILD__ !== 'boolean' || __COMMONJS_BUILD__ || typeof module === 'undefined');
+
 /** True when `mod`, this file's `module`, is held by the cache of `req` and is not one of Node's modules. */
 export function isForeignModuleSystem(mod: object | null, req: NodeJS.Require, filename: string): boolean {
   if (mod === null || req.cache?.[filename] !== mod) return false;

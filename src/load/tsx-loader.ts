@@ -15,6 +15,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 let registration: Promise<void> | undefined;
+/** What registering tsx's CommonJS hook threw, thrown again to every later file that needs it. */
+let failure: { error: unknown } | undefined;
 let esModuleHook = false;
 const noTsxIn = new Set<string>();
 
@@ -22,25 +24,44 @@ const noTsxIn = new Set<string>();
 const AS_MODULE = 'express-file-endpoints-format=module';
 
 /**
- * Registers tsx once, found from `dir`; resolves to `false` when it cannot be found there.
- * The CommonJS hook makes `require()` of `.ts` work in-thread (the fast path for CommonJS
- * packages); the ESM hooks cover `import()` of ES module TypeScript (`.mts`, `"type": "module"`).
+ * Registers tsx once, found from `dir`: its CommonJS hook at once, so that `require()` of a `.ts` file works
+ * from this call on (mountEndpoints requires what it can as it is called, see require-module.ts), and its ES
+ * module hooks once their module is imported, which `registerTsxFrom` waits for. `false` when tsx cannot be
+ * found from `dir`; throws when it was found but its CommonJS hook could not be registered.
  */
-export async function registerTsxFrom(dir: string): Promise<boolean> {
-  if (registration) return registration.then(() => true);
+export function startTsxFrom(dir: string): boolean {
+  if (failure) throw failure.error;
+  if (registration) return true;
   if (noTsxIn.has(dir)) return false;
   const api = findTsx(dir);
   if (!api) {
     noTsxIn.add(dir);
     return false;
   }
-  registration ??= (async () => {
+  try {
     (api.require(api.cjs) as { register(): unknown }).register();
+  } catch (error) {
+    failure = { error };
+    throw error;
+  }
+  registration = (async () => {
     const esm = (await import(/* webpackIgnore: true */ pathToFileURL(api.esm).href)) as {
       register(): unknown;
     };
     esm.register();
   })();
+  // Whoever needs the ES module hooks awaits them (registerTsxFrom) and gets the error then.
+  registration.catch(() => {});
+  return true;
+}
+
+/**
+ * Registers tsx once, found from `dir`, and waits for both its hooks; resolves to `false` when it cannot be
+ * found there. The CommonJS hook makes `require()` of `.ts` work in-thread (the fast path for CommonJS
+ * packages); the ESM hooks cover `import()` of ES module TypeScript (`.mts`, `"type": "module"`).
+ */
+export async function registerTsxFrom(dir: string): Promise<boolean> {
+  if (!startTsxFrom(dir)) return false;
   await registration;
   return true;
 }

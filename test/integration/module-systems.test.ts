@@ -1,12 +1,24 @@
 /**
  * TypeScript and JavaScript endpoints in CommonJS and ES module packages, loaded by plain `node`
- * on the built package, with tsx installed in the app or not. Each app is written to a temp
+ * on the built package, with tsx installed in the app or not; and what the sync form loads at its call. Each app is written to a temp
  * folder (outside this repository's node_modules) and loaded from a process started in `/`, so
  * tsx can only be found from the app itself. Runs on every supported Node: where Node strips
  * types itself (22.18+), the cases without tsx load through it or fail saying what it lacks.
  */
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { expect } from 'chai';
-import { ensureBuilt, loadApp, nodeStripsTypes, removeApps, responses, writeApp } from './loading-apps';
+import {
+  builtEntry,
+  ensureBuilt,
+  loadApp,
+  nodeStripsTypes,
+  removeApps,
+  responses,
+  root,
+  writeApp,
+} from './loading-apps';
 
 // A non-erasable construct (an enum), so that only tsx can load it.
 const greeting = `export enum Via { Tsx = 'tsx' }
@@ -164,6 +176,61 @@ describe('integration: endpoints in CommonJS and ES module packages', function (
         expect(responses(outcome)).to.deep.equal([{ status: 200, body: { via: 'js' } }]);
       });
     }
+  });
+});
+
+const SYNC_APP = path.join(root, 'test/fixtures/sync-mount-app');
+
+interface SyncOutcome {
+  threw?: string;
+  atCall: string[];
+  afterReady: string[];
+  ready: string;
+  errors: string[];
+  answers: Record<string, number>;
+  warnings: string[];
+}
+
+/** Runs test/fixtures/sync-mount-app/server.js on the built package, mounting `tree`, in a process of its own. */
+async function runSyncApp(tree: 'app' | 'broken'): Promise<SyncOutcome> {
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test' };
+  delete env.NODE_OPTIONS; // no loader of this repository's tests may sneak in
+  const { stdout } = await promisify(execFile)(process.execPath, ['server.js', builtEntry, tree], {
+    cwd: SYNC_APP,
+    env,
+    timeout: 20_000,
+    killSignal: 'SIGKILL',
+  });
+  return JSON.parse(stdout.trim().split('\n').pop()!) as SyncOutcome;
+}
+
+describe('integration: app.use(mountEndpoints()) loads what it can at the call, as a router is required', function () {
+  this.timeout(60_000);
+  before(async function () {
+    this.timeout(120_000);
+    await ensureBuilt();
+  });
+
+  // An Express app whose last router requiring the models moved into the tree: its start-up code (sequelize.sync())
+  // runs right after the mount, not awaited, and must find the models the endpoints define as they load.
+  it('CommonJS, ES module (require(esm)) and CommonJS TypeScript (tsx) endpoints have run when it returns', async () => {
+    const requiresEsm = (process.features as { require_module?: unknown }).require_module === true;
+    const outcome = await runSyncApp('app');
+    expect(outcome.atCall.sort()).to.deep.equal(
+      requiresEsm ? ['Author', 'Post', 'User'] : ['Author', 'User'],
+    );
+    // Top-level await: only import() takes it, after the call; `.ready` waits for it.
+    expect(outcome.afterReady.sort()).to.deep.equal(['Author', 'Later', 'Post', 'User']);
+    expect(outcome).to.deep.include({ ready: 'resolved', errors: [], warnings: [] });
+    expect(outcome.answers).to.deep.equal({ '/authors': 200, '/later': 200, '/posts': 200, '/users': 200 });
+  });
+
+  it('a module that throws as it is required: no throw at the call, `.ready` rejects, the route answers 500', async () => {
+    const outcome = await runSyncApp('broken');
+    const error = 'Could not load broken/boom/endpoint.js (line 3, column 7): no database';
+    expect(outcome.threw).to.equal(undefined);
+    expect(outcome).to.deep.include({ ready: error, errors: [error] });
+    expect(outcome.answers).to.deep.equal({ '/boom': 500, '/fine': 200 });
   });
 });
 

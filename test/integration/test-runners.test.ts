@@ -7,7 +7,7 @@
  *     docs/testing.md gives, and without it, where the endpoints get their own copies;
  *   - docs/testing.md's snippets for node:test, mocha and Vitest in a CommonJS app, run in copies of those apps;
  *   - Jest with an ES module endpoint, and the package imported without the Fetch API's globals (as under Jest
- *     before 28): the errors that say what to do.
+ *     before 28), or without every Web global jsdom lacks (Jest's jsdom environment): the errors that say what to do.
  * Each suite passes only if one instance of lib/db.js (and of the mailer) serves the test, the endpoints and the
  * router. The documentation shows the fixtures' own files: the first test checks that they are the same.
  */
@@ -180,5 +180,59 @@ console.log(JSON.stringify(failures));`;
           .and.include('npm install -D jest@latest');
       }
     });
+
+    // jest-environment-jsdom is not a dev dependency: its global is jsdom's window, which has none of these
+    // (jsdom has its own URL, AbortController, EventTarget, Blob), so the child deletes them from Node's.
+    const notInJsdom = [
+      'Request',
+      'Response',
+      'Headers',
+      'fetch',
+      'FormData',
+      'TextEncoder',
+      'TextDecoder',
+      'TextEncoderStream',
+      'TextDecoderStream',
+      'ReadableStream',
+      'WritableStream',
+      'TransformStream',
+      'CompressionStream',
+      'DecompressionStream',
+      'BroadcastChannel',
+      'MessageChannel',
+      'structuredClone',
+      'WebSocket',
+    ];
+    for (const [jest, advice] of [
+      ['26.6.3', 'npm install -D jest@latest'],
+      ['30.2.0', "testEnvironment: 'node'"],
+    ] as const) {
+      it(`as in Jest ${jest}'s jsdom environment, without TextEncoder and the rest too: the same error, never a ReferenceError`, async () => {
+        const dir = scratchApp('jest-app');
+        mkdirSync(path.join(dir, 'jsdom/node_modules/jest'), { recursive: true });
+        writeFileSync(
+          path.join(dir, 'jsdom/node_modules/jest/package.json'),
+          JSON.stringify({ version: jest }),
+        );
+        const script = `for (const name of ${JSON.stringify(notInJsdom)}) delete globalThis[name];
+process.env.JEST_WORKER_ID = '1';
+process.chdir('jsdom');
+const failures = [];
+for (const entry of ['express-file-endpoints', 'express-file-endpoints/testing']) {
+  try { require(entry); failures.push(entry + ' loaded'); } catch (error) { failures.push(error.name + ': ' + error.message); }
+}
+console.log(JSON.stringify(failures));`;
+        const result = await runNode(['-e', script], dir);
+        expect(result.code, result.output).to.equal(0);
+        const failures = JSON.parse(result.output) as string[];
+        expect(failures).to.have.length(2);
+        for (const message of failures) {
+          expect(message).to.match(
+            /^Error: express-file-endpoints needs the Fetch API .* are not defined\.\n/,
+          );
+          expect(message).to.include(`Jest ${jest}`).and.include(advice);
+        }
+      });
+    }
   });
 });

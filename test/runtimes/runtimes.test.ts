@@ -104,6 +104,32 @@ describe('runtimes: what is particular to Bun and Deno', function () {
         });
       }
 
+      // Deno's import() takes a .js file for CommonJS only under "type": "commonjs": "require is not defined".
+      it('loads CommonJS .js endpoints under a package.json that names no "type", as most Express apps have', () => {
+        const result = scenario([
+          'mount',
+          path.join(ROOT, 'test/fixtures/untyped-cjs-app/app'),
+          '{}',
+          '/hello',
+        ]);
+        expect(outcome(result)).to.deep.equal({ answers: [[200, 'Hello, object, from CommonJS']] });
+      });
+
+      it(
+        key === 'bun'
+          ? 'loads a CommonJS .ts endpoint under a package.json that names no "type"'
+          : 'a CommonJS .ts endpoint under a package.json that names no "type": the error names the fixes',
+        () => {
+          const tree = path.join(ROOT, 'test/fixtures/untyped-cjs-app/commonjs-ts');
+          const result = outcome(scenario(['mount', tree, '{}', '/hello']));
+          if (key === 'bun') return void expect(result).to.deep.equal({ answers: [[200, 'typed, object']] });
+          expect(result.error).to.include(
+            'commonjs-ts/hello/endpoint.ts (line 2, column 1): exports is not defined',
+          );
+          expect(result.error).to.include('"type": "commonjs"').and.include('.cts for TypeScript');
+        },
+      );
+
       it('check says that the runtime loads the TypeScript files itself, naming it', () => {
         const result = run(runtimeCommand(key, binary, cliBundle(), ['check', 'test/fixtures/app']));
         expect(result.status, result.stderr).to.equal(0);
@@ -159,7 +185,8 @@ describe('runtimes: what is particular to Bun and Deno', function () {
         it('reads NODE_ENV only with --allow-env=NODE_ENV, and never asks for it', () => {
           const folder = helloTree();
           const app = path.join(folder, 'app');
-          const types = path.join(folder, 'express-file-endpoints-env.d.ts');
+          // With no package.json above it, the tree's parent is the project: its node_modules/.cache.
+          const types = path.join(folder, 'node_modules/.cache/express-file-endpoints/env.d.ts');
           try {
             const denied = scenario(['mount', app, '{}', '/hello'], [], { NODE_ENV: 'development' });
             expect([outcome(denied).answers, existsSync(types)]).to.deep.equal([[[200, 'v1']], false]);
