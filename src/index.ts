@@ -40,6 +40,7 @@ export type {
   NodeContext,
   Locals,
   EndpointContext,
+  EndpointContextInit,
   EndpointHandler,
   WebMiddleware,
   MountOptions,
@@ -69,6 +70,8 @@ export type {
 export type { EndpointMethods, HandlerTypes } from './typed-routes';
 export type { TestRequestOptions } from './testing';
 export type { MiddlewareTraceContext, RequestTraceContext } from './observe';
+export { mergeOpenAPI, type MergeOpenAPIOptions } from './openapi';
+export { jsonBody, type JsonBodyOptions } from './body';
 export type {
   OpenAPIDocument,
   OpenAPIInfo,

@@ -6,8 +6,7 @@
  */
 import path from 'node:path';
 import { expect } from 'chai';
-import { mergeOpenAPI } from '../../src/openapi';
-import { mountEndpoints, type OpenAPIDocument } from '../../src';
+import { mergeOpenAPI, mountEndpoints, type OpenAPIDocument } from '../../src';
 import { validate } from '../support/openapi-validator';
 
 const DIR = path.join(__dirname, '../fixtures/openapi-app/app');
