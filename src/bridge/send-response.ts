@@ -19,7 +19,14 @@ import { validateHeaderName, validateHeaderValue } from 'node:http';
 import { declaredLength, frameKnownBody, parseLength } from './body-length';
 import { isClientGone, whenClientGone } from './client-gone';
 import { ClientClosedError } from './request-body';
-import { bodyChunk, isNullBodyStatus, joinChunks, readAvailable, type EtagMode } from '../dispatch';
+import {
+  bodyChunk,
+  HEAD_CHUNKS,
+  isNullBodyStatus,
+  joinChunks,
+  readAvailable,
+  type EtagMode,
+} from '../dispatch';
 import { sendsNotModified } from './conditional';
 import type { ResponseWriter } from './response-writer';
 
@@ -59,7 +66,7 @@ export async function sendWebResponse(
   }
   // Taken before anything is set on `res`: a locked or used body throws here.
   const reader = body.getReader();
-  const start = await readAvailable(reader, options.head ? 1 : Infinity);
+  const start = await readAvailable(reader, options.head ? HEAD_CHUNKS : Infinity);
   try {
     setHead(res, response);
   } catch (error) {

@@ -44,14 +44,22 @@ export const METHOD_WITHOUT_REQUEST: Answer = {
   code: 'METHOD_NOT_ALLOWED',
   message: 'Method Not Allowed',
 };
-export const PAYLOAD_TOO_LARGE: Answer = { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'Payload Too Large' };
+export const PAYLOAD_TOO_LARGE: Answer = {
+  status: 413,
+  code: 'PAYLOAD_TOO_LARGE',
+  message: 'Payload Too Large',
+};
 /** A body an earlier parser read, nested too deeply to be encoded again for the handler. */
 export const BODY_TOO_DEEP: Answer = {
   status: 400,
   code: 'BODY_TOO_DEEP',
   message: 'Bad Request: the request body is nested too deeply',
 };
-export const INTERNAL_ERROR: Answer = { status: 500, code: 'INTERNAL_ERROR', message: 'Internal Server Error' };
+export const INTERNAL_ERROR: Answer = {
+  status: 500,
+  code: 'INTERNAL_ERROR',
+  message: 'Internal Server Error',
+};
 /** A request for the tree of a mount that is closing (`endpoints.close()`): try again, elsewhere. */
 export const SHUTTING_DOWN: Answer = {
   status: 503,
@@ -65,7 +73,12 @@ export function answerFor(decision: Exclude<Dispatch, { kind: 'handler' }>): Ans
     case 'options':
       return { status: 204, code: 'OPTIONS', message: '', allow: decision.allow };
     case 'not-allowed':
-      return { status: 405, code: 'METHOD_NOT_ALLOWED', message: 'Method Not Allowed', allow: decision.allow };
+      return {
+        status: 405,
+        code: 'METHOD_NOT_ALLOWED',
+        message: 'Method Not Allowed',
+        allow: decision.allow,
+      };
     case 'pass':
       return undefined;
   }

@@ -55,7 +55,7 @@ export {
 export { NextCalledTwiceError, NextGuard } from './run-chain';
 export { handleFetch, type FetchSettings } from './handle-fetch';
 export { closeTimeout, Lifecycle, ShutdownError, type CloseOptions, type InFlight } from './lifecycle';
-export { bodyChunk, joinChunks, readAvailable, type Available } from './read-available';
+export { bodyChunk, HEAD_CHUNKS, joinChunks, readAvailable, type Available } from './read-available';
 export {
   etagModeOf,
   fetchEtagModeOf,

@@ -23,11 +23,13 @@ const READY_TURNS = 16;
 // Past this much buffered, a body that keeps producing chunks without waiting is streamed instead:
 // collecting a large stream only to copy it into one buffer cost more CPU than writing it as it comes.
 const MAX_BUFFERED = 64 * 1024;
+/** What a HEAD reads of a body at most: a Blob yields a chunk per part, a FormData two per field. */
+export const HEAD_CHUNKS = 16;
 
 /**
  * `maxChunks`: past that many, what is read so far is returned, the body not yet ended. A HEAD, which
- * sends none of it, reads one chunk and whether the body ends there: a body sent whole still gets
- * its length, and a stream that keeps producing is not pulled for nothing.
+ * sends none of it, reads a few (`HEAD_CHUNKS`): a blob or a form still ends within them, and gets the
+ * length a GET would, while a stream that keeps producing is not pulled for nothing.
  */
 export async function readAvailable(
   reader: ReadableStreamDefaultReader<Uint8Array>,
