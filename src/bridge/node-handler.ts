@@ -5,18 +5,17 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
+  admit,
   answerFor,
   BAD_ORIGIN,
   type CompiledRoute,
   declaresMoreThan,
-  dispatchRequest,
   type EndpointCall,
   type EtagMode,
   emptyLocals,
   Failure,
   type InFlight,
   type Lifecycle,
-  LOADING,
   MALFORMED_PATH_ANSWER,
   type MountedRoute,
   type Outcome,
@@ -30,16 +29,16 @@ import {
   traceRoute,
 } from '../dispatch';
 import { requestObserved, type RequestTrace } from '../observe';
-import { MALFORMED_PATH, type Router, type RouterOptions } from '../router';
+import type { Router, RouterOptions } from '../router';
 import type { NodeContext } from '../types';
 import { isClientGone, isClientGoneError, shutDownResponse } from './client-gone';
 import { drainAfterResponse } from './drain-request';
 import type { ExpressRequest } from './express-request';
 import { hostRouting } from './host-routing';
-import { mountPathOf, pathBelowMount, type MountPaths } from './mount-path';
+import { mountPathOf, originalPath, pathBelowMount, type MountPaths } from './mount-path';
 import { failRequest, finalNext, refuse, sendAnswer, type NextFunction } from './plain-answers';
 import { bodyAlreadyRead, BodyLimitError, BodyTooDeepError } from './request-body';
-import { hasRewrittenPath, requestUrl } from './request-url';
+import { requestUrl } from './request-url';
 import { sendWebResponse, type SendOptions } from './send-response';
 import { toWebRequest } from './web-request';
 
@@ -110,31 +109,34 @@ function handleNodeRequest(
   mount.mountPaths?.note(req);
   // What the host's next() returns is not ours to handle: a non-promise there must not reach `.catch`.
   if (path === undefined) return void next();
-  // Never more loosely than the Express app in front compares its guards' paths.
-  const match = mount.router().match(path, hostRouting(req, mount.routing));
-  if (match === null) return void next();
-  // Whatever answers from here on, a body nobody reads is drained (bounded) after the response.
-  if (match === MALFORMED_PATH) {
-    drainAfterResponse(req, res);
-    return refuse(res, next, MALFORMED_PATH_ANSWER);
-  }
-  const { value: route, params } = match;
-  if (route === LOADING) {
+  const method = req.method ?? 'GET';
+  // Matched never more loosely than the Express app in front compares its guards' paths.
+  const routing = hostRouting(req, mount.routing);
+  const admission = admit(
+    mount.router(),
+    path,
+    routing,
+    originalPath(req) ?? '/',
+    method,
+    mount.lifecycle.closing,
+  );
+  if (admission.kind === 'unmatched') return void next();
+  if (admission.kind === 'loading') {
     // Only a request for an endpoint waits for the modules; the table is complete once they settle.
     return mount.loaded.then(() => handleNodeRequest(mount, req, res, next, hostGetsErrors));
   }
+  // Whatever answers from here on, a body nobody reads is drained (bounded) after the response.
   drainAfterResponse(req, res);
-  if (mount.lifecycle.closing) {
-    // A new connection may reach an instance that is not shutting down; this one will not serve it.
-    res.setHeader('connection', 'close');
-    return sendAnswer(res, SHUTTING_DOWN);
+  switch (admission.kind) {
+    case 'malformed':
+      return refuse(res, next, MALFORMED_PATH_ANSWER);
+    case 'closing':
+      res.setHeader('connection', 'close');
+      return sendAnswer(res, SHUTTING_DOWN);
+    case 'rewritten':
+      return refuse(res, next, REWRITTEN_PATH_ANSWER);
   }
-  // The Request's URL must name the path that was routed; one the URL parser would rewrite
-  // (`/files/%2e%2e`) never reaches middleware or a handler.
-  if (hasRewrittenPath(req)) return refuse(res, next, REWRITTEN_PATH_ANSWER);
-
-  const method = req.method ?? 'GET';
-  const decision = dispatchRequest(route.table, method);
+  const { route, params, decision } = admission;
   if (decision.kind === 'pass') return void next();
   // As Express's router leaves a method no route serves to the rest of the app: the app's other
   // routes on this path (a partly moved resource) and its 404 answer it.

@@ -9,7 +9,7 @@
  */
 import { eventStreamFailure, eventStreamOf } from '../event-stream';
 import type { RequestTrace } from '../observe';
-import { isRewrittenPath, MALFORMED_PATH, targetPath, type Router } from '../router';
+import { targetPath, type Router } from '../router';
 import {
   answerFor,
   answerResponse,
@@ -25,11 +25,12 @@ import {
 import { isFresh, NOT_MODIFIED_DROPS, webEntityTag, type EtagMode } from './conditional';
 import { emptyLocals, type EndpointCall } from './endpoint-call';
 import type { InFlight, Lifecycle, ShutdownError } from './lifecycle';
-import { joinChunks, readAvailable, type Available } from './read-available';
+import { bodyChunk, joinChunks, readAvailable, type Available } from './read-available';
 import { BodyLimitError, declaresMoreThan, isBodyLimitError } from './request-body';
 import type { CompiledRoute } from './route';
 import { Failure, type Outcome } from './run-route';
-import { dispatchRequest, serveRoute, traceRoute, type OwnAnswer, type RouteHost } from './serve-route';
+import { admit } from './admit';
+import { serveRoute, traceRoute, type OwnAnswer, type RouteHost } from './serve-route';
 import { Exchange, ServedRequest } from './served-request';
 
 /** `.fetch` as a host: no mount, no Node objects, no error handler but the answers below. */
@@ -180,23 +181,41 @@ export async function handleFetch(
   // The path as the request names it, not as `new URL()` reads it: Deno hands `request.url` over as the
   // client sent it, dot segments and all, and the Node bridge routes what was sent too.
   const path = targetPath(request.url) ?? '/';
-  const match = router.match(path);
-  if (match === null) return answerResponse(NOT_FOUND);
-  if (match === MALFORMED_PATH) return answerResponse(MALFORMED_PATH_ANSWER);
-  // A Web guard that reads `new URL(request.url).pathname` must see the path that was routed.
-  if (isRewrittenPath(path)) return answerResponse(REWRITTEN_PATH_ANSWER);
-  if (settings.lifecycle?.closing) return answerResponse(SHUTTING_DOWN);
-
-  const route = match.value;
   // Bun and Deno hand CONNECT, TRACE and TRACK over as Requests; on Node no handler serves them either.
-  const decision = dispatchRequest(route.table, request.method);
+  const admission = admit(
+    router,
+    path,
+    undefined,
+    path,
+    request.method,
+    settings.lifecycle?.closing === true,
+  );
+  switch (admission.kind) {
+    case 'unmatched':
+      return answerResponse(NOT_FOUND);
+    case 'malformed':
+      return answerResponse(MALFORMED_PATH_ANSWER);
+    case 'loading':
+    case 'closing':
+      // `.fetch` serves a table whose modules have loaded: only a closing mount is left here.
+      return answerResponse(SHUTTING_DOWN);
+    case 'rewritten':
+      return answerResponse(REWRITTEN_PATH_ANSWER);
+  }
+  const { route, decision } = admission;
   // `pass`: the page that serves GET here lives in the host app, which `.fetch` does not have.
   if (decision.kind === 'pass') return answerResponse(NOT_FOUND);
   const host = new FetchHost(request, route.bodyLimit, settings);
   const trace = traceRoute(route, request.method, decision, undefined);
   // The request as it came, until a handler's call has the one the handler sees.
   if (trace !== undefined) trace.requestSource = () => request;
-  const response = await serveRoute<Response | Promise<Response>>(host, route, match.params, decision, trace);
+  const response = await serveRoute<Response | Promise<Response>>(
+    host,
+    route,
+    admission.params,
+    decision,
+    trace,
+  );
   // The request is over once the caller has read the body, cancelled it, or it failed.
   return watchedUntilOver(
     response,
@@ -284,7 +303,7 @@ function restOf(
       const result = await (pending ?? reader.read());
       pending = undefined;
       if (result.done) controller.close();
-      else controller.enqueue(result.value);
+      else controller.enqueue(bodyChunk(result.value));
     },
     cancel: (reason) => reader.cancel(reason),
   });

@@ -78,3 +78,4 @@ export { logError, markTold, tellOnError } from './report-error';
 export { defineMiddleware } from './define-middleware';
 export { getContext } from './async-context';
 export type { LocalsOf, MiddlewareContext, MiddlewareWithLocals } from './define-middleware';
+export { admit, type Admission, type Admitted } from './admit';

@@ -6,15 +6,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { WebSocketServer } from 'ws';
-import {
-  hasRewrittenPath,
-  type MountPaths,
-  type NotedMountPath,
-  requestUrl,
-  splitAtMountPath,
-  targetPath,
-} from '../bridge';
-import { LOADING, tellOnError, type MountedRoute } from '../dispatch';
+import { type MountPaths, type NotedMountPath, requestUrl, splitAtMountPath, targetPath } from '../bridge';
+import { admit, LOADING, tellOnError, type MountedRoute } from '../dispatch';
 import { MALFORMED_PATH, type RouteMatch, type Router } from '../router';
 import type { TopicHub } from '../topics';
 import type { ErrorReporter } from '../types';
@@ -108,10 +101,14 @@ export function treeSockets(mount: SocketMount, options: AttachOptions, passOn: 
   // closed at once, so `server.close()` is not left waiting for it.
   let closing = false;
 
-  /** The tree's route for an upgrade, and the mount path it was found under, as the client spelled it. */
+  /**
+   * Whether an upgrade is the tree's to take: a route of it serves sockets (or may, while loading).
+   * With the path below the mount path it was found under, as the client spelled it, and the whole
+   * path as sent.
+   */
   const match = (
     req: IncomingMessage,
-  ): { found: RouteMatch<MountedRoute>; mountPath: string } | undefined => {
+  ): { found: RouteMatch<MountedRoute>; below: string; sent: string; mountPath: string } | undefined => {
     if (req.method !== 'GET' || req.headers.upgrade?.toLowerCase() !== 'websocket') return undefined;
     const path = targetPath(req.url ?? '/');
     const split = path === undefined ? undefined : splitAtMountPath(path, mountPaths());
@@ -119,7 +116,7 @@ export function treeSockets(mount: SocketMount, options: AttachOptions, passOn: 
     const found = mount.router().match(split.below);
     if (found === null || found === MALFORMED_PATH) return undefined;
     const served = found.value === LOADING ? mount.mayServeSockets : found.value.socket !== undefined;
-    return served ? { found, mountPath: split.mountPath } : undefined;
+    return served ? { found, below: split.below, sent: path!, mountPath: split.mountPath } : undefined;
   };
 
   const webSocketServer = async (): Promise<WebSocketServer> => {
@@ -143,19 +140,30 @@ export function treeSockets(mount: SocketMount, options: AttachOptions, passOn: 
   const serve = async (req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> => {
     // A client that leaves mid-handshake must not crash the process.
     socket.on('error', () => socket.destroy());
-    let matched = match(req);
-    if (matched?.found.value === LOADING) {
+    const matched = match(req);
+    if (matched === undefined) return passOn(req, socket, head);
+    const { below, sent, mountPath } = matched;
+    // The same checks, in the same order, as for an HTTP request to the route.
+    let admission = admit(mount.router(), below, undefined, sent, 'GET', closing);
+    if (admission.kind === 'loading') {
       await mount.loaded;
-      matched = match(req);
+      admission = admit(mount.router(), below, undefined, sent, 'GET', closing);
+    }
+    switch (admission.kind) {
+      case 'unmatched':
+      case 'malformed':
+      case 'loading':
+        return passOn(req, socket, head);
+      case 'closing':
+        return writeRefusal(socket, new Response('Service Unavailable', { status: 503 }));
+      case 'rewritten':
+        return writeRefusal(socket, new Response('Bad Request', { status: 400 }));
     }
     // Loaded, the route turned out to serve no sockets: the app's, as if never taken.
-    if (!matched || matched.found.value === LOADING) return passOn(req, socket, head);
-    const { found, mountPath } = matched;
-    const route = found.value as SocketRoute;
+    if (admission.route.socket === undefined) return passOn(req, socket, head);
+    const route = admission.route as SocketRoute;
     const url = requestUrl(req);
-    if (url === undefined || hasRewrittenPath(req)) {
-      return writeRefusal(socket, new Response('Bad Request', { status: 400 }));
-    }
+    if (url === undefined) return writeRefusal(socket, new Response('Bad Request', { status: 400 }));
     // Before any middleware or hook runs: a page of another site gets nothing of the app.
     if (!isAllowedOrigin(req.headers.origin, req.headers.host, allowedOrigins)) {
       return writeRefusal(
@@ -163,7 +171,7 @@ export function treeSockets(mount: SocketMount, options: AttachOptions, passOn: 
         new Response('Forbidden: this origin may not open a WebSocket', { status: 403 }),
       );
     }
-    const context = socketContext(found.params, route, upgradeWebRequest(req, url), mountPath);
+    const context = socketContext(admission.params, route, upgradeWebRequest(req, url), mountPath);
     let endHandshake!: () => void;
     const handshakeOver = new Promise<void>((resolve) => (endHandshake = resolve));
     const decision = await decideUpgrade(route, context, socket, handshakeOver);

@@ -6,14 +6,14 @@ import type { IncomingMessage } from 'node:http';
 import { PassThrough } from 'node:stream';
 import { expect } from 'chai';
 import type { EndpointErrorInfo } from '../../src';
-import { LOADING } from '../../src/dispatch';
+import { buildMethodTable, LOADING } from '../../src/dispatch';
 import { treeSockets } from '../../src/websocket/tree-sockets';
 
 describe('WebSockets: a handshake that fails', () => {
   it('is told to onError, and its socket is destroyed; one handed back to the app is named by its URL', async () => {
     const reports: { error: unknown; info: EndpointErrorInfo }[] = [];
     let loaded = false;
-    const route = { pattern: '/plain', displayPath: 'app/plain/endpoint.ts' };
+    const route = { pattern: '/plain', displayPath: 'app/plain/endpoint.ts', table: buildMethodTable({}) };
     const mount = {
       // While loading, the route may serve sockets; loaded, it turns out not to: the app's after all.
       router: () => ({ match: () => ({ value: loaded ? route : LOADING, params: {} }) }),
