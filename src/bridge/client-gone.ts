@@ -18,7 +18,15 @@ type Watched = Pick<ResponseWriter, 'req' | 'writableFinished' | 'destroyed' | '
  * as the connection is torn down; `res.destroyed` once Node has told the response ('close').
  */
 export function isClientGone(res: Watched): boolean {
-  return !res.writableFinished && (res.destroyed || res.socket?.destroyed === true);
+  return (!res.writableFinished && (res.destroyed || res.socket?.destroyed === true)) || isStreamReset(res);
+}
+
+/**
+ * An HTTP/2 stream the client reset: Node's compatibility API then says the response finished, and
+ * only its stream's `aborted` says otherwise.
+ */
+function isStreamReset(res: Watched): boolean {
+  return (res as { stream?: { aborted?: boolean } }).stream?.aborted === true;
 }
 
 /**
@@ -32,7 +40,7 @@ export function whenClientGone(res: Watched, onGone: (reason: Error) => void): (
     return noop;
   }
   const onClose = () => {
-    if (!res.writableFinished) onGone(goneReason(res));
+    if (!res.writableFinished || isStreamReset(res)) onGone(goneReason(res));
   };
   res.once('close', onClose);
   return () => res.off('close', onClose);

@@ -126,7 +126,10 @@ export function isAsSent(req: ExpressRequest, bytes: Uint8Array): boolean {
  */
 export function nodeBodyToWebStream(req: IncomingMessage, limit: number | false): ReadableStream<Uint8Array> {
   let size = 0;
-  let onData: ((chunk: Buffer) => void) | undefined;
+  // What the head declared, to tell a whole body from one that ends early (HTTP/2 ends its stream
+  // cleanly on a reset); without a Content-Length, none shorter is known.
+  const declared = Number(req.headers['content-length'] ?? 0) || 0;
+  let onData: ((chunk: Buffer | string) => void) | undefined;
   // Only our own listener goes: others on the request (the bounded drain) keep theirs.
   const stopReading = () => {
     if (onData) req.off('data', onData);
@@ -141,7 +144,8 @@ export function nodeBodyToWebStream(req: IncomingMessage, limit: number | false)
         // already closed or cancelled
       }
     };
-    onData = (chunk: Buffer) => {
+    onData = (data: Buffer | string) => {
+      const chunk = asBytes(req, data);
       size += chunk.length;
       if (limit !== false && size > limit) {
         fail(new BodyLimitError(limit));
@@ -163,11 +167,18 @@ export function nodeBodyToWebStream(req: IncomingMessage, limit: number | false)
     // not read yet waits in the request's buffer, where `read()` still finds it.
     const clientGone = (error: Error) => {
       const take = onData;
-      if (!req.complete || take === undefined) return fail(error);
+      if (!req.complete || take === undefined || resetMidBody(req)) return fail(error);
       // Taken here, not as 'data' events, which some Node versions emit for these reads and some do not.
       req.off('data', take);
-      for (let chunk: Buffer | null; onData === take && (chunk = req.read() as Buffer | null);) take(chunk);
-      close();
+      for (let chunk: Buffer | string | null; onData === take && (chunk = req.read() as Buffer | null);) {
+        take(chunk);
+      }
+      end(error);
+    };
+    // The end of the stream, which is the end of the body only if all of it came.
+    const end = (error: Error = new ClientClosedError()) => {
+      if (resetMidBody(req) || size < declared) fail(error);
+      else close();
     };
     if (req.readableEnded) {
       controller.close();
@@ -178,7 +189,7 @@ export function nodeBodyToWebStream(req: IncomingMessage, limit: number | false)
       clientGone(new ClientClosedError());
       return;
     }
-    req.once('end', close);
+    req.once('end', () => end());
     req.once('error', (err) => clientGone(asClientClosed(err)));
     req.once('close', () => {
       if (!req.readableEnded) clientGone(new ClientClosedError());
@@ -199,4 +210,22 @@ export function nodeBodyToWebStream(req: IncomingMessage, limit: number | false)
     },
     NO_READ_AHEAD,
   );
+}
+
+/**
+ * A chunk as the bytes the client sent. Middleware in front may have called `req.setEncoding()`, and
+ * the stream then hands out strings: encoded back in that encoding, they are the bytes they were read
+ * from (Node's string decoder keeps a character split between chunks whole).
+ */
+function asBytes(req: IncomingMessage, chunk: Buffer | string): Buffer {
+  if (typeof chunk !== 'string') return chunk;
+  return Buffer.from(chunk, (req.readableEncoding ?? 'utf8') as BufferEncoding);
+}
+
+/**
+ * An HTTP/2 stream the client reset before its body ended. Node's compatibility API then marks the
+ * request `complete` and ends its stream as if the body had ended; `aborted` tells the two apart.
+ */
+function resetMidBody(req: IncomingMessage): boolean {
+  return req.httpVersionMajor === 2 && req.aborted;
 }
