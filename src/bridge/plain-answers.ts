@@ -21,8 +21,9 @@ export type NextFunction = (error?: unknown) => void;
 /** Writes one of the library's own answers (see dispatch/answers). */
 export function sendAnswer(res: ServerResponse, answer: Answer): void {
   res.statusCode = answer.status;
-  // Node's own reason phrase for the status, not one a response written before it left behind.
-  res.statusMessage = '';
+  // Node's own reason phrase for the status, not one a response written before it left behind. HTTP/2
+  // has none, and Node warns when one is read or set (RFC 9113, section 8.3.2).
+  if (res.req?.httpVersionMajor !== 2) res.statusMessage = '';
   if (answer.allow !== undefined) res.setHeader('allow', answer.allow);
   if (answer.message === '') {
     res.end();

@@ -158,7 +158,8 @@ function setHead(res: ResponseWriter, response: Response): void {
     res.setHeader('set-cookie', before === undefined ? own : [...toArray(before), ...own]);
   }
   res.statusCode = response.status;
-  if (response.statusText) res.statusMessage = response.statusText;
+  // HTTP/2 has no reason phrase, and Node warns when one is set (RFC 9113, section 8.3.2).
+  if (response.statusText && res.req?.httpVersionMajor !== 2) res.statusMessage = response.statusText;
 }
 
 export interface PipeOptions {

@@ -15,6 +15,18 @@ import { h2Request } from '../support/h2';
 const DIR = path.join(__dirname, '../fixtures/app');
 const TLS = path.join(__dirname, '../fixtures/tls');
 
+// HTTP/2 has no reason phrase: Node warns (once per process) when one is read or set on a response.
+const warnings: string[] = [];
+const onWarning = (warning: Error) => void warnings.push(`${warning.name}: ${warning.message}`);
+before(() => process.on('warning', onWarning));
+after(() => {
+  process.off('warning', onWarning);
+  expect(
+    warnings.filter((w) => /status message/i.test(w)),
+    'no reason phrase on HTTP/2',
+  ).to.deep.equal([]);
+});
+
 for (const secure of [true, false]) {
   describe(`HTTP/2: ${secure ? 'h2 over TLS, with HTTP/1.1 allowed' : 'cleartext h2c'}`, () => {
     let server: http2.Http2Server | http2.Http2SecureServer;
