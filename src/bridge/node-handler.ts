@@ -14,6 +14,7 @@ import {
   type EtagMode,
   emptyLocals,
   Failure,
+  isClientError,
   type InFlight,
   type Lifecycle,
   MALFORMED_PATH_ANSWER,
@@ -272,8 +273,10 @@ class NodeHost implements RouteHost<void | Promise<void>>, InFlight {
     return this.hostGetsErrors && !this.res.headersSent;
   }
 
+  /** The client's doing: a body over the limit or too deep, an error thrown to answer 4xx, or a client gone. */
   isExpected(error: unknown): boolean {
-    if (error instanceof BodyLimitError || error instanceof BodyTooDeepError) return true;
+    if (error instanceof BodyLimitError || error instanceof BodyTooDeepError || isClientError(error))
+      return true;
     return isClientGoneError(this.res, error);
   }
 

@@ -7,10 +7,10 @@ import { drainAfterResponse } from './drain-request';
 import { isClientGoneError } from './client-gone';
 import { BodyLimitError, BodyTooDeepError } from './request-body';
 import {
+  answerForError,
   BODY_TOO_DEEP,
   INTERNAL_ERROR,
   NOT_FOUND,
-  PAYLOAD_TOO_LARGE,
   PLAIN_TEXT,
   RequestRefusedError,
   type Answer,
@@ -25,6 +25,7 @@ export function sendAnswer(res: ServerResponse, answer: Answer): void {
   // has none, and Node warns when one is read or set (RFC 9113, section 8.3.2).
   if (res.req?.httpVersionMajor !== 2) res.statusMessage = '';
   if (answer.allow !== undefined) res.setHeader('allow', answer.allow);
+  for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
   if (answer.message === '') {
     res.end();
     return;
@@ -44,16 +45,12 @@ export function finalNext(res: ServerResponse): NextFunction {
       res.destroy();
       return;
     }
-    sendAnswer(res, error === undefined ? NOT_FOUND : (refusalAnswer(error) ?? INTERNAL_ERROR));
+    if (error === undefined) return sendAnswer(res, NOT_FOUND);
+    sendAnswer(
+      res,
+      error instanceof BodyTooDeepError ? BODY_TOO_DEEP : (answerForError(error) ?? INTERNAL_ERROR),
+    );
   };
-}
-
-/** The plain answer to one of the library's refusals; `undefined` for any other error. */
-function refusalAnswer(error: unknown): Answer | undefined {
-  if (error instanceof RequestRefusedError) return error.answer;
-  if (error instanceof BodyLimitError) return PAYLOAD_TOO_LARGE;
-  if (error instanceof BodyTooDeepError) return BODY_TOO_DEEP;
-  return undefined;
 }
 
 /**

@@ -128,7 +128,7 @@ export function nodeBodyToWebStream(req: IncomingMessage, limit: number | false)
   let size = 0;
   // What the head declared, to tell a whole body from one that ends early (HTTP/2 ends its stream
   // cleanly on a reset); without a Content-Length, none shorter is known.
-  const declared = Number(req.headers['content-length'] ?? 0) || 0;
+  const declared = Number(req.headers?.['content-length'] ?? 0) || 0;
   let onData: ((chunk: Buffer | string) => void) | undefined;
   // Only our own listener goes: others on the request (the bounded drain) keep theirs.
   const stopReading = () => {

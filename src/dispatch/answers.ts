@@ -4,6 +4,7 @@
  * Responses. Each dispatch outcome that is not a handler has its answer here too.
  */
 import type { Dispatch } from './method-table';
+import { isBodyLimitError } from './request-body';
 
 export interface Answer {
   readonly status: number;
@@ -16,6 +17,8 @@ export interface Answer {
   readonly message: string;
   /** The `Allow` header, for 405 and the automatic OPTIONS. */
   readonly allow?: string;
+  /** Other headers it goes out with: a 416's `Content-Range`. */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 export const NOT_FOUND: Answer = { status: 404, code: 'NOT_FOUND', message: 'Not Found' };
@@ -114,9 +117,47 @@ export class RequestRefusedError extends Error {
   }
 }
 
+/**
+ * The plain answer to an error where no error handler of the app answers it (a bare node:http server,
+ * `.fetch`): one of the library's refusals, or an error that says it is the client's, as http-errors'
+ * and body-parser's do (a 4xx `status` with `expose`, as `sendFile`'s 404 and 416 and `jsonBody`'s 400).
+ * `undefined` for any other error: a 500, which tells nothing.
+ */
+export function answerForError(error: unknown): Answer | undefined {
+  if (error instanceof RequestRefusedError) return withHeaders(error.answer, error.headers);
+  if (isBodyLimitError(error)) return PAYLOAD_TOO_LARGE;
+  if (!isClientError(error)) return undefined;
+  const { status, code, message, headers } = error as ClientError;
+  return { status, code: typeof code === 'string' ? code : 'CLIENT_ERROR', message, headers };
+}
+
+/** An answer with the headers its error carries beside `Allow`, which the answer has already. */
+function withHeaders(answer: Answer, headers: Readonly<Record<string, string>> | undefined): Answer {
+  const others = Object.entries(headers ?? {}).filter(([name]) => name.toLowerCase() !== 'allow');
+  return others.length === 0 ? answer : { ...answer, headers: Object.fromEntries(others) };
+}
+
+type ClientError = Error & { status: number; code?: unknown; headers?: Record<string, string> };
+
+/**
+ * An error that says it is the client's: a 4xx `status` (or `statusCode`) and `expose`, as
+ * http-errors, body-parser and the library's own refusals make them. Thrown on purpose, it is an
+ * answer, not a fault of the app to report.
+ */
+export function isClientError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const { status, statusCode, expose } = error as Error & {
+    status?: unknown;
+    statusCode?: unknown;
+    expose?: unknown;
+  };
+  const code = typeof status === 'number' ? status : statusCode;
+  return expose === true && typeof code === 'number' && code >= 400 && code < 500;
+}
+
 /** An answer as a Response, for `.fetch`. */
 export function answerResponse(answer: Answer): Response {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...answer.headers };
   if (answer.allow !== undefined) headers.allow = answer.allow;
   if (answer.message === '') return new Response(null, { status: answer.status, headers });
   headers['content-type'] = PLAIN_TEXT;

@@ -12,13 +12,14 @@ import type { RequestTrace } from '../observe';
 import { targetPath, type Router } from '../router';
 import {
   answerFor,
+  answerForError,
   answerResponse,
+  isClientError,
   type Answer,
   INTERNAL_ERROR,
   isNullBodyStatus,
   MALFORMED_PATH_ANSWER,
   NOT_FOUND,
-  PAYLOAD_TOO_LARGE,
   REWRITTEN_PATH_ANSWER,
   SHUTTING_DOWN,
 } from './answers';
@@ -145,9 +146,9 @@ class FetchHost implements RouteHost<Response | Promise<Response>>, InFlight {
   errorsGoToNext(): boolean {
     return false;
   }
-  /** A body over the limit is the client's, as on Node: answered 413, not told to `onError`. */
+  /** A body over the limit, or an error that says it is the client's: answered, not told to `onError`. */
   isExpected(error: unknown): boolean {
-    return isBodyLimitError(error);
+    return isBodyLimitError(error) || isClientError(error);
   }
   whenDone(run: () => PromiseLike<unknown> | undefined): void {
     // A closing mount waits for the callbacks, async ones to their end.
@@ -250,9 +251,9 @@ function watchedUntilOver(
   });
 }
 
-/** A body over the limit is 413, as on Node; any other failure, 500. */
+/** A refusal or an error that says it is the client's gets its own answer, as on Node; any other, 500. */
 function failureAnswer(error: unknown): Answer {
-  return isBodyLimitError(error) ? PAYLOAD_TOO_LARGE : INTERNAL_ERROR;
+  return answerForError(error) ?? INTERNAL_ERROR;
 }
 
 /**

@@ -28,6 +28,8 @@ export {
   PAYLOAD_TOO_LARGE,
   PLAIN_TEXT,
   RequestRefusedError,
+  answerForError,
+  isClientError,
   SHUTTING_DOWN,
   type Answer,
 } from './answers';
