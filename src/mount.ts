@@ -7,7 +7,6 @@
  */
 import {
   createNodeMiddleware,
-  DEFAULT_BODY_LIMIT,
   MountPaths,
   routingOf,
   type NodeMiddleware,
@@ -26,6 +25,7 @@ import {
   buildMethodTable,
   closeTimeout,
   compileRoute,
+  routeLimits,
   endpointRouter,
   etagModeOf,
   failingModule,
@@ -349,7 +349,12 @@ class Mount implements DevLoopHost {
         socket: socketHandlerOf(mod, file.displayPath),
         middleware: [...settings.middleware, ...folders.map((f) => modules.get(f)!.default as WebMiddleware)],
         middlewareNames: [...optionNames, ...folders.map((f) => f.displayPath)],
-        ...bodyLimitsOf(mod, settings),
+        ...routeLimits(
+          mod,
+          folders.map((f) => modules.get(f)!),
+          settings.bodyLimit,
+          file.displayPath,
+        ),
         onError: settings.onError,
         localsFromNode: settings.locals,
         asyncContext: settings.asyncContext,
@@ -474,22 +479,6 @@ function mayServeSockets(tree: DiscoveredTree): boolean {
       file.kind === 'endpoint' &&
       (file.exports?.namesIncomplete !== false || file.exports.names.includes(WEBSOCKET_EXPORT)),
   );
-}
-
-/**
- * The endpoint's limit (its own `config.bodyLimit`, else the mount's, else the default), and the one
- * a body the app's parser already read is held to: a limit the app stated, never the default.
- */
-function bodyLimitsOf(
-  mod: ModuleExports,
-  options: MountOptions,
-): { bodyLimit: number | false; parsedBodyLimit: number | false } {
-  const config = mod.config as { bodyLimit?: unknown } | undefined;
-  const own = config?.bodyLimit;
-  if (own === false || typeof own === 'number') return { bodyLimit: own, parsedBodyLimit: own };
-  const mounted = options.bodyLimit;
-  if (mounted !== undefined) return { bodyLimit: mounted, parsedBodyLimit: mounted };
-  return { bodyLimit: DEFAULT_BODY_LIMIT, parsedBodyLimit: false };
 }
 
 function devFromBuildError(build: OpenedBuild): Error {

@@ -5,7 +5,7 @@
  * errors with body-parser's `status`, `type` and `expose`, which the app's error handler already
  * answers. `request.json()` has none of these rules (docs/migrating.md lists what it does instead).
  */
-import { BodyLimitError, joinChunks, RequestRefusedError } from '../dispatch';
+import { BodyLimitError, byteSize, joinChunks, RequestRefusedError } from '../dispatch';
 
 export interface JsonBodyOptions {
   /**
@@ -109,15 +109,13 @@ function matchesType(mime: string, wanted: string): boolean {
   return false;
 }
 
-const UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
-
 /** A limit in bytes from a number or body-parser's spelling (`'100kb'`, `'1.5mb'`). */
 function limitOf(limit: number | string): number {
-  if (typeof limit === 'number') return limit;
-  const match = /^\s*(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?\s*$/i.exec(limit);
-  if (!match)
+  const bytes = byteSize(limit);
+  if (bytes === undefined) {
     throw new TypeError(
       `jsonBody: limit must be a number of bytes or like '100kb', got ${JSON.stringify(limit)}`,
     );
-  return Math.floor(Number(match[1]) * UNITS[(match[2] ?? 'b').toLowerCase()]!);
+  }
+  return bytes;
 }

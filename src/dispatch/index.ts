@@ -81,3 +81,4 @@ export { defineMiddleware } from './define-middleware';
 export { getContext } from './async-context';
 export type { LocalsOf, MiddlewareContext, MiddlewareWithLocals } from './define-middleware';
 export { admit, type Admission, type Admitted } from './admit';
+export { byteSize, routeLimits, type RouteLimits } from './route-limits';

@@ -113,6 +113,20 @@ describe('integration: the rules a request meets, on every host', function () {
           expect([unlimited.status, json(unlimited.text)]).to.deep.equal([200, { size: OVER }]);
         });
 
+        it("takes a folder's bodyLimit for the endpoints beneath, and an endpoint's own over it, as sizes", async () => {
+          const within = await app.request('/limits/folder/inherits', { method: 'POST', body: pieces(2048) });
+          const over = await app.request('/limits/folder/inherits', { method: 'POST', body: pieces(2049) });
+          const declared = await app.request('/limits/folder/inherits', {
+            method: 'POST',
+            body: bytes(2049),
+          });
+          const own = await app.request('/limits/folder/own', { method: 'POST', body: pieces(4096) });
+          const ownOver = await app.request('/limits/folder/own', { method: 'POST', body: bytes(4097) });
+          expect([within.status, json(within.text)]).to.deep.equal([200, { size: 2048 }]);
+          expect([over.status, declared.status]).to.deep.equal([413, 413]);
+          expect([own.status, json(own.text), ownOver.status]).to.deep.equal([200, { size: 4096 }, 413]);
+        });
+
         it('counts nothing with bodyLimit: false', async () => {
           const counted = await open.request('/limits/read', { method: 'POST', body: pieces(OVER) });
           const declared = await open.request('/limits/read', { method: 'POST', body: bytes(OVER) });
