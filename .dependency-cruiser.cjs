@@ -5,7 +5,8 @@
  * words messages share; files on disk; the route table, the tracing channels and the
  * event streams handlers send;
  * handlers, their contracts and answers in Web terms; Node
- * I/O, validation, loading, typed routes, the route listing, the topics and reading bodies as Express's parsers do; development mode, `check`, the test
+ * I/O, validation, loading, typed routes, the route listing, the topics, reading bodies as Express's parsers do and
+ * sending files as res.sendFile and express.static do; development mode, `check`, the test
  * helpers, bridgeMiddleware, the OpenAPI document, the typed client, reading a build, WebSockets and
  * the Redis backplane; mounting and
  * writing a build; the entry points, the library's and the command line's.
@@ -26,6 +27,7 @@ const FLOORS = [
     'src/describe-routes.ts',
     'src/topics/',
     'src/body/',
+    'src/files/',
   ],
   [
     'src/dev/',

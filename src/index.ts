@@ -72,6 +72,8 @@ export type { TestRequestOptions } from './testing';
 export type { MiddlewareTraceContext, RequestTraceContext } from './observe';
 export { mergeOpenAPI, type MergeOpenAPIOptions } from './openapi';
 export { jsonBody, type JsonBodyOptions } from './body';
+export { sendFile, serveStatic, FileError } from './files';
+export type { FileOptions, SendFileOptions, ServeStaticOptions, StaticContext, StaticHandler } from './files';
 export type {
   OpenAPIDocument,
   OpenAPIInfo,
