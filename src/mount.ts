@@ -352,7 +352,7 @@ class Mount implements DevLoopHost {
         ...routeLimits(
           mod,
           folders.map((f) => modules.get(f)!),
-          settings.bodyLimit,
+          settings,
           file.displayPath,
         ),
         onError: settings.onError,

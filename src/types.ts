@@ -244,6 +244,13 @@ export interface MountOptions {
    */
   bodyLimit?: number | false;
   /**
+   * Milliseconds a route has to answer, or `false` (the default) for no limit. An endpoint sets its own
+   * with `export const timeout = 5_000`, and a folder's `middleware.ts` for every endpoint beneath; the
+   * innermost wins. Past it, `request.signal` aborts with a `TimeoutError`, the client gets `503` through
+   * the app's error handler (a streamed answer already started is cut), and `after()` still runs.
+   */
+  timeout?: number | false;
+  /**
    * ETags for bodies the library sends whole (a string, bytes, `Response.json()`: not a stream), unless
    * the handler set one; and a 304, with no body, for a GET or HEAD whose `If-None-Match` or
    * `If-Modified-Since` says the client's copy is fresh. Default: in an Express app, what the app's

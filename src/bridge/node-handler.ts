@@ -41,7 +41,7 @@ import { failRequest, finalNext, refuse, sendAnswer, type NextFunction } from '.
 import { bodyAlreadyRead, BodyLimitError, BodyTooDeepError } from './request-body';
 import { requestUrl } from './request-url';
 import { sendWebResponse, type SendOptions } from './send-response';
-import { toWebRequest } from './web-request';
+import { abortRequest, toWebRequest } from './web-request';
 
 /** What sendWebResponse is told, for HEAD and for the other methods, in each ETag mode: made once. */
 const SEND = Object.fromEntries(
@@ -258,6 +258,12 @@ class NodeHost implements RouteHost<void | Promise<void>>, InFlight {
   /** Past a closing mount's timeout: the connection is cut, and the handler's signal says why. */
   abort(reason: ShutdownError): void {
     shutDownResponse(this.res, reason);
+  }
+
+  /** Past the route's timeout: its signal aborts, and an answer already under way is cut. */
+  timedOut(reason: Error): void {
+    if (this.builtRequest !== undefined) abortRequest(this.builtRequest, reason);
+    if (this.res.headersSent) shutDownResponse(this.res, reason);
   }
 
   get node(): NodeContext {

@@ -108,7 +108,7 @@ assertFetchGlobals();
  */
 class IncomingRequest extends Request {
   #res: ServerResponse;
-  #signal: AbortSignal | undefined;
+  #controller: AbortController | undefined;
 
   constructor(url: string, init: RequestInitWithDuplex | undefined, res: ServerResponse) {
     super(url, init);
@@ -116,9 +116,21 @@ class IncomingRequest extends Request {
   }
 
   override get signal(): AbortSignal {
-    return (this.#signal ??= closeSignal(this.#res));
+    return this.#closeController().signal;
+  }
+
+  /** Aborts the signal of a Request the bridge made (the route's timeout passed); another is left be. */
+  static abort(request: Request, reason: Error): void {
+    if (request instanceof IncomingRequest) request.#closeController().abort(reason);
+  }
+
+  #closeController(): AbortController {
+    return (this.#controller ??= closeController(this.#res));
   }
 }
+
+/** Aborts `request.signal` with `reason`, for a Request of the bridge's. */
+export const abortRequest = (request: Request, reason: Error): void => IncomingRequest.abort(request, reason);
 
 /**
  * The request's headers from rawHeaders, appended as the client sent them: a Request joins repeats
@@ -134,10 +146,10 @@ function appendHeaders(headers: Headers, raw: string[]): void {
 }
 
 /** Aborted when the response can no longer be written: at once if the client is already gone. */
-function closeSignal(res: ServerResponse): AbortSignal {
+function closeController(res: ServerResponse): AbortController {
   const controller = new AbortController();
   whenClientGone(res, (reason) => controller.abort(reason));
-  return controller.signal;
+  return controller;
 }
 
 /** The body still in the Node stream, read when the handler reads it. */

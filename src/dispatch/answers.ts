@@ -155,6 +155,23 @@ export function isClientError(error: unknown): boolean {
   return expose === true && typeof code === 'number' && code >= 400 && code < 500;
 }
 
+/**
+ * A route that did not answer within its `timeout`: the request's `signal.reason`, and the error the
+ * app's error handler answers, `503` (the server could not answer in time; a gateway's `504` is for an
+ * upstream that did not). Named `TimeoutError`, as `AbortSignal.timeout()`'s reason is.
+ */
+export class RouteTimeoutError extends RequestRefusedError {
+  constructor(readonly timeout: number) {
+    super({
+      status: 503,
+      code: 'ROUTE_TIMEOUT',
+      message: `Service Unavailable: the route did not answer within ${timeout} ms`,
+    });
+    this.name = 'TimeoutError';
+    this.stack = `${this.name}: ${this.message}`;
+  }
+}
+
 /** An answer as a Response, for `.fetch`. */
 export function answerResponse(answer: Answer): Response {
   const headers: Record<string, string> = { ...answer.headers };

@@ -35,6 +35,11 @@ export interface CallHost {
    */
   whenDone(run: () => PromiseLike<unknown> | undefined): void;
   /**
+   * The route's timeout passed: the handler's `request.signal` aborts with `reason`, and an answer
+   * already under way is cut. (One not yet given is answered with `reason` as the request's error.)
+   */
+  timedOut(reason: Error): void;
+  /**
    * What `context.locals` starts with; asked once per request. A promise only where the mount's
    * `locals` option returned one, which `fillLocals()` awaits before the route runs.
    */
@@ -148,6 +153,11 @@ export class EndpointCall implements EndpointContext {
       this.#schedule(() => subscription.unsubscribe());
       return subscription;
     }) as SubscribeTopics;
+  }
+
+  /** Runs `fn` once the answer is over, as an `after()` callback does: the library's own work after it. */
+  whenOver(fn: AfterCallback): void {
+    this.#schedule(fn);
   }
 
   get after(): (fn: AfterCallback) => void {

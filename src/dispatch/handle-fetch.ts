@@ -38,6 +38,8 @@ import { Exchange, ServedRequest } from './served-request';
 class FetchHost implements RouteHost<Response | Promise<Response>>, InFlight {
   readonly node = undefined;
   readonly exchange = new Exchange();
+  /** The route has a timeout: its body is watched, to be cut if it runs past it. */
+  timed = false;
   /** Runs the `after()` callbacks: set when the first one is registered. */
   done: (() => void) | undefined;
   previousInFlight: InFlight | undefined;
@@ -134,6 +136,15 @@ class FetchHost implements RouteHost<Response | Promise<Response>>, InFlight {
     this.exchange.endedEarly(reason);
   }
 
+  /** Past the route's timeout: the handler's signal aborts, a read of its body fails, and a body under way is cut. */
+  timedOut(reason: Error): void {
+    this.exchange.endedEarly(reason);
+    this.cutBody?.(reason);
+  }
+
+  /** Breaks the Response's body as the caller reads it: set once the body is watched. */
+  cutBody: ((reason: Error) => void) | undefined;
+
   buildRequest(): Request {
     return (this.builtRequest = new ServedRequest(this.request, this.exchange, this.bodyLimit));
   }
@@ -207,6 +218,7 @@ export async function handleFetch(
   // `pass`: the page that serves GET here lives in the host app, which `.fetch` does not have.
   if (decision.kind === 'pass') return answerResponse(NOT_FOUND);
   const host = new FetchHost(request, route.bodyLimit, settings);
+  host.timed = route.timeout !== false;
   const trace = traceRoute(route, request.method, decision, undefined);
   // The request as it came, until a handler's call has the one the handler sees.
   if (trace !== undefined) trace.requestSource = () => request;
@@ -242,8 +254,8 @@ function watchedUntilOver(
   const { exchange, done } = host;
   // A response without a body is complete once the caller has it.
   if (response.body === null || !exchange.watched) exchange.complete();
-  if (!exchange.watched && !done && !traced) return response;
-  return whenBodyDone(response, (complete, error) => {
+  if (!exchange.watched && !done && !traced && !host.timed) return response;
+  return whenBodyDone(response, host, (complete, error) => {
     if (complete) exchange.complete();
     else exchange.endedEarly(error ?? new DOMException('The client closed the connection', 'AbortError'));
     done?.();
@@ -316,7 +328,11 @@ function restOf(
  * callbacks, the end of a trace. `complete`: read to its end; `error`: why the body failed.
  * A null body: at once, once the caller has the Response.
  */
-function whenBodyDone(response: Response, done: (complete: boolean, error?: unknown) => void): Response {
+function whenBodyDone(
+  response: Response,
+  host: FetchHost,
+  done: (complete: boolean, error?: unknown) => void,
+): Response {
   const body = response.body;
   if (body === null) {
     setImmediate(() => done(true));
@@ -333,6 +349,14 @@ function whenBodyDone(response: Response, done: (complete: boolean, error?: unkn
   let sent = 0;
   const reader = body.getReader();
   const wrapped = new ReadableStream<Uint8Array>({
+    start(controller) {
+      host.cutBody = (reason) => {
+        if (ended) return;
+        controller.error(reason);
+        reader.cancel(reason).catch(() => {});
+        end(false, reason);
+      };
+    },
     async pull(controller) {
       try {
         const chunk = await reader.read();

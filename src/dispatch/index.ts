@@ -28,6 +28,7 @@ export {
   PAYLOAD_TOO_LARGE,
   PLAIN_TEXT,
   RequestRefusedError,
+  RouteTimeoutError,
   answerForError,
   isClientError,
   SHUTTING_DOWN,

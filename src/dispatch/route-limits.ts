@@ -6,13 +6,18 @@
  */
 import { DEFAULT_BODY_LIMIT } from './request-body';
 
-/** What a module may state: `bodyLimit` (bytes, `'50mb'`, or `false`), also as `config.bodyLimit`. */
-type LimitExports = { bodyLimit?: unknown; config?: unknown };
+/**
+ * What a module may state: `bodyLimit` (bytes, `'50mb'`, or `false`), also as `config.bodyLimit`, and
+ * `timeout` (milliseconds, or `false`).
+ */
+type LimitExports = { bodyLimit?: unknown; config?: unknown; timeout?: unknown };
 
 export interface RouteLimits {
   bodyLimit: number | false;
   /** For a body the app's parser already read: only a limit someone stated, never the default. */
   parsedBodyLimit: number | false;
+  /** Milliseconds the route has to answer, or `false`. */
+  timeout: number | false;
 }
 
 /**
@@ -22,15 +27,39 @@ export interface RouteLimits {
 export function routeLimits(
   endpoint: LimitExports,
   folders: readonly LimitExports[],
-  mounted: number | false | undefined,
+  mounted: { bodyLimit?: number | false; timeout?: number | false },
   file: string,
 ): RouteLimits {
-  for (const mod of [endpoint, ...[...folders].reverse()]) {
+  const innermostFirst = [endpoint, ...[...folders].reverse()];
+  return {
+    ...bodyLimits(innermostFirst, mounted.bodyLimit, file),
+    timeout: timeoutOf(innermostFirst, mounted.timeout, file),
+  };
+}
+
+function bodyLimits(
+  innermostFirst: readonly LimitExports[],
+  mounted: number | false | undefined,
+  file: string,
+): Omit<RouteLimits, 'timeout'> {
+  for (const mod of innermostFirst) {
     const stated = statedBodyLimit(mod, file);
     if (stated !== undefined) return { bodyLimit: stated, parsedBodyLimit: stated };
   }
   if (mounted !== undefined) return { bodyLimit: mounted, parsedBodyLimit: mounted };
   return { bodyLimit: DEFAULT_BODY_LIMIT, parsedBodyLimit: false };
+}
+
+function timeoutOf(
+  innermostFirst: readonly LimitExports[],
+  mounted: number | false | undefined,
+  file: string,
+): number | false {
+  const stated = innermostFirst.find((mod) => mod.timeout !== undefined)?.timeout ?? mounted ?? false;
+  if (stated === false || (typeof stated === 'number' && stated > 0 && stated < 2 ** 31)) return stated;
+  throw new TypeError(
+    `${file}: timeout must be a number of milliseconds above 0 (below 2^31), or false; got ${JSON.stringify(stated)}`,
+  );
 }
 
 function statedBodyLimit(mod: LimitExports, file: string): number | false | undefined {

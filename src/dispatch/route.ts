@@ -54,6 +54,8 @@ export interface CompiledRoute {
    * default limit keeps unread bodies out of memory; that body is already in memory.
    */
   parsedBodyLimit: number | false;
+  /** Milliseconds the route has to answer (docs/bodies-and-limits.md), or `false`. */
+  timeout: number | false;
   /** Built once per route, shared by every request. */
   expressRoute: ExpressStyleRoute;
   /** The mount's `onError` (or the default). */
@@ -105,6 +107,8 @@ export interface RouteParts {
   bodyLimit: number | false;
   /** See `CompiledRoute`; default `false`. */
   parsedBodyLimit?: number | false;
+  /** See `CompiledRoute`; default `false`. */
+  timeout?: number | false;
   onError: ErrorReporter;
   localsFromNode?: MountOptions['locals'];
   asyncContext?: boolean;
@@ -123,6 +127,7 @@ export function compileRoute(file: RouteFile, table: MethodTable, parts: RoutePa
     table,
     ...parts,
     parsedBodyLimit: parts.parsedBodyLimit ?? false,
+    timeout: parts.timeout ?? false,
     localsFirst: isAsyncFunction(parts.localsFromNode),
     expressRoute: expressRouteOf(file, table),
   };

@@ -7,6 +7,7 @@
  */
 import { traceRequest, type RequestTrace } from '../observe';
 import type { Params } from '../types';
+import { RouteTimeoutError } from './answers';
 import { EndpointCall, type CallHost } from './endpoint-call';
 import { isForbiddenMethod } from './http-methods';
 import { dispatch, type Dispatch, type HandlerEntry, type MethodTable } from './method-table';
@@ -100,8 +101,47 @@ export function serveHandler<Result>(
 ): Result {
   const call = new EndpointCall(params, route, entry.exportName, host, trace);
   host.enter?.();
-  if (!route.localsFirst) return host.write(runRoute(route, entry, call), call);
-  return host.write(runAfterLocals(route, entry, call), call);
+  const outcome = route.localsFirst ? runAfterLocals(route, entry, call) : runRoute(route, entry, call);
+  return host.write(
+    route.timeout === false ? outcome : withinTimeout(outcome, route.timeout, host, call),
+    call,
+  );
+}
+
+/**
+ * The outcome, or past `timeout` a `RouteTimeoutError` as the request's error; the timer runs until the
+ * answer is over, so a streamed one that takes too long is cut too. A synchronous answer is there
+ * already: only its stream can still take too long.
+ */
+function withinTimeout(
+  outcome: Outcome | Promise<Outcome>,
+  timeout: number,
+  host: CallHost,
+  call: EndpointCall,
+): Outcome | Promise<Outcome> {
+  let expire: ((error: RouteTimeoutError) => void) | undefined;
+  const timer = setTimeout(() => {
+    const reason = new RouteTimeoutError(timeout);
+    host.timedOut(reason);
+    expire?.(reason);
+  }, timeout);
+  call.whenOver(() => clearTimeout(timer));
+  if (!(outcome instanceof Promise)) return outcome;
+  let expired = false;
+  const late = new Promise<Outcome>((resolve) => {
+    expire = (reason) => {
+      expired = true;
+      call.report(reason);
+      resolve(new Failure(reason));
+    };
+  });
+  const answered = outcome.then((settled) => {
+    expire = undefined;
+    // An answer that came too late is never sent: its body is let go.
+    if (expired && settled instanceof Response) settled.body?.cancel().catch(() => {});
+    return settled;
+  });
+  return Promise.race([answered, late]);
 }
 
 /**

@@ -109,6 +109,9 @@ class UpgradeHost implements HandlerHost<Promise<UpgradeDecision>> {
     return this.socket.destroyed;
   }
   /** The middleware fill the connection's own locals, which every later hook reads. */
+  /** Past the route's timeout, the handshake is refused (its decision is the error); nothing else runs. */
+  timedOut(): void {}
+
   initialLocals(): Record<string, unknown> {
     return this.context.locals;
   }
