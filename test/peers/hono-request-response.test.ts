@@ -7,14 +7,12 @@
  * lightweight classes themselves (cache keys, its AbortController, util.inspect of its wrapper,
  * overriding the globals, RequestError) have no counterpart.
  */
-import http2 from 'node:http2';
 import type { IncomingMessage } from 'node:http';
 import { expect } from 'chai';
-import { mountEndpoints } from '../../src';
 import { outcome, type ErrorInfo } from '../fixtures/peers-app/_lib/state';
 import { h2Request } from '../support/h2';
 import { httpRequest } from '../support/net';
-import { eachHost, newId, PEERS_APP, rawRequest, streamRequest, within, type NodeMiddleware } from './hosts';
+import { eachHost, newId, rawRequest, streamRequest, within, type NodeMiddleware, h2cServer } from './hosts';
 
 /** What Node middleware in front did to the request before the tree, by `x-front`. */
 const front: NodeMiddleware = (req, _res, next) => {
@@ -287,23 +285,10 @@ describe('peers: hono request.test and response.test', function () {
   );
 
   describe('Request over HTTP/2 (h2c)', () => {
-    let server: http2.Http2Server;
-    let session: http2.ClientHttp2Session;
-    before(async () => {
-      const endpoints = mountEndpoints({ dir: PEERS_APP, onError: () => {} });
-      await endpoints.ready;
-      server = http2.createServer(endpoints as unknown as Parameters<typeof http2.createServer>[0]);
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      session = http2.connect(`http://127.0.0.1:${(server.address() as { port: number }).port}`);
-      session.on('error', () => {});
-    });
-    after(() => {
-      session.close();
-      server.close();
-    });
+    const h2c = h2cServer();
 
     it('hono request.test: HTTP/2 - should be created from "http" scheme', async () => {
-      const res = await h2Request(session, {
+      const res = await h2Request(h2c.session(), {
         ':path': '/hono/url',
         ':authority': 'localhost',
         ':scheme': 'http',
@@ -313,7 +298,7 @@ describe('peers: hono request.test and response.test', function () {
 
     it("hono request.test: HTTP/2 - should throw error if unsupported scheme is specified (the connection's scheme is used)", async () => {
       // hono refuses `:scheme: ftp`; the library never takes the scheme from the client: http:.
-      const res = await h2Request(session, {
+      const res = await h2Request(h2c.session(), {
         ':path': '/hono/url',
         ':authority': 'localhost',
         ':scheme': 'ftp',
@@ -323,7 +308,7 @@ describe('peers: hono request.test and response.test', function () {
     });
 
     it('hono request.test: absolute-form - should throw error if absolute-form is specified via HTTP/2', async () => {
-      const failed = await h2Request(session, {
+      const failed = await h2Request(h2c.session(), {
         ':path': 'http://localhost/hono/url',
         ':authority': 'localhost',
       }).then(

@@ -6,7 +6,6 @@
  */
 import fs from 'node:fs';
 import http from 'node:http';
-import http2 from 'node:http2';
 import https from 'node:https';
 import path from 'node:path';
 import v8 from 'node:v8';
@@ -18,7 +17,7 @@ import { LARGE_TEXT } from '../fixtures/peers-app/_lib/hono';
 import { open, outcome, state } from '../fixtures/peers-app/_lib/state';
 import { h2Request } from '../support/h2';
 import { httpRequest, listen } from '../support/net';
-import { delay, eachHost, headerValues, newId, PEERS_APP, streamRequest, within } from './hosts';
+import { delay, eachHost, headerValues, newId, PEERS_APP, streamRequest, within, h2cServer } from './hosts';
 
 const TLS = path.join(__dirname, '../fixtures/tls');
 
@@ -666,29 +665,17 @@ describe('peers: hono server.test', function () {
   });
 
   describe('HTTP2', () => {
-    let server: http2.Http2Server;
-    let session: http2.ClientHttp2Session;
-    before(async () => {
-      const endpoints = mountEndpoints({ dir: PEERS_APP, onError: () => {} });
-      await endpoints.ready;
-      server = http2.createServer(endpoints as unknown as Parameters<typeof http2.createServer>[0]);
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      session = http2.connect(`http://127.0.0.1:${(server.address() as { port: number }).port}`);
-    });
-    after(() => {
-      session.close();
-      server.close();
-    });
+    const h2c = h2cServer();
 
     it('hono server.test: HTTP2 - Should return 200 response - GET /', async () => {
-      const res = await h2Request(session, { ':path': '/hono' });
+      const res = await h2Request(h2c.session(), { ':path': '/hono' });
       expect(res.status).to.equal(200);
       expect(res.headers['content-type']).to.match(/^text\/plain/);
       expect(res.body).to.equal('Hello! Node!');
     });
 
     it('hono server.test: HTTP2 - Should return 200 response - GET /headers', async () => {
-      const res = await h2Request(session, { ':path': '/hono/user-agent', 'user-agent': 'h2' });
+      const res = await h2Request(h2c.session(), { ':path': '/hono/user-agent', 'user-agent': 'h2' });
       expect(res.status).to.equal(200);
       expect(res.body).to.equal('h2');
     });
@@ -696,7 +683,7 @@ describe('peers: hono server.test', function () {
     it("hono server.test: HTTP2 - Should return 200 response - GET /url (:authority is the host; the scheme is the connection's)", async () => {
       // hono builds the URL from `:scheme`, so `https` there gives https:. The library takes the scheme
       // from the connection, never the client's word: this cleartext connection is http:.
-      const res = await h2Request(session, {
+      const res = await h2Request(h2c.session(), {
         ':path': '/hono/url',
         ':authority': '127.0.0.1',
         ':scheme': 'https',

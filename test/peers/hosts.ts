@@ -9,6 +9,7 @@
  * the peers' cases assert exact headers. Node middleware can still go in front (`before`, `compression`).
  * Also here: the raw-socket client the cases that fetch() cannot send need.
  */
+import http2 from 'node:http2';
 import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
@@ -338,4 +339,28 @@ export function headerValues(rawHeaders: string[], name: string): string[] {
     if (rawHeaders[i]!.toLowerCase() === name) values.push(rawHeaders[i + 1]!);
   }
   return values;
+}
+
+/**
+ * The peers' app on a cleartext HTTP/2 server (h2c), for the `describe` it is called in: its origin, and
+ * a client session on it, opened before the suite's cases and closed after.
+ */
+export function h2cServer(): { origin: () => string; session: () => http2.ClientHttp2Session } {
+  let server: http2.Http2Server;
+  let session: http2.ClientHttp2Session;
+  let origin = '';
+  before(async () => {
+    const endpoints = mountEndpoints({ dir: PEERS_APP, onError: () => {} });
+    await endpoints.ready;
+    server = http2.createServer(endpoints as unknown as Parameters<typeof http2.createServer>[0]);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    session = http2.connect(origin);
+    session.on('error', () => {});
+  });
+  after(() => {
+    session.close();
+    server.close();
+  });
+  return { origin: () => origin, session: () => session };
 }

@@ -9,9 +9,7 @@
  * Peers disagree on `clone()` after the body was read: srvx expects it to work, hono (and the Fetch
  * standard) to throw. The library's Request is undici's: it throws a TypeError.
  */
-import http2 from 'node:http2';
 import { expect } from 'chai';
-import { mountEndpoints } from '../../src';
 import { HEAD_CHUNKS } from '../../src/dispatch';
 import { hasReported, outcome } from '../fixtures/peers-app/_lib/state';
 import { h2Request } from '../support/h2';
@@ -23,11 +21,11 @@ import {
   headerValues,
   newId,
   parseResponses,
-  PEERS_APP,
   peerHosts,
   rawExchange,
   rawRequest,
   within,
+  h2cServer,
 } from './hosts';
 
 const post = (body: BodyInit) => ({ method: 'POST', body });
@@ -154,24 +152,11 @@ describe('peers: srvx node-adapters.test', function () {
   });
 
   describe('request signal over HTTP/2 (h2c)', () => {
-    let server: http2.Http2Server;
-    let session: http2.ClientHttp2Session;
-    before(async () => {
-      const endpoints = mountEndpoints({ dir: PEERS_APP, onError: () => {} });
-      await endpoints.ready;
-      server = http2.createServer(endpoints as unknown as Parameters<typeof http2.createServer>[0]);
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      session = http2.connect(`http://127.0.0.1:${(server.address() as { port: number }).port}`);
-      session.on('error', () => {});
-    });
-    after(() => {
-      session.close();
-      server.close();
-    });
+    const h2c = h2cServer();
 
     const serveAndPost = (route: string, id: string) =>
       h2Request(
-        session,
+        h2c.session(),
         { ':method': 'POST', ':path': `${route}?id=${id}`, 'content-length': 9 },
         'test body',
       );

@@ -11,9 +11,8 @@
 import http2 from 'node:http2';
 import net from 'node:net';
 import { expect } from 'chai';
-import { mountEndpoints } from '../../src';
 import { outcome, type ErrorInfo } from '../fixtures/peers-app/_lib/state';
-import { eachHost, newId, PEERS_APP, within } from './hosts';
+import { eachHost, newId, within, h2cServer } from './hosts';
 
 interface ReadOutcome {
   error?: ErrorInfo;
@@ -92,21 +91,12 @@ describe('peers: srvx node-client-disconnect.test', function () {
   });
 
   describe('http2 client disconnect before a body read (#293)', () => {
-    let server: http2.Http2Server;
-    let origin: string;
-    before(async () => {
-      const endpoints = mountEndpoints({ dir: PEERS_APP, onError: () => {} });
-      await endpoints.ready;
-      server = http2.createServer(endpoints as unknown as Parameters<typeof http2.createServer>[0]);
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-    });
-    after(() => server.close());
+    const h2c = h2cServer();
 
     /** The HTTP/2 counterpart: a stream that promises 100 bytes, sends 7, and is destroyed 40 ms later. */
     async function readAfterDisconnectHttp2(read: string, wait: 'aborted' | 'none' = 'aborted', extra = '') {
       const id = newId(`h2-disconnect-${read}`);
-      const client = http2.connect(origin);
+      const client = http2.connect(h2c.origin());
       client.on('error', () => {});
       try {
         const stream = client.request({

@@ -4,11 +4,9 @@
  * mock requests; here real clients send the repeats, over HTTP/1.1 on Express 5 and a bare node:http
  * server, and over HTTP/2 (h2c), where cookies arrive as separate header fields.
  */
-import http2 from 'node:http2';
 import { expect } from 'chai';
-import { mountEndpoints } from '../../src';
 import { h2Request } from '../support/h2';
-import { eachHost, PEERS_APP, rawRequest } from './hosts';
+import { eachHost, rawRequest, h2cServer } from './hosts';
 
 describe('peers: srvx node-headers.test', function () {
   this.timeout(10_000);
@@ -85,22 +83,10 @@ describe('peers: srvx node-headers.test', function () {
   });
 
   describe('NodeRequestHeaders over HTTP/2 (h2c)', () => {
-    let server: http2.Http2Server;
-    let session: http2.ClientHttp2Session;
-    before(async () => {
-      const endpoints = mountEndpoints({ dir: PEERS_APP, onError: () => {} });
-      await endpoints.ready;
-      server = http2.createServer(endpoints as unknown as Parameters<typeof http2.createServer>[0]);
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      session = http2.connect(`http://127.0.0.1:${(server.address() as { port: number }).port}`);
-    });
-    after(() => {
-      session.close();
-      server.close();
-    });
+    const h2c = h2cServer();
 
     it('srvx node-headers.test: entries() combines duplicate headers (#188) - HTTP/2 cookies in separate fields', async () => {
-      const res = await h2Request(session, { ':path': '/srvx/echo-headers', cookie: ['a=1', 'b=2'] });
+      const res = await h2Request(h2c.session(), { ':path': '/srvx/echo-headers', cookie: ['a=1', 'b=2'] });
       const body = JSON.parse(res.body);
       expect(body.cookie).to.equal('a=1; b=2');
       expect(body.entries.cookie).to.equal('a=1; b=2');
