@@ -5,12 +5,7 @@
  * required synchronously are, at the call too, as an app's routers are (src/load/require-module.ts); the rest
  * load asynchronously, and requests that arrive before loading ends wait for it.
  */
-import {
-  createNodeMiddleware,
-  MountPaths,
-  routingOf,
-  type NodeMiddleware,
-} from './bridge';
+import { createNodeMiddleware, MountPaths, routingOf, type NodeMiddleware } from './bridge';
 import {
   discoverTree,
   displayPath,

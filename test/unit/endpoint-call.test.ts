@@ -16,6 +16,7 @@ function callWith(onError: (error: unknown, info: EndpointErrorInfo) => void, er
     errorsGoToNext: () => errorsGoToNext,
     isExpected: () => false,
     whenDone: () => {},
+    timedOut: () => {},
     initialLocals: () => Object.create(null) as Record<string, unknown>,
   };
   const route = {
