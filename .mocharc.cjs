@@ -9,7 +9,8 @@ module.exports = {
   'node-option': ['import=tsx'],
   extension: ['ts'],
   spec: ['test/**/*.test.ts', 'examples/express-app/test/**/*.test.ts'],
-  ignore: ['test/package/**', 'test/runtimes/**', ...require('./.mocharc.slow.cjs').spec],
+  // test/fixtures holds fixture apps' own tests, which their own runners (Vitest, Jest) run.
+  ignore: ['test/package/**', 'test/runtimes/**', 'test/fixtures/**', ...require('./.mocharc.slow.cjs').spec],
   timeout: 20000,
   reporter: 'dot',
 };

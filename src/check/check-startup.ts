@@ -19,7 +19,14 @@ import {
   type DiscoveredTree,
   type ExportInfo,
 } from '../discover';
-import { canFindTsx, formatLocation, isRelative, isStrictlyCommonJsFile, resolveImport } from '../load';
+import {
+  canFindTsx,
+  formatLocation,
+  installDevCommand,
+  isRelative,
+  isStrictlyCommonJsFile,
+  resolveImport,
+} from '../load';
 import { runtime } from '../runtime';
 import type { Problem } from '../validate';
 import { listWords } from '../words';
@@ -40,6 +47,7 @@ type Loader = 'tsx' | 'strip' | 'none' | 'native';
 
 export function checkStartup(tree: DiscoveredTree): StartupReport {
   const report: StartupReport = { problems: [], notes: [], unparsable: new Set(), exports: new Map() };
+  const installTsx = installDevCommand(tree.root, 'tsx');
   const noLoader: string[] = [];
   let stripped = false;
   let native = false;
@@ -73,7 +81,7 @@ export function checkStartup(tree: DiscoveredTree): StartupReport {
     if (loader === 'native') native = true;
     if (loader === 'strip') {
       stripped = true;
-      strippingProblems(parsed, file, at, problem);
+      strippingProblems(parsed, file, at, problem, installTsx);
     }
     if (!typescript && parsed.moduleSyntax && isStrictlyCommonJsFile(file)) {
       const { line, column, what } = parsed.moduleSyntax;
@@ -85,10 +93,7 @@ export function checkStartup(tree: DiscoveredTree): StartupReport {
     if (loader === 'none') continue;
     for (const site of parsed.imports) {
       if (!isRelative(site.specifier)) continue;
-      const extensionless = loader === 'strip' && path.extname(site.specifier) === '';
-      // Bun and Deno resolve a TypeScript file's imports as tsx does: extensionless ones included.
-      const resolver = loader === 'tsx' || loader === 'native' || extensionless ? 'tsx' : 'node';
-      const resolved = resolveImport(file, site.specifier, site.kind, resolver);
+      const resolved = resolveImport(file, site.specifier, site.kind, resolverFor(loader, site.specifier));
       if (!resolved.file) {
         problem(
           'unresolved-import',
@@ -109,7 +114,7 @@ export function checkStartup(tree: DiscoveredTree): StartupReport {
       message:
         `${listWords(noLoader)}: TypeScript, but nothing will load it: tsx is not installed where these files ` +
         `can find it, and Node ${process.version} cannot run TypeScript itself. Install it beside your app ` +
-        '(`npm install -D tsx`), or compile the endpoints to JavaScript and point `dir` at the output.',
+        `(\`${installTsx}\`), or compile the endpoints to JavaScript and point \`dir\` at the output.`,
     });
   }
   if (stripped) {
@@ -117,7 +122,7 @@ export function checkStartup(tree: DiscoveredTree): StartupReport {
       `tsx is not installed where the TypeScript files can find it, so they will load through Node ` +
         `${process.version}'s own type stripping, which runs type annotations only: no enums, namespaces or ` +
         'parameter properties, no imports without their extension (`./lib` for `./lib.ts`), and no ' +
-        '`import`/`export` in a .ts file of a CommonJS package. `npm install -D tsx` lifts all three.',
+        `\`import\`/\`export\` in a .ts file of a CommonJS package. \`${installTsx}\` lifts all three.`,
     );
   }
   if (native) {
@@ -126,6 +131,18 @@ export function checkStartup(tree: DiscoveredTree): StartupReport {
     );
   }
   return report;
+}
+
+/**
+ * Whose rules a relative import follows. Bun and Deno resolve a TypeScript file's imports as tsx does, extensionless
+ * ones included; under Node's stripping an extensionless one was reported already, and is followed as tsx would, to
+ * check the file it means. Under stripping, `./x.js` lands on `./x.ts` when there is no `x.js`, as the library's
+ * resolve hook has it.
+ */
+function resolverFor(loader: Loader | undefined, specifier: string): 'tsx' | 'strip' | 'node' {
+  if (loader === 'tsx' || loader === 'native') return 'tsx';
+  if (loader !== 'strip') return 'node';
+  return path.extname(specifier) === '' ? 'tsx' : 'strip';
 }
 
 function loaderFor(file: string): Loader {
@@ -141,9 +158,9 @@ function strippingProblems(
   file: string,
   at: string,
   problem: (code: string, where: string, message: string) => void,
+  installTsx: string,
 ): void {
-  const fix =
-    'Node loads it with its own type stripping (tsx not found), which cannot run it; `npm install -D tsx`';
+  const fix = `Node loads it with its own type stripping (tsx not found), which cannot run it; \`${installTsx}\``;
   for (const { line, column, what } of parsed.needsCompiling) {
     problem('needs-tsx', formatLocation(at, line, column), `${what} needs compiling. ${fix}, or rewrite it.`);
   }

@@ -11,4 +11,5 @@ export { loadedExportInfo } from './export-info';
 // For `check`: what the loader would do with a file, without loading it.
 export { isCommonJsFile, isStrictlyCommonJsFile } from './module-format';
 export { canFindTsx } from './tsx-loader';
+export { installDevCommand, packageManagerOf, type PackageManager } from './package-manager';
 export { isRelative, resolveImport } from './resolve-import';

@@ -7,7 +7,9 @@
 import path from 'node:path';
 import { isDebugging, withoutStack } from '../debug';
 import { isTypeScriptFile } from '../discover';
-import { runtime } from '../runtime';
+import { environmentVariable, runtime } from '../runtime';
+import { installDevCommand } from './package-manager';
+import { loadedAsEsModuleByNode } from './runner-require';
 import { isParseFailure, isThrownSyntaxError, withEditorColumns } from './source-location';
 
 /** Thrown when a module cannot be loaded; names the file. */
@@ -92,24 +94,43 @@ function reasonOf(cause: unknown): string {
   return withEditorColumns(message.replace(/\n+Require stack:\n[\s\S]*$/, ''));
 }
 
-const INSTALL_TSX =
-  'Install tsx beside your app (`npm install -D tsx`): it is found from the endpoint folder and ' +
-  'registered automatically. Or start Node with `--import tsx`, or compile the endpoints to ' +
-  'JavaScript and point `dir` at the output.';
+function installTsx(file: string): string {
+  return (
+    `Install tsx beside your app (\`${installDevCommand(path.dirname(file), 'tsx')}\`): it is found from the ` +
+    'endpoint folder and registered automatically. Or start Node with `--import tsx`, or compile the ' +
+    'endpoints to JavaScript and point `dir` at the output.'
+  );
+}
+
+/**
+ * Under Vitest, where the app imported the library and Vitest left it, as every package of node_modules, to
+ * Node's own loader: docs/testing.md's setting has Vitest run it in its module runner, which compiles the
+ * endpoints itself, and shares the test's modules and `vi.mock` with them.
+ */
+function vitestFix(file: string): string | undefined {
+  if (!loadedAsEsModuleByNode || environmentVariable('VITEST') === undefined) return undefined;
+  return (
+    'Vitest left express-file-endpoints, as every package of node_modules, to Node, and with it the endpoints ' +
+    'it loads. Have Vitest run it in its module runner, which compiles TypeScript endpoints itself and shares ' +
+    "your test's modules and vi.mock with them: `test: { server: { deps: { inline: ['express-file-endpoints'] } } }` " +
+    `in vitest.config. Or install tsx (\`${installDevCommand(path.dirname(file), 'tsx')}\`).`
+  );
+}
 
 /**
  * For a TypeScript file Node could not load by itself (tsx not found); nothing when the error is
  * the module's own (it threw while running).
  */
-export function typeScriptHint(error: unknown): string | undefined {
+export function typeScriptHint(error: unknown, file: string): string | undefined {
+  const fix = vitestFix(file) ?? installTsx(file);
   if (codeOf(error) === 'ERR_UNKNOWN_FILE_EXTENSION') {
-    return `Node ${process.version} does not load this kind of TypeScript file by itself. ${INSTALL_TSX}`;
+    return `Node ${process.version} does not load this kind of TypeScript file by itself. ${fix}`;
   }
   const limit = strippingLimit(error);
   if (!limit) return undefined;
   return (
     'Node loaded this file with its own type stripping (tsx was not found from the endpoint ' +
-    `folder), which ${limit}. ${INSTALL_TSX}`
+    `folder), which ${limit}. ${fix}`
   );
 }
 
@@ -143,9 +164,13 @@ const RUNNER_ESM =
   'Or write the endpoint as CommonJS (`exports.GET = …`), or let the runner compile it to CommonJS ' +
   '(Jest: babel-jest with @babel/preset-env, ts-jest for TypeScript).';
 
-const RUNNER_TYPESCRIPT =
-  'This test runner compiles TypeScript only through its transform: with Jest, ts-jest ' +
-  "(`preset: 'ts-jest'` in jest.config.js, `npm install -D ts-jest`) or babel-jest with @babel/preset-typescript.";
+function runnerTypeScript(file: string): string {
+  return (
+    'This test runner compiles TypeScript only through its transform: with Jest, ts-jest ' +
+    `(\`preset: 'ts-jest'\` in jest.config.js, \`${installDevCommand(path.dirname(file), 'ts-jest')}\`) or ` +
+    'babel-jest with @babel/preset-typescript.'
+  );
+}
 
 /** For a file a test runner's module registry (Jest's) would not load: an ES module, or TypeScript it does not compile. */
 export function runnerHint(file: string, error: unknown): string | undefined {
@@ -158,7 +183,7 @@ export function runnerHint(file: string, error: unknown): string | undefined {
   }
   // By name: the runner's errors may come from another realm than this library's (Jest's sandbox).
   const name = (error as { name?: unknown } | null)?.name;
-  return isTypeScriptFile(file) && name === 'SyntaxError' ? RUNNER_TYPESCRIPT : undefined;
+  return isTypeScriptFile(file) && name === 'SyntaxError' ? runnerTypeScript(file) : undefined;
 }
 
 /** For a file Node treats as CommonJS although it is written with `import`/`export`. */

@@ -5,7 +5,9 @@
  * Node's own type stripping (type-stripping.ts), as long as tsx is not yet in the process and the file's
  * imports link once stripped (stripped-links.ts); a file that needs more fails before any of its code
  * runs, and loads through tsx instead (tsx-loader.ts), which is then registered for the rest of the
- * process. Without tsx, that failure says what stripping lacks and how to fix it.
+ * process. Without tsx, that failure says what stripping lacks and how to fix it. Wherever Node strips, a
+ * resolve hook has `./x.js` load `./x.ts` when there is no `x.js`, as tsx does (typescript-specifiers.ts): NodeNext
+ * imports strip.
  *
  * A `.ts` file in a CommonJS package (most legacy Express apps) goes through tsx whenever tsx can be
  * found: stripping cannot turn its `import`/`export` into CommonJS, and importing it as an ES module
@@ -43,6 +45,7 @@ import { runnerRequire } from './runner-require';
 import { importAsEsModule, isTsxRegistered, registerTsxFrom } from './tsx-loader';
 import { linksWhenStripped } from './stripped-links';
 import { mayStripTypes, needsMoreThanStripping } from './type-stripping';
+import { resolveTypeScriptSpecifiers } from './typescript-specifiers';
 
 export async function loadModule(file: string, displayPath: string): Promise<ModuleExports> {
   if (runnerRequire) return loadThroughRunner(runnerRequire, file, displayPath);
@@ -68,6 +71,7 @@ async function loadTypeScript(file: string, displayPath: string): Promise<Module
   const esModule = !isCommonJsFile(file);
   let stripped: unknown;
   if (esModule && !isTsxRegistered() && mayStripTypes() && linksWhenStripped(file)) {
+    resolveTypeScriptSpecifiers();
     try {
       return moduleExports(await importFile(file));
     } catch (error) {
@@ -82,11 +86,14 @@ async function loadTypeScript(file: string, displayPath: string): Promise<Module
     throw new EndpointLoadError(displayPath, error, 'tsx was found but could not be registered.');
   }
   if (!withTsx) {
-    if (stripped !== undefined) throw new EndpointLoadError(displayPath, stripped, typeScriptHint(stripped));
+    if (stripped !== undefined) {
+      throw new EndpointLoadError(displayPath, stripped, typeScriptHint(stripped, file));
+    }
+    resolveTypeScriptSpecifiers();
     try {
       return moduleExports(await importFile(file));
     } catch (error) {
-      throw new EndpointLoadError(displayPath, error, typeScriptHint(error));
+      throw new EndpointLoadError(displayPath, error, typeScriptHint(error, file));
     }
   }
   try {

@@ -30,6 +30,7 @@ import { requiredExports, type ModuleExports } from './module-exports';
 import { isCommonJsFile, isStrictlyCommonJsFile } from './module-format';
 import { requireSharesModules, runnerRequire } from './runner-require';
 import { startTsxFrom } from './tsx-loader';
+import { resolveTypeScriptSpecifiers } from './typescript-specifiers';
 
 /** The module's exports when it could be loaded now; `undefined` when it loads later. Throws an EndpointLoadError. */
 export function requireModule(file: string, displayPath: string): ModuleExports | undefined {
@@ -58,7 +59,8 @@ function requireTypeScript(file: string, displayPath: string): ModuleExports | u
   // Without a Node that strips types, `import()` says that it cannot load TypeScript, and what to do.
   const typescript = (process.features as { typescript?: unknown }).typescript;
   if (!typescript || !requireLoadsEsModules()) return undefined;
-  return requireNow(file, displayPath, true, typeScriptHint);
+  resolveTypeScriptSpecifiers();
+  return requireNow(file, displayPath, true, (error) => typeScriptHint(error, file));
 }
 
 /**

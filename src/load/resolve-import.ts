@@ -5,7 +5,9 @@
  * - tsx (TypeScript with tsx found): extensionless paths, `.ts`/`.tsx`/`.mts`/`.cts` and `.js` → `.ts`
  *   mapping, index files, for `import` and `require` alike;
  * - Node's `require()`: the exact path, then `.js`, `.json`, `.node`, then the folder's package.json or index;
- * - Node's `import`: the exact path only (ES modules need the file's extension, and no folder imports).
+ * - Node's `import`: the exact path only (ES modules need the file's extension, and no folder imports);
+ * - Node's type stripping (a TypeScript file without tsx): Node's rules, and `./x.js` → `./x.ts` where there is
+ *   no `x.js`, as the library's resolve hook maps it (typescript-specifiers.ts).
  *
  * Bare specifiers (`express`, `node:fs`) are left alone: packages resolve through node_modules and exports
  * maps, which the app's install decides.
@@ -13,8 +15,9 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { CODE_EXTENSIONS, displayPath } from '../discover';
+import { strippedImportTarget } from './typescript-specifiers';
 
-type Resolver = 'tsx' | 'node';
+type Resolver = 'tsx' | 'strip' | 'node';
 
 export interface Resolution {
   /** The file it lands on, when there is one. */
@@ -40,6 +43,8 @@ export function resolveImport(
 ): Resolution {
   const target = path.resolve(path.dirname(from), specifier.split(/[?#]/)[0] as string);
   if (resolver === 'tsx') return found(tsxCandidates(target)) ?? { reason: 'no such file' };
+  const source = resolver === 'strip' ? strippedImportTarget(from, specifier) : undefined;
+  if (source !== undefined) return { file: source };
   if (kind === 'require') return found(requireCandidates(target)) ?? { reason: 'no such file' };
   if (isFile(target)) return { file: target };
   const withExtension = found(requireCandidates(target).filter((candidate) => candidate !== target));

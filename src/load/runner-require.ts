@@ -41,6 +41,14 @@ export const requireSharesModules: boolean =
   runnerRequire === undefined &&
   (typeof __COMMONJS_BUILD__ !== 'boolean' || __COMMONJS_BUILD__ || typeof module === 'undefined');
 
+/**
+ * True in the ES module build loaded by Node's own loader: an app that `import`s the library, and, under Vitest,
+ * one that leaves the library to Node, as it does every package of node_modules unless `server.deps.inline` names
+ * it (load-error.ts says so then).
+ */
+export const loadedAsEsModuleByNode: boolean =
+  typeof __COMMONJS_BUILD__ === 'boolean' && !__COMMONJS_BUILD__ && typeof module === 'undefined';
+
 /** True when `mod`, this file's `module`, is held by the cache of `req` and is not one of Node's modules. */
 export function isForeignModuleSystem(mod: object | null, req: NodeJS.Require, filename: string): boolean {
   if (mod === null || req.cache?.[filename] !== mod) return false;

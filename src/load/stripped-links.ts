@@ -9,15 +9,17 @@
  * has only in its types) is the common cause. What fails to load instead (an enum, an extensionless import) can
  * be retried, and is left to the import (type-stripping.ts).
  *
- * Checked exactly: relative imports of ES module `.ts`/`.mts`/`.js`/`.mjs` files that exist, and Node's built-in
- * modules. A named or default import from a package cannot be told without importing it: such a file loads
- * through tsx, as before.
+ * Checked exactly: relative imports of ES module `.ts`/`.mts`/`.js`/`.mjs` files that exist, found as Node
+ * finds them with the library's resolve hook (`./x.js` naming `./x.ts` included, typescript-specifiers.ts), and
+ * Node's built-in modules. A named or default import from a package cannot be told without importing it: such a
+ * file loads through tsx, as before.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isBuiltin } from 'node:module';
 import { parse } from 'es-module-lexer';
 import { isCommonJsFile } from './module-format';
+import { strippedImportTarget } from './typescript-specifiers';
 
 const STRIPPED = new Set(['.ts', '.mts']);
 const LINKABLE = new Set([...STRIPPED, '.js', '.mjs']);
@@ -91,9 +93,8 @@ export function importedNames(statement: string): string[] | undefined {
 
 function linksTo(from: string, specifier: string, names: string[]): boolean {
   if (specifier.startsWith('./') || specifier.startsWith('../')) {
-    const target = path.resolve(path.dirname(from), specifier);
-    if (!LINKABLE.has(path.extname(target)) || !statSync(target, { throwIfNoEntry: false })?.isFile())
-      return false;
+    const target = strippedImportTarget(from, specifier);
+    if (target === undefined || !LINKABLE.has(path.extname(target))) return false;
     if (isCommonJsFile(target)) return false;
     if (STRIPPED.has(path.extname(target)) && !linksWhenStripped(target)) return false;
     if (names.length === 0) return true;
@@ -120,8 +121,8 @@ function valueExports(file: string): Set<string> | undefined {
       names.add(entry.name);
       continue;
     }
-    const target = path.resolve(path.dirname(file), entry.from);
-    const more = entry.from.startsWith('.') ? valueExports(target) : undefined;
+    const target = entry.from.startsWith('.') ? strippedImportTarget(file, entry.from) : undefined;
+    const more = target === undefined ? undefined : valueExports(target);
     if (!more) {
       names = undefined;
       continue;

@@ -9,8 +9,10 @@
  *
  * - syntax that needs compiling (enums, namespaces, parameter properties, `import x = require()`):
  *   ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX as the file is stripped;
- * - what only tsx resolves: extensionless and folder imports, `./x.js` for `./x.ts`, tsconfig `paths`, JSON
- *   without `with { type: 'json' }`, `.tsx` files;
+ * - what only tsx resolves: extensionless and folder imports, tsconfig `paths`, JSON without
+ *   `with { type: 'json' }`, `.tsx` files. A NodeNext import that names a `.ts` file by its output's name
+ *   (`./x.js` for `./x.ts`) is not among them: wherever the library lets Node strip, a resolve hook maps it as tsx
+ *   would (typescript-specifiers.ts), and stripped-links.ts reads it the same way;
  * - a type imported without `import type` (`import { User } from './user.ts'`), which stripping keeps as a value
  *   import: SyntaxError "does not provide an export named" as the graph is linked. Such a file is found before
  *   it is imported (stripped-links.ts), since Node would keep it failed; this catches what that reading missed

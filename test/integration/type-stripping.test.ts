@@ -126,11 +126,12 @@ const CONSTRUCTS: Record<
     expected: 'Hello, extensionless!',
     strips: false,
   },
+  // NodeNext's spelling of lib/greet.ts: stripping loads it, through the library's resolve hook.
   'js-extension': {
     lines: ["import { greet } from '../lib/greet.js';"],
     answer: "greet('js')",
     expected: 'Hello, js!',
-    strips: false,
+    strips: true,
   },
   'type-import': {
     lines: ["import { Greeting } from '../lib/types.ts';", "const greeting: Greeting = { text: 'type' };"],
@@ -215,6 +216,15 @@ describe('integration: TypeScript through Node type stripping, tsx where a file 
     const dir = writeApp(app(['stripped']), { tsx: true });
     const outcome = await loadApp(dir, ['/stripped'], { cwd: '/' });
     expect(responses(outcome)[0]!.body).to.deep.include({ answer: 'Hello, strip!', line: 10 });
+    expect(outcome.tsx).to.equal(false);
+    expect(outcome.warnings).to.deep.equal([]);
+  });
+
+  it("NodeNext's `../lib/greet.js` for lib/greet.ts strips too: tsx stays out, though installed", async function () {
+    if (!stripsFirst) this.skip();
+    const dir = writeApp(app(['js-extension']), { tsx: true });
+    const outcome = await loadApp(dir, ['/js-extension'], { cwd: '/' });
+    expect(responses(outcome)[0]!.body).to.deep.include({ answer: 'Hello, js!', line: 4 });
     expect(outcome.tsx).to.equal(false);
     expect(outcome.warnings).to.deep.equal([]);
   });
