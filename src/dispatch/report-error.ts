@@ -41,7 +41,7 @@ export function logError(error: unknown, info: EndpointErrorInfo): void {
   }
   if (request === undefined) {
     console.error(
-      `express-file-endpoints: ${info.file} failed to load; ${info.route} answers with this error:`,
+      `express-file-endpoints: ${info.file} failed to load (the mount rejects with this error; an app that serves without waiting for it answers ${info.route} with it):`,
       error,
     );
     return;

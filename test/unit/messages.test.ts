@@ -634,7 +634,7 @@ describe("messages: the default onError's log lines", () => {
     const dir = tree({ 'a/endpoint.js': "throw new Error('boom');\nexports.GET = () => {};" });
     await mountEndpoints({ dir }).ready.catch(() => {});
     expect(printed.map(([line]) => line)).to.deep.equal([
-      'express-file-endpoints: app/a/endpoint.js failed to load; /a answers with this error:',
+      'express-file-endpoints: app/a/endpoint.js failed to load (the mount rejects with this error; an app that serves without waiting for it answers /a with it):',
     ]);
   });
 
