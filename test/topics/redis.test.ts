@@ -8,7 +8,7 @@
 import { expect } from 'chai';
 import { createClient } from 'redis';
 import path from 'node:path';
-import { mountEndpoints, redisBackplane, type EndpointsMiddleware } from '../../src';
+import { mountEndpoints, redisBackplane, type EndpointsMiddleware, type MountOptions } from '../../src';
 import { redisAvailable, INSTALL_HINT, startRedis, type RedisServer } from '../support/redis-server';
 import { behavesAsABackplane } from './backplane-contract';
 import {
@@ -87,10 +87,11 @@ describe('redisBackplane(), channel names', function () {
   afterEach(() => Promise.all(mounts.splice(0).map((mount) => mount.close())));
   after(() => redis?.stop());
 
-  async function mount(prefix?: string): Promise<EndpointsMiddleware> {
+  async function mount(prefix?: string, onError?: MountOptions['onError']): Promise<EndpointsMiddleware> {
     const endpoints = mountEndpoints({
       dir: TOPICS_APP,
       topics: { backplane: redisBackplane({ url: redis!.url, prefix }) },
+      onError,
     });
     mounts.push(endpoints);
     await endpoints.ready;
@@ -101,6 +102,31 @@ describe('redisBackplane(), channel names', function () {
     }
     return endpoints;
   }
+
+  it("another program's messages on a subscribed channel: dropped, and told at most once a second with a count", async () => {
+    const reports: string[] = [];
+    const endpoints = await mount(undefined, (error) => reports.push((error as Error).message));
+    const subscription = endpoints.subscribe(['t']);
+    const deadline = Date.now() + 5000;
+    while ((await channelSubscribers(redis!.url, ['t'])).t !== 1) {
+      if (Date.now() > deadline) throw new Error('not subscribed');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const client = await createClient({ url: redis!.url }).connect();
+    try {
+      for (let i = 0; i < 2000; i++) void client.publish(`${PREFIX}t`, `garbage ${i}`);
+      await client.publish(`${PREFIX}t`, 'the last garbage');
+    } finally {
+      client.destroy();
+    }
+    const until = Date.now() + 3000;
+    while (reports.length < 2 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(reports[0]).to.match(/is not a publication of this library/);
+    expect(reports[1]).to.match(/^2000 messages dropped in the last second; the last: .*not a publication/);
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    expect(reports, 'two reports for 2,001 messages').to.have.length(2);
+    subscription.unsubscribe();
+  });
 
   it('refuses a prefix with the "#" that ends it in each channel name', () => {
     expect(() => redisBackplane({ prefix: 'app#chat' })).to.throw(TypeError, /without "#"/);
