@@ -7,6 +7,10 @@
  * What is not a file to send is told to the caller, which decides as `res.sendFile` or
  * `express.static` would: a folder, or an error.
  */
+// mime-types ships no types: its one function used here is declared beside this file, for every program
+// that compiles this one (an app's tsc reading the source, as the build's tests do).
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference -- an ambient declaration has no module to import
+/// <reference path="./mime-types.d.ts" />
 import { stat as statPath } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { extname, join, sep } from 'node:path';
