@@ -103,10 +103,14 @@ export type EndpointContextInit<
   L extends object = Locals & Record<string, unknown>,
 > = Omit<EndpointContext<P, L>, 'locals'> & { locals?: L };
 
-/** An exported `GET`/`POST`/…/`ANY`/default handler. */
+/**
+ * An exported `GET`/`POST`/…/`ANY`/default handler, as callers see it: a unit test calls one with just
+ * `{ params }`, and the handler then reads `locals` as possibly absent. A handler declared with an
+ * `EndpointContext` parameter reads them as always there, as the library always sets them.
+ */
 export type EndpointHandler<P extends Params | string = Params> = (
   req: Request,
-  context: EndpointContext<P>,
+  context: EndpointContextInit<P>,
 ) => Response | Promise<Response>;
 
 /**

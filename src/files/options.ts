@@ -38,7 +38,7 @@ export interface FileOptions {
    * Headers for the file's answer. They win over the ones made from the file (a Content-Type or
    * Cache-Control given here is kept), as `res.sendFile`'s `headers` do.
    */
-  headers?: HeadersInit;
+  headers?: Record<string, string> | ResponseInit['headers'];
 }
 
 export type Dotfiles = NonNullable<FileOptions['dotfiles']>;
