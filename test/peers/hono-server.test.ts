@@ -191,7 +191,8 @@ describe('peers: hono server.test', function () {
       expect(chunkedAtHeaders).to.equal('chunked');
       expect(res.status).to.equal(200);
       expect(res.headers['content-length']).to.equal(undefined);
-      expect(res.chunks.map(String)).to.deep.equal(['Hello!', ' Node!']);
+      // Both chunks were written after the head; how TCP groups them is Node's (26 joins writes of one tick).
+      expect(res.chunks.map(String).join('')).to.equal('Hello! Node!');
     });
 
     it('hono server.test: Should return 200 response - GET /readable-stream-with-transfer-encoding', async () => {
