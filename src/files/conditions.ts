@@ -53,7 +53,7 @@ export function isFresh(headers: RequestHeaders, etag: string | null, lastModifi
   if (noneMatch) {
     if (noneMatch === '*') return true;
     if (!etag) return false;
-    return freshTokenList(noneMatch).some(
+    return tokenList(noneMatch, true).some(
       (token) => token === etag || token === `W/${etag}` || `W/${token}` === etag,
     );
   }
@@ -79,8 +79,11 @@ function httpDate(date: string | null): number {
   return date ? Date.parse(date) : NaN;
 }
 
-/** send's token list: spaces before a token skipped, empty tokens left out. */
-function tokenList(text: string): string[] {
+/**
+ * A comma-separated header's tokens, spaces before each skipped: send's reading leaves empty tokens
+ * out, fresh's (`keepEmpty`) keeps them, where they match nothing.
+ */
+function tokenList(text: string, keepEmpty = false): string[] {
   const list: string[] = [];
   let start = 0;
   let end = 0;
@@ -89,32 +92,12 @@ function tokenList(text: string): string[] {
     if (code === 0x20) {
       if (start === end) start = end = i + 1;
     } else if (code === 0x2c) {
-      if (start !== end) list.push(text.substring(start, end));
+      if (keepEmpty || start !== end) list.push(text.substring(start, end));
       start = end = i + 1;
     } else {
       end = i + 1;
     }
   }
-  if (start !== end) list.push(text.substring(start, end));
-  return list;
-}
-
-/** fresh's token list: the same, but empty tokens kept (they match nothing). */
-function freshTokenList(text: string): string[] {
-  const list: string[] = [];
-  let start = 0;
-  let end = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code === 0x20) {
-      if (start === end) start = end = i + 1;
-    } else if (code === 0x2c) {
-      list.push(text.substring(start, end));
-      start = end = i + 1;
-    } else {
-      end = i + 1;
-    }
-  }
-  list.push(text.substring(start, end));
+  if (keepEmpty || start !== end) list.push(text.substring(start, end));
   return list;
 }
