@@ -444,17 +444,18 @@ class Mount implements DevLoopHost {
   /** Closes once: a second call gets the first call's promise, which waits for everything. */
   #close(closeOptions?: CloseOptions): Promise<void> {
     if (this.#closing) return this.#closing;
+    let timeout: number;
     try {
-      closeTimeout(closeOptions);
+      timeout = closeTimeout(closeOptions);
     } catch (error) {
       return Promise.reject(error as Error);
     }
-    return (this.#closing = this.#closeAll(closeOptions));
+    return (this.#closing = this.#closeAll(timeout));
   }
 
-  async #closeAll(closeOptions?: CloseOptions): Promise<void> {
+  async #closeAll(timeout: number): Promise<void> {
     await Promise.all([
-      this.#lifecycle.close(closeOptions),
+      this.#lifecycle.close(timeout),
       this.#devLoop?.close(),
       ...this.#socketServers.map((sockets) => sockets.closeAll()),
       this.#topics.close(),

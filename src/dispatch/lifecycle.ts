@@ -132,10 +132,10 @@ export class Lifecycle {
   /**
    * Refuses new requests, ends open event streams with their final event, waits up to `timeout` for
    * the rest, then aborts what still runs. Resolves once idle, or once aborted; calling it again
-   * returns the same promise.
+   * returns the same promise. `timeout` is one `closeTimeout` checked.
    */
-  close(options: CloseOptions = {}): Promise<void> {
-    return (this.#closed ??= this.#close(closeTimeout(options)));
+  close(timeout: number): Promise<void> {
+    return (this.#closed ??= this.#close(timeout));
   }
 
   async #close(timeout: number): Promise<void> {
