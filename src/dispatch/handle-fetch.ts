@@ -38,8 +38,6 @@ import { Exchange, ServedRequest } from './served-request';
 class FetchHost implements RouteHost<Response | Promise<Response>>, InFlight {
   readonly node = undefined;
   readonly exchange = new Exchange();
-  /** The route has a timeout: its body is watched, to be cut if it runs past it. */
-  timed = false;
   /** Runs the `after()` callbacks: set when the first one is registered. */
   done: (() => void) | undefined;
   previousInFlight: InFlight | undefined;
@@ -52,7 +50,7 @@ class FetchHost implements RouteHost<Response | Promise<Response>>, InFlight {
 
   constructor(
     readonly request: Request,
-    private readonly bodyLimit: number | false,
+    readonly route: CompiledRoute,
     settings: FetchSettings,
   ) {
     this.#lifecycle = settings.lifecycle;
@@ -64,7 +62,7 @@ class FetchHost implements RouteHost<Response | Promise<Response>>, InFlight {
    * trace, as the Node bridge refuses one.
    */
   refusal(): Error | undefined {
-    const limit = this.bodyLimit;
+    const limit = this.route.bodyLimit;
     if (!declaresMoreThan(this.request.headers.get('content-length'), limit)) return undefined;
     return new BodyLimitError(limit as number);
   }
@@ -146,7 +144,7 @@ class FetchHost implements RouteHost<Response | Promise<Response>>, InFlight {
   cutBody: ((reason: Error) => void) | undefined;
 
   buildRequest(): Request {
-    return (this.builtRequest = new ServedRequest(this.request, this.exchange, this.bodyLimit));
+    return (this.builtRequest = new ServedRequest(this.request, this.exchange, this.route.bodyLimit));
   }
   clientGone(): boolean {
     return this.exchange.isEndedEarly;
@@ -217,8 +215,7 @@ export async function handleFetch(
   const { route, decision } = admission;
   // `pass`: the page that serves GET here lives in the host app, which `.fetch` does not have.
   if (decision.kind === 'pass') return answerResponse(NOT_FOUND);
-  const host = new FetchHost(request, route.bodyLimit, settings);
-  host.timed = route.timeout !== false;
+  const host = new FetchHost(request, route, settings);
   const trace = traceRoute(route, request.method, decision, undefined);
   // The request as it came, until a handler's call has the one the handler sees.
   if (trace !== undefined) trace.requestSource = () => request;
@@ -254,7 +251,8 @@ function watchedUntilOver(
   const { exchange, done } = host;
   // A response without a body is complete once the caller has it.
   if (response.body === null || !exchange.watched) exchange.complete();
-  if (!exchange.watched && !done && !traced && !host.timed) return response;
+  // A route with a timeout has its body watched, to be cut if it runs past it.
+  if (!exchange.watched && !done && !traced && host.route.timeout === false) return response;
   return whenBodyDone(response, host, (complete, error) => {
     if (complete) exchange.complete();
     else exchange.endedEarly(error ?? new DOMException('The client closed the connection', 'AbortError'));
