@@ -85,3 +85,24 @@ describe('jsonBody() answers as express.json() did (Express 5)', () => {
     });
   }
 });
+
+describe('jsonBody() behind an express.json() that already read the body', () => {
+  let server: Listening;
+  before(async () => {
+    const app = express();
+    app.use(express.json());
+    await mountEndpoints(app, { dir: DIR });
+    server = await listen(http.createServer(app));
+  });
+  after(() => server.close());
+
+  const send = (type: string, body: string) =>
+    requestText(`${server.url}/moved`, { method: 'POST', headers: { 'content-type': type }, body });
+
+  it('gets the body the parser read, and none for a type the parser left alone', async () => {
+    const parsed = await send('application/json', '{"a":[1,"é"]}');
+    expect([parsed.status, JSON.parse(parsed.body)]).to.deep.equal([200, { body: { a: [1, 'é'] } }]);
+    const other = await send('text/plain', '{"saved":true}');
+    expect([other.status, JSON.parse(other.body)]).to.deep.equal([200, { body: null }]);
+  });
+});
