@@ -44,8 +44,8 @@ import {
 import { mountChecksResponses, withContractSettings } from './contract';
 import { loadedExportInfo, loadModule, requireModule, type ModuleExports } from './load';
 import {
+  documentRoute,
   generateOpenAPI,
-  serveOpenAPI,
   type LoadedModules,
   type OpenAPIDocument,
   type OpenAPIOptions,
@@ -200,6 +200,16 @@ class Mount implements DevLoopHost {
       onError: options.onError ?? logError,
       middleware: options.middleware ?? [],
       asyncContext: options.asyncContext === true,
+      // The document is described anew for the tree each load makes current.
+      generated: options.openapi
+        ? [
+            documentRoute(
+              options.openapi,
+              () => this.#described,
+              (o) => this.#document(o),
+            ),
+          ]
+        : [],
     };
     this.#build = openBuild(options);
     if (this.#build && options.dev) throw devFromBuildError(this.#build);
@@ -207,6 +217,7 @@ class Mount implements DevLoopHost {
     // Development mode reports an invalid tree on an error page instead (src/dev).
     const dev = this.#build ? undefined : resolveDevOptions(options.dev, this.#tree.root);
     if (!dev && !this.#build) assertValidTree(this.#tree);
+    assertGeneratedRoutesFree(this.#tree, this.settings);
 
     this.routes = describeRoutes(this.#tree);
     this.#router = endpointRouter<MountedRoute>(this.#tree, this.settings, () => LOADING);
@@ -358,6 +369,7 @@ class Mount implements DevLoopHost {
     };
     // The modules by file, for `.openapi()`: it reads the contracts themselves.
     const byFile = new Map([...modules].map(([file, mod]) => [file.file, mod]));
+    for (const route of settings.generated) modules.set(route.file, route.exports());
     const router = endpointRouter(tree, settings, routeFor);
     this.#described = { tree: loaded, modules: byFile };
     return { router, loaded };
@@ -384,7 +396,7 @@ class Mount implements DevLoopHost {
     });
   }
 
-  /** The Connect middleware and `.fetch` over the current table, and the OpenAPI document's route if asked for. */
+  /** The Connect middleware and `.fetch` over the current table. */
   #serve(): { middleware: NodeMiddleware; fetch(request: Request): Promise<Response> } {
     const { settings } = this;
     const middleware = createNodeMiddleware({
@@ -401,23 +413,7 @@ class Mount implements DevLoopHost {
       await this.#loaded;
       return handleFetch(this.#router as Router<CompiledRoute>, request, fetchSettings);
     };
-    // Only a mount with the option is wrapped: the others' requests pay nothing for it.
-    if (!settings.openapi) return { middleware, fetch };
-    // The tree's middleware (an auth check around every endpoint) guards the document too.
-    return serveOpenAPI(
-      settings.openapi,
-      {
-        loaded: this.#loaded,
-        current: () => this.#described,
-        document: (openapiOptions) => this.#document(openapiOptions),
-        middleware: settings.middleware,
-        onError: settings.onError,
-        locals: settings.locals,
-        asyncContext: settings.asyncContext,
-        etag: settings.etag,
-      },
-      { middleware, fetch },
-    );
+    return { middleware, fetch };
   }
 
   #document(openapiOptions: OpenAPIOptions): OpenAPIDocument {
@@ -486,4 +482,25 @@ function devFromBuildError(build: OpenedBuild): Error {
 
 function isApp(value: unknown): value is AppLike {
   return typeof value === 'function' && typeof (value as unknown as AppLike).use === 'function';
+}
+
+/**
+ * A generated route may not take the URL of an endpoint: one of the two would never be reached.
+ * Routes with params or catch-alls still match other URLs, so only a route of the same static path conflicts.
+ */
+function assertGeneratedRoutesFree(tree: DiscoveredTree, settings: MountSettings): void {
+  const spelled = (pattern: string) => (settings.caseSensitive ? pattern : pattern.toLowerCase());
+  for (const route of settings.generated) {
+    const taken = tree.files.find(
+      (file) =>
+        file.kind === 'endpoint' &&
+        file.segments.every((segment) => segment.kind === 'static') &&
+        spelled(file.pattern) === spelled(route.file.pattern),
+    );
+    if (taken) {
+      throw new Error(
+        `express-file-endpoints: ${route.file.displayPath} serves ${route.file.pattern}, which ${taken.displayPath} serves too: move one of them.`,
+      );
+    }
+  }
 }

@@ -34,8 +34,15 @@ export {
   SHUTTING_DOWN,
   type Answer,
 } from './answers';
-export { compileRoute, endpointRouter, LOADING, middlewareOptionNames } from './route';
-export type { CompiledRoute, ExpressStyleRoute, MountedRoute, MountSettings, TopicAccess } from './route';
+export { compileRoute, endpointRouter, generatedRoute, LOADING, middlewareOptionNames } from './route';
+export type {
+  CompiledRoute,
+  ExpressStyleRoute,
+  GeneratedRoute,
+  MountedRoute,
+  MountSettings,
+  TopicAccess,
+} from './route';
 export {
   answeringModule,
   answeringRouter,

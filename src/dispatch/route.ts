@@ -24,6 +24,52 @@ export interface MountSettings extends MountOptions {
   /** The `middleware` option, `[]` without it. */
   middleware: WebMiddleware[];
   asyncContext: boolean;
+  /** The routes the library serves in the tree's table (the OpenAPI document's), `[]` for none. */
+  generated: readonly GeneratedRoute[];
+}
+
+/**
+ * A route that no file declares, served from the tree's own table: so it runs inside the middleware
+ * of the folders on its path, is traced, is refused while closing and is waited for by `close()`,
+ * as every endpoint is. The OpenAPI document is one.
+ */
+export interface GeneratedRoute {
+  /** What the table knows it by: the path as its pattern and folders, named in messages by `displayPath`. */
+  readonly file: RouteFile;
+  /** Its exports, as an endpoint module's: asked for each time the tree loads (each reload in development mode). */
+  exports(): Record<string, unknown>;
+}
+
+/**
+ * A generated route at `path` below the mount. Its folders are the path's segments, so the
+ * `middleware` files of those folders wrap it as they wrap an endpoint there.
+ */
+export function generatedRoute(
+  path: string,
+  displayPath: string,
+  exports: () => Record<string, unknown>,
+): GeneratedRoute {
+  const folders = path.split('/').slice(1).filter(Boolean).map(decodedFolder);
+  const segments = folders.map((value) => ({ kind: 'static' as const, value }));
+  const file: RouteFile = {
+    kind: 'endpoint',
+    file: displayPath,
+    displayPath,
+    folders,
+    parsedFolders: segments,
+    segments,
+    pattern: `/${folders.join('/')}`,
+  };
+  return { file, exports };
+}
+
+/** A segment of a generated route's path as a folder's name: decoded; kept as written if it is not valid percent-encoding. */
+function decodedFolder(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
 }
 
 /** What `req.route` is set to while an endpoint answers, for loggers and tracing that read it. */
@@ -151,14 +197,14 @@ function expressRouteOf(file: RouteFile, table: MethodTable): ExpressStyleRoute 
   });
 }
 
-/** The route table of a tree's endpoints, each leading to `valueFor(file)`, matched as the mount's options say. */
+/** The route table of a tree's endpoints and the generated routes, each leading to `valueFor(file)`, matched as the mount's options say. */
 export function endpointRouter<T>(
   tree: DiscoveredTree,
-  options: Pick<MountOptions, 'caseSensitive' | 'strict'>,
+  options: Pick<MountSettings, 'caseSensitive' | 'strict' | 'generated'>,
   valueFor: (file: RouteFile) => T,
 ): Router<T> {
-  const entries = tree.files
-    .filter((file) => file.kind === 'endpoint')
-    .map((file) => ({ segments: file.segments, value: valueFor(file) }));
+  const files = tree.files.filter((file) => file.kind === 'endpoint');
+  for (const route of options.generated) files.push(route.file);
+  const entries = files.map((file) => ({ segments: file.segments, value: valueFor(file) }));
   return createRouter(entries, { caseSensitive: options.caseSensitive, strict: options.strict });
 }

@@ -4,7 +4,7 @@
  */
 export { generateOpenAPI, type LoadedModules } from './document';
 export { toYaml } from './yaml';
-export { serveOpenAPI } from './serve';
+export { documentRoute } from './serve';
 export { mergeOpenAPI, type MergeOpenAPIOptions } from './merge';
 export type {
   OpenAPIDocument,
