@@ -11,6 +11,7 @@
  * (`endpoints.close()`). The stream itself is event-writer.ts.
  */
 import { EventWriter } from './event-writer';
+import { lastEventIdOf } from './last-event-id';
 import type {
   EventDataSettings,
   EventStreamControl,
@@ -50,7 +51,15 @@ export function eventStream<Data = unknown>(
   if (typeof run !== 'function') throw new TypeError('eventStream(request, run): run must be a function');
   const settings = dataSettings.get(request);
   const json = settings?.json === true || options.json === true;
-  const writer = new EventWriter<Data>(request, options, json, settings?.check);
+  const writer = new EventWriter<Data>({
+    lastEventId: lastEventIdOf(request),
+    heartbeat: options.heartbeat,
+    retry: options.retry,
+    shutdownEvent: options.shutdownEvent,
+    json,
+    check: settings?.check,
+    caller: 'eventStream',
+  });
   streams.set(request, writer.control);
   const headers = new Headers({
     'content-type': json ? 'text/event-stream; charset=utf-8; data=json' : 'text/event-stream; charset=utf-8',

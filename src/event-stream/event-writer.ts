@@ -1,7 +1,8 @@
 /**
- * The stream `eventStream` hands to `run`, and the body of its Response. Events are queued as text
- * and handed to the reader on its next read: events sent while the reader is busy go out together,
- * in one chunk, so a fast producer costs one write per read, not one per event.
+ * The one writer of server-sent events: the stream `eventStream` hands to `run`, and the body of its
+ * Response; a topic subscription's `toEventStream()` writes its publications through it too. Events
+ * are queued as text and handed to the reader on its next read: events sent while the reader is busy
+ * go out together, in one chunk, so a fast producer costs one write per read, not one per event.
  */
 import type {
   EventDataSettings,
@@ -12,10 +13,8 @@ import type {
 } from './types';
 import { formatComment, formatEvent, formatRetry, type EventMessage } from './format';
 import { Heartbeat, heartbeatInterval } from './heartbeat';
-import { lastEventIdOf } from './last-event-id';
 
 const DEFAULT_SHUTDOWN_EVENT: EventMessage<string> = { event: 'shutdown', data: '' };
-const HEARTBEAT = ':\n';
 // A failure reaches the reader this long after the last text it took, at the least. Hosts look at a
 // body for a few turns of the event loop before they send its head (to tell a whole body from a
 // stream), then write through buffers that let go later: Node holds a socket's writes until the next
@@ -29,6 +28,22 @@ const NOT_SENT = Promise.resolve(false);
 
 type State = 'open' | 'closing' | 'done';
 
+/** What a writer is made with: the options of `eventStream` (or `toEventStream`), and what its caller knows. */
+export interface EventWriterSettings extends Pick<
+  EventStreamOptions,
+  'heartbeat' | 'retry' | 'shutdownEvent'
+> {
+  /** The `Last-Event-ID` the client sent. */
+  lastEventId?: string;
+  /** Every value as JSON. */
+  json?: boolean;
+  check?: EventDataSettings['check'];
+  /** What messages call the function the options were given to: `eventStream`. */
+  caller: string;
+  /** What a heartbeat writes. Default `:` and a line break, a comment line. */
+  heartbeatText?: string;
+}
+
 export class EventWriter<Data> implements EventStream<Data> {
   readonly lastEventId: string | undefined;
   readonly body: ReadableStream<Uint8Array>;
@@ -36,7 +51,9 @@ export class EventWriter<Data> implements EventStream<Data> {
   readonly #abort = new AbortController();
   readonly #json: boolean;
   readonly #check: EventDataSettings['check'];
-  readonly #shutdownEvent: EventMessage<string> | false;
+  /** The final event on shutdown, framed when the writer is made: one that cannot be is refused at the call. */
+  readonly #shutdownText: string | undefined;
+  readonly #heartbeatText: string;
   readonly #heartbeat: Heartbeat | undefined;
   #body!: ReadableStreamDefaultController<Uint8Array>;
   #state: State = 'open';
@@ -60,17 +77,15 @@ export class EventWriter<Data> implements EventStream<Data> {
   #startedPromise: Promise<Failure | undefined> | undefined;
   #over!: (failure: Failure | undefined) => void;
 
-  constructor(
-    request: Request,
-    options: EventStreamOptions,
-    json: boolean,
-    check: EventDataSettings['check'],
-  ) {
-    this.lastEventId = lastEventIdOf(request);
-    this.#json = json;
-    this.#check = check;
-    this.#shutdownEvent = options.shutdownEvent ?? DEFAULT_SHUTDOWN_EVENT;
-    const every = heartbeatInterval(options.heartbeat, 'eventStream');
+  constructor(settings: EventWriterSettings) {
+    this.lastEventId = settings.lastEventId;
+    this.#json = settings.json === true;
+    this.#check = settings.check;
+    const last = settings.shutdownEvent ?? DEFAULT_SHUTDOWN_EVENT;
+    // Written as it is: a control event, not one of the stream's own data.
+    this.#shutdownText = last === false ? undefined : formatEvent(last, String(last.data));
+    this.#heartbeatText = settings.heartbeatText ?? ':\n';
+    const every = heartbeatInterval(settings.heartbeat, settings.caller);
     const over = new Promise<Failure | undefined>((resolve) => (this.#over = resolve));
     this.body = new ReadableStream<Uint8Array>(
       {
@@ -87,7 +102,7 @@ export class EventWriter<Data> implements EventStream<Data> {
       body: this.body,
       started: () => this.#whenStarted(),
     };
-    if (options.retry !== undefined) this.#pending = formatRetry(options.retry);
+    if (settings.retry !== undefined) this.#pending = formatRetry(settings.retry);
     if (every !== false) this.#heartbeat = new Heartbeat(every, () => this.#beat());
   }
 
@@ -113,6 +128,12 @@ export class EventWriter<Data> implements EventStream<Data> {
   comment(text = ''): Promise<boolean> {
     if (this.#state !== 'open') return NOT_SENT;
     return this.#sendText(formatComment(String(text)));
+  }
+
+  /** Sends text that is framed already: a comment of the library's own, written as it is. */
+  sendFramed(text: string): Promise<boolean> {
+    if (this.#state !== 'open') return NOT_SENT;
+    return this.#sendText(text);
   }
 
   sleep(ms: number): Promise<boolean> {
@@ -204,14 +225,12 @@ export class EventWriter<Data> implements EventStream<Data> {
   #beat(): void {
     if (this.#state !== 'open' || (this.#begun && this.#pending !== '')) return;
     this.#begin();
-    void this.#write(HEARTBEAT);
+    void this.#write(this.#heartbeatText);
   }
 
   #shutdown(reason: unknown): void {
     if (this.#state !== 'open') return;
-    const last = this.#shutdownEvent;
-    // Written as it is: a control event, not one of the stream's own data.
-    if (last !== false) this.#pending += formatEvent(last, String(last.data));
+    if (this.#shutdownText !== undefined) this.#pending += this.#shutdownText;
     this.#end(reason);
   }
 

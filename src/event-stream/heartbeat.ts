@@ -1,6 +1,6 @@
 /**
- * The heartbeat of an event stream, shared by `eventStream` and a topic subscription's
- * `toEventStream()`: `beat()` runs once `every` milliseconds have passed since the last write, so the
+ * The heartbeat of an event stream (event-writer.ts, which `eventStream` and a topic subscription's
+ * `toEventStream()` both write through): `beat()` runs once `every` milliseconds have passed since the last write, so the
  * stream is never silent for longer than that. Proxies and load balancers cut a connection that has
  * been idle for their timeout, whatever was sent before the silence began.
  *

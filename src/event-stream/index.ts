@@ -12,5 +12,5 @@ export type {
   EventStreamOptions,
   EventStreamRun,
 } from './types';
-export { formatEvent, type EventMessage } from './format';
-export { Heartbeat, heartbeatInterval } from './heartbeat';
+export type { EventMessage } from './format';
+export { EventWriter } from './event-writer';

@@ -13,16 +13,12 @@ import type {
 } from '../types';
 import { checkTopic, type Publication } from './publication';
 import type { Subscriber, TopicHub } from './topic-hub';
-import { formatEvent, Heartbeat, heartbeatInterval } from '../event-stream';
+import { EventWriter } from '../event-stream';
 
 /** Thrown by the next read of a subscription whose reader fell `backpressureLimit` bytes behind. */
 export class SlowSubscriberError extends Error {
   override name = 'SlowSubscriberError';
 }
-
-const encoder = new TextEncoder();
-const DEFAULT_SHUTDOWN_EVENT = { event: 'shutdown', data: '' };
-const HEARTBEAT = encoder.encode(':\n\n');
 
 export class TopicStream<T extends string> implements Subscriber, TopicSubscription<T> {
   readonly topics: readonly T[];
@@ -111,45 +107,37 @@ export class TopicStream<T extends string> implements Subscriber, TopicSubscript
   }
 
   toEventStream(options: TopicEventStreamOptions = {}): ReadableStream<Uint8Array> {
-    const every = heartbeatInterval(options.heartbeat, 'toEventStream');
-    const shutdownEvent = options.shutdownEvent ?? DEFAULT_SHUTDOWN_EVENT;
-    // Framed now: an event that cannot be framed (a line break in its name) is refused at the call, not at shutdown.
-    const lastEvent = shutdownEvent === false ? undefined : formatEvent(shutdownEvent, shutdownEvent.data);
-    // A comment whenever nothing went out for `every` ms, as `eventStream`'s.
-    let heartbeat: Heartbeat | undefined;
-    const stopBeating = () => heartbeat?.stop();
-    return new ReadableStream<Uint8Array>(
-      {
-        start: (controller) => {
-          // A comment first: the response starts at once, and the client knows it is subscribed.
-          controller.enqueue(encoder.encode(': subscribed\n\n'));
-          if (every !== false) heartbeat = new Heartbeat(every, () => controller.enqueue(HEARTBEAT));
-        },
-        pull: async (controller) => {
-          let next: IteratorResult<TopicMessage<T>>;
-          try {
-            // Throws for a reader that fell behind: the stream errors, and the response is cut.
-            next = await this.next();
-          } catch (error) {
-            stopBeating();
-            throw error;
-          }
-          if (!next.done) {
-            heartbeat?.wrote();
-            return controller.enqueue(encoder.encode(eventText(next.value)));
-          }
-          stopBeating();
-          if (this.#shutDown && lastEvent !== undefined) controller.enqueue(encoder.encode(lastEvent));
-          controller.close();
-        },
-        cancel: () => {
-          stopBeating();
-          this.#end(true);
-        },
-      },
-      // Nothing is pulled ahead of the reader: unread messages wait in the bounded queue, where they are counted.
-      { highWaterMark: 0 },
-    );
+    // The subscription's own bytes: a comment and each heartbeat a block of their own.
+    const writer = new EventWriter<string>({
+      heartbeat: options.heartbeat,
+      shutdownEvent: options.shutdownEvent,
+      caller: 'toEventStream',
+      heartbeatText: ':\n\n',
+    });
+    // A comment first: the response starts at once, and the client knows it is subscribed.
+    void writer.sendFramed(': subscribed\n\n');
+    // The reader left (or the stream ended): what is queued for it is dropped.
+    writer.signal.addEventListener('abort', () => this.#end(true), { once: true });
+    void this.#writeTo(writer);
+    return writer.body;
+  }
+
+  /**
+   * Hands each message to `writer` once the reader took the one before: unread messages wait in the
+   * bounded queue, where they are counted. A reader that fell behind makes the next read throw, and
+   * the stream fails; ended by the mount closing, the stream ends with its final event.
+   */
+  async #writeTo(writer: EventWriter<string>): Promise<void> {
+    try {
+      for (let next = await this.next(); !next.done; next = await this.next()) {
+        if (!(await writer.send(eventOf(next.value)))) return;
+      }
+    } catch (error) {
+      writer.fail(error);
+      return;
+    }
+    if (this.#shutDown) writer.control.shutdown(undefined);
+    else writer.close();
   }
 
   /** Unsubscribes; `discard` also drops what is queued (nobody will read it). */
@@ -178,8 +166,8 @@ export class TopicStream<T extends string> implements Subscriber, TopicSubscript
 }
 
 /** One server-sent event: the topic as its type, the data line by line (bytes read as UTF-8). */
-function eventText(message: TopicMessage): string {
+function eventOf(message: TopicMessage): { event: string; data: string } {
   const data = typeof message.data === 'string' ? message.data : Buffer.from(message.data).toString('utf8');
   // The topic is the event's name, which may not hold a line break (it would end the field early).
-  return formatEvent({ event: message.topic.replace(/[\r\n]+/g, ' '), data }, data);
+  return { event: message.topic.replace(/[\r\n]+/g, ' '), data };
 }

@@ -298,5 +298,12 @@ describe('eventStream()', () => {
       setTimeout(() => eventStreamOf(silent)!.shutdown(new Error('x')), 5);
       expect(await second.text()).to.equal('');
     });
+
+    it('refuses, at the call, a final event that cannot be framed, as toEventStream() does', () => {
+      const run = (s: { sleep(ms: number): Promise<boolean> }) => s.sleep(10);
+      expect(() =>
+        eventStream(request(), run, { shutdownEvent: { event: 'bye\nid: 7', data: '' } }),
+      ).to.throw(TypeError);
+    });
   });
 });

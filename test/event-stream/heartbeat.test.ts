@@ -1,7 +1,7 @@
 /**
  * Heartbeats on the wire: with an event sent just after a heartbeat, the stream is still never
  * silent for longer than the interval, for `eventStream` and a topic subscription's
- * `toEventStream()` alike (one heartbeat serves both: src/event-stream/heartbeat.ts).
+ * `toEventStream()` alike (one writer serves both: src/event-stream/event-writer.ts).
  */
 import http from 'node:http';
 import path from 'node:path';
