@@ -30,6 +30,7 @@ export {
   RequestRefusedError,
   RouteTimeoutError,
   answerForError,
+  answerResponse,
   isClientError,
   SHUTTING_DOWN,
   type Answer,
@@ -88,5 +89,13 @@ export { logError, markTold, tellOnError } from './report-error';
 export { defineMiddleware } from './define-middleware';
 export { getContext } from './async-context';
 export type { LocalsOf, MiddlewareContext, MiddlewareWithLocals } from './define-middleware';
-export { admit, type Admission, type Admitted } from './admit';
+export {
+  admit,
+  admitMatch,
+  UPGRADE,
+  type Admission,
+  type Admitted,
+  type AdmittedUpgrade,
+  type SocketRoute,
+} from './admit';
 export { byteSize, routeLimits, type RouteLimits } from './route-limits';

@@ -7,19 +7,22 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { WebSocketServer } from 'ws';
 import { type MountPaths, type NotedMountPath, requestUrl, splitAtMountPath, targetPath } from '../bridge';
-import { admit, LOADING, tellOnError, type MountedRoute } from '../dispatch';
+import {
+  admit,
+  admitMatch,
+  LOADING,
+  RequestRefusedError,
+  type MountedRoute,
+  type SocketRoute,
+  tellOnError,
+  UPGRADE,
+} from '../dispatch';
 import { MALFORMED_PATH, type RouteMatch, type Router } from '../router';
 import type { TopicHub } from '../topics';
 import type { ErrorReporter } from '../types';
 import { Connection } from './connection';
 import { checkedOrigins, isAllowedOrigin } from './origin-check';
-import {
-  decideUpgrade,
-  socketContext,
-  type SocketRoute,
-  upgradeWebRequest,
-  writeRefusal,
-} from './upgrade-request';
+import { decideUpgrade, socketContext, upgradeWebRequest, writeRefusal } from './upgrade-request';
 import { loadWebSocketLibrary } from './ws-library';
 
 /** `attach(server, options)`. */
@@ -58,6 +61,23 @@ export interface SocketMount {
   /** Where the mount's middleware has been reached: where its sockets are, when `mountPath` is not given. */
   mountPaths?: MountPaths;
 }
+
+/** An upgrade the tree takes: the route it matched, below which mount path, and the path as sent. */
+interface Claim {
+  found: RouteMatch<MountedRoute>;
+  below: string;
+  sent: string;
+  mountPath: string;
+  /** The route it is served by, once admitted: what a fault of the handshake is told about. */
+  route?: SocketRoute;
+}
+
+/** A handshake from a page of an origin `allowedOrigins` does not list. */
+const FORBIDDEN_ORIGIN = {
+  status: 403,
+  code: 'FORBIDDEN_ORIGIN',
+  message: 'Forbidden: this origin may not open a WebSocket',
+};
 
 /** An upgrade request the tree took and then found it has no socket for: the app's after all. */
 export type PassOn = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
@@ -104,11 +124,10 @@ export function treeSockets(mount: SocketMount, options: AttachOptions, passOn: 
   /**
    * Whether an upgrade is the tree's to take: a route of it serves sockets (or may, while loading).
    * With the path below the mount path it was found under, as the client spelled it, and the whole
-   * path as sent.
+   * path as sent. Matched once, when the server asks: `serve` takes the match from here.
    */
-  const match = (
-    req: IncomingMessage,
-  ): { found: RouteMatch<MountedRoute>; below: string; sent: string; mountPath: string } | undefined => {
+  const claimed = new WeakMap<IncomingMessage, Claim>();
+  const match = (req: IncomingMessage): Claim | undefined => {
     if (req.method !== 'GET' || req.headers.upgrade?.toLowerCase() !== 'websocket') return undefined;
     const path = targetPath(req.url ?? '/');
     const split = path === undefined ? undefined : splitAtMountPath(path, mountPaths());
@@ -116,7 +135,10 @@ export function treeSockets(mount: SocketMount, options: AttachOptions, passOn: 
     const found = mount.router().match(split.below);
     if (found === null || found === MALFORMED_PATH) return undefined;
     const served = found.value === LOADING ? mount.mayServeSockets : found.value.socket !== undefined;
-    return served ? { found, below: split.below, sent: path!, mountPath: split.mountPath } : undefined;
+    if (!served) return undefined;
+    const claim = { found, below: split.below, sent: path!, mountPath: split.mountPath };
+    claimed.set(req, claim);
+    return claim;
   };
 
   const webSocketServer = async (): Promise<WebSocketServer> => {
@@ -137,52 +159,47 @@ export function treeSockets(mount: SocketMount, options: AttachOptions, passOn: 
     return created;
   };
 
-  const serve = async (req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> => {
+  const serve = async (req: IncomingMessage, socket: Duplex, claim: Claim, head: Buffer): Promise<void> => {
     // A client that leaves mid-handshake must not crash the process.
     socket.on('error', () => socket.destroy());
-    const matched = match(req);
-    if (matched === undefined) return passOn(req, socket, head);
-    const { below, sent, mountPath } = matched;
+    const { below, sent, mountPath } = claim;
     // The same checks, in the same order, as for an HTTP request to the route.
-    let admission = admit(mount.router(), below, undefined, sent, 'GET', closing);
+    let admission = admitMatch(claim.found, sent, UPGRADE, closing);
     if (admission.kind === 'loading') {
       await mount.loaded;
-      admission = admit(mount.router(), below, undefined, sent, 'GET', closing);
+      admission = admit(mount.router(), below, undefined, sent, UPGRADE, closing);
     }
     switch (admission.kind) {
-      case 'unmatched':
-      case 'malformed':
-      case 'loading':
-        return passOn(req, socket, head);
       case 'closing':
         return writeRefusal(socket, new Response('Service Unavailable', { status: 503 }));
       case 'rewritten':
         return writeRefusal(socket, new Response('Bad Request', { status: 400 }));
+      case 'upgrade':
+        break;
+      // Unmatched, malformed, or loaded and found to serve no sockets: the app's, as if never taken.
+      default:
+        return passOn(req, socket, head);
     }
-    // Loaded, the route turned out to serve no sockets: the app's, as if never taken.
-    if (admission.route.socket === undefined) return passOn(req, socket, head);
-    const route = admission.route as SocketRoute;
+    const { route } = admission;
+    claim.route = route;
     const url = requestUrl(req);
     if (url === undefined) return writeRefusal(socket, new Response('Bad Request', { status: 400 }));
     // Before any middleware or hook runs: a page of another site gets nothing of the app.
-    if (!isAllowedOrigin(req.headers.origin, req.headers.host, allowedOrigins)) {
-      return writeRefusal(
-        socket,
-        new Response('Forbidden: this origin may not open a WebSocket', { status: 403 }),
-      );
-    }
+    const refusal = isAllowedOrigin(req.headers.origin, req.headers.host, allowedOrigins)
+      ? undefined
+      : new RequestRefusedError(FORBIDDEN_ORIGIN);
     const context = socketContext(admission.params, route, upgradeWebRequest(req, url), mountPath);
-    let endHandshake!: () => void;
-    const handshakeOver = new Promise<void>((resolve) => (endHandshake = resolve));
-    const decision = await decideUpgrade(route, context, socket, handshakeOver);
-    if (!decision.accepted) return writeRefusal(socket, decision.response).finally(endHandshake);
-    if (closing) {
-      return writeRefusal(socket, new Response('Service Unavailable', { status: 503 })).finally(endHandshake);
-    }
+    let endHandshake!: (status: number) => void;
+    const handshakeOver = new Promise<number>((resolve) => (endHandshake = resolve));
+    const refuse = (response: Response) =>
+      writeRefusal(socket, response).finally(() => endHandshake(response.status));
+    const decision = await decideUpgrade(route, context, socket, handshakeOver, refusal);
+    if (!decision.accepted) return refuse(decision.response);
+    if (closing) return refuse(new Response('Service Unavailable', { status: 503 }));
     const wss = await (sockets ??= webSocketServer());
     acceptHeaders.set(req, decision.headers);
     wss.handleUpgrade(req, socket, head as Parameters<WebSocketServer['handleUpgrade']>[2], (ws) => {
-      endHandshake();
+      endHandshake(101);
       const connection = new Connection(ws, socket, route, context, settings);
       connections.add(connection);
       connection.start(() => connections.delete(connection));
@@ -194,17 +211,19 @@ export function treeSockets(mount: SocketMount, options: AttachOptions, passOn: 
   return {
     // Once closing, no new upgrade is the tree's: it goes where it would without the tree.
     claims: (req) => !closing && match(req) !== undefined,
-    serve: (req, socket, head) =>
-      serve(req, socket, head).catch((error: unknown) => {
+    serve: (req, socket, head) => {
+      const claim = claimed.get(req) ?? match(req);
+      if (claim === undefined) return Promise.resolve(passOn(req, socket, head));
+      return serve(req, socket, claim, head).catch((error: unknown) => {
         socket.destroy();
-        const found = match(req)?.found;
         tellOnError(mount.onError, error, {
-          route: found && found.value !== LOADING ? found.value.pattern : (req.url ?? '/'),
-          file: found && found.value !== LOADING ? found.value.displayPath : 'attach',
+          route: claim.route?.pattern ?? req.url ?? '/',
+          file: claim.route?.displayPath ?? 'attach',
           export: 'websocket',
           passedToNext: false,
         });
-      }),
+      });
+    },
     async closeAll() {
       closing = true;
       clearInterval(keepAlive);

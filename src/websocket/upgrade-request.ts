@@ -1,43 +1,51 @@
 /**
- * One upgrade request for a route that serves WebSockets: the tree's and the folders' middleware,
- * then the route's `websocket.upgrade` hook, run on it as on any request of the route, so a guard
- * covers sockets too. What comes out is an acceptance (with headers for the 101 answer: a
- * middleware's Set-Cookie) or a refusal, written to the raw socket as a plain HTTP answer.
+ * One upgrade request for a route that serves WebSockets, served as any request of the route is
+ * (`serveRoute`, traced when something observes requests): the tree's and the folders' middleware,
+ * then the route's `websocket.upgrade` hook in the handler's place, so a guard covers sockets too.
+ * What comes out is an acceptance (with headers for the 101 answer: a middleware's Set-Cookie) or a
+ * refusal, written to the raw socket as a plain HTTP answer.
  */
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { toWebRequest } from '../bridge';
 import {
+  answerForError,
+  answerResponse,
   type CompiledRoute,
   emptyLocals,
   Failure,
   type HandlerEntry,
-  type HandlerHost,
   INTERNAL_ERROR,
   type Outcome,
-  serveHandler,
+  type OwnAnswer,
+  type RouteHost,
+  serveRoute,
+  type SocketRoute,
+  traceRoute,
 } from '../dispatch';
 import { isResponse } from '../is-response';
-import type { Params, WebSocketContext, WebSocketHandler } from '../types';
+import type { RequestTrace } from '../observe';
+import type { Params, WebSocketContext } from '../types';
 
 export type UpgradeDecision = { accepted: true; headers: Headers } | { accepted: false; response: Response };
 
-/** A route that serves WebSockets. */
-export type SocketRoute = CompiledRoute & { socket: WebSocketHandler };
-
 /**
  * Runs the route's middleware and `upgrade` hook on the request, as the route runs any request of
- * its own; never throws. `handshakeOver` settles once the handshake's answer (the 101, or the refusal) is
- * written: `after()` callbacks run then.
+ * its own; never throws. `refusal` is why the front will not let it run (an origin it does not
+ * allow), seen by the trace. `handshakeOver` settles, with the status written (`101`, or the
+ * refusal's), once the handshake's answer is written: `after()` callbacks run then, and the trace ends.
  */
 export function decideUpgrade(
   route: SocketRoute,
   context: WebSocketContext,
   socket: Duplex,
-  handshakeOver: Promise<void>,
+  handshakeOver: Promise<number>,
+  refusal: Error | undefined,
 ): Promise<UpgradeDecision> {
-  const upgrade = new UpgradeHost(route, context, socket, handshakeOver);
-  return serveHandler(upgrade, route, context.params, upgrade.hook, undefined);
+  const upgrade = new UpgradeHost(route, context, socket, handshakeOver, refusal);
+  const decision = { kind: 'handler', entry: upgrade.hook } as const;
+  const trace = traceRoute(route, 'GET', decision, context.mountPath);
+  return Promise.resolve(serveRoute(upgrade, route, context.params, decision, trace));
 }
 
 /** The upgrade request as a Web Request: a GET with the client's headers and no body. */
@@ -49,7 +57,7 @@ export function upgradeWebRequest(req: IncomingMessage, url: string): Request {
  * An upgrade request the route answers: what the endpoint's call knows of it (no Node response exists
  * for it, and it is not one of the mount's requests in flight), and what its answer decides.
  */
-class UpgradeHost implements HandlerHost<Promise<UpgradeDecision>> {
+class UpgradeHost implements RouteHost<Promise<UpgradeDecision>> {
   readonly node = undefined;
   /** The `upgrade` hook, in the handler's place behind the route's middleware. */
   readonly hook: HandlerEntry = {
@@ -68,8 +76,25 @@ class UpgradeHost implements HandlerHost<Promise<UpgradeDecision>> {
     private readonly route: SocketRoute,
     private readonly context: WebSocketContext,
     private readonly socket: Duplex,
-    private readonly handshakeOver: Promise<void>,
+    private readonly handshakeOver: Promise<number>,
+    private readonly refused: Error | undefined,
   ) {}
+
+  refusal(): Error | undefined {
+    return this.refused;
+  }
+
+  /** Only a refusal comes here: the hook stands for the handler, so the route has one for GET. */
+  async writeOwnAnswer(why: OwnAnswer | Error): Promise<UpgradeDecision> {
+    const answer = why instanceof Error ? answerForError(why) : undefined;
+    return { accepted: false, response: answerResponse(answer ?? INTERNAL_ERROR) };
+  }
+
+  /** Once the handshake is over: with the status written, or none when the client left first. */
+  endTrace(trace: RequestTrace, failed: boolean): void {
+    if (failed) return trace.finish(undefined, true);
+    void this.#over().then((status) => trace.finish(status, status === undefined));
+  }
 
   async #askHook(request: Request): Promise<Response> {
     const verdict: unknown = await this.route.socket.upgrade?.(request, this.context);
@@ -121,17 +146,21 @@ class UpgradeHost implements HandlerHost<Promise<UpgradeDecision>> {
    * first: not when an accepted socket closes, hours later.
    */
   whenDone(run: () => PromiseLike<unknown> | undefined): void {
+    void this.#over().then(() => run());
+  }
+
+  /** Settles once the handshake's answer is written (its status), or the client has gone (`undefined`). */
+  #over(): Promise<number | undefined> {
     const socket = this.socket;
-    let ran = false;
-    const once = () => {
-      if (ran) return;
-      ran = true;
-      socket.off('close', once);
-      run();
-    };
-    if (socket.destroyed) return void setImmediate(once);
-    socket.once('close', once);
-    void this.handshakeOver.then(once);
+    if (socket.destroyed) return new Promise((resolve) => setImmediate(resolve, undefined));
+    return new Promise((resolve) => {
+      const gone = () => resolve(undefined);
+      socket.once('close', gone);
+      void this.handshakeOver.then((status) => {
+        socket.off('close', gone);
+        resolve(status);
+      });
+    });
   }
 }
 
