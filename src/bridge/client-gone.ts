@@ -7,6 +7,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { ClientClosedError } from './request-body';
+import { isStreamReset } from './stream-reset';
 import { isClientClosedError } from '../dispatch';
 import type { ResponseWriter } from './response-writer';
 
@@ -19,14 +20,6 @@ type Watched = Pick<ResponseWriter, 'req' | 'writableFinished' | 'destroyed' | '
  */
 export function isClientGone(res: Watched): boolean {
   return (!res.writableFinished && (res.destroyed || res.socket?.destroyed === true)) || isStreamReset(res);
-}
-
-/**
- * An HTTP/2 stream the client reset: Node's compatibility API then says the response finished, and
- * only its stream's `aborted` says otherwise.
- */
-function isStreamReset(res: Watched): boolean {
-  return (res as { stream?: { aborted?: boolean } }).stream?.aborted === true;
 }
 
 /**

@@ -8,6 +8,7 @@ import { BodyLimitError, ClientClosedError, DEFAULT_BODY_LIMIT } from '../dispat
 import { isDraining } from './drain-request';
 import type { ExpressRequest } from './express-request';
 import { encodeFormBody } from './encode-form-body';
+import { isStreamReset } from './stream-reset';
 
 /**
  * Streams over a request body pull only when their reader asks: a Request built around one must
@@ -167,7 +168,7 @@ export function nodeBodyToWebStream(req: IncomingMessage, limit: number | false)
     // not read yet waits in the request's buffer, where `read()` still finds it.
     const clientGone = (error: Error) => {
       const take = onData;
-      if (!req.complete || take === undefined || resetMidBody(req)) return fail(error);
+      if (!req.complete || take === undefined || isStreamReset(req)) return fail(error);
       // Taken here, not as 'data' events, which some Node versions emit for these reads and some do not.
       req.off('data', take);
       for (let chunk: Buffer | string | null; onData === take && (chunk = req.read() as Buffer | null);) {
@@ -178,7 +179,7 @@ export function nodeBodyToWebStream(req: IncomingMessage, limit: number | false)
     // The end of the stream, which is the end of the body only if all of it came. The error is made
     // only for a body cut short: an Error's stack costs a request more than the rest of its body's end.
     const end = (error?: Error) => {
-      if (resetMidBody(req) || size < declared) fail(error ?? new ClientClosedError());
+      if (isStreamReset(req) || size < declared) fail(error ?? new ClientClosedError());
       else close();
     };
     if (req.readableEnded) {
@@ -221,12 +222,4 @@ export function nodeBodyToWebStream(req: IncomingMessage, limit: number | false)
 function asBytes(req: IncomingMessage, chunk: Buffer | string): Buffer {
   if (typeof chunk !== 'string') return chunk;
   return Buffer.from(chunk, (req.readableEncoding ?? 'utf8') as BufferEncoding);
-}
-
-/**
- * An HTTP/2 stream the client reset before its body ended. Node's compatibility API then marks the
- * request `complete` and ends its stream as if the body had ended; `aborted` tells the two apart.
- */
-function resetMidBody(req: IncomingMessage): boolean {
-  return req.httpVersionMajor === 2 && req.aborted;
 }
