@@ -15,12 +15,20 @@
  */
 const FLOORS = [
   ['src/runtime.ts'],
-  ['src/types.ts', 'src/debug.ts', 'src/words.ts', 'src/fetch-globals.ts', 'src/is-response.ts'],
+  [
+    'src/types/',
+    'src/debug.ts',
+    'src/words.ts',
+    'src/fetch-globals.ts',
+    'src/is-response.ts',
+    'src/http-methods.ts',
+  ],
   ['src/discover/'],
-  ['src/router/', 'src/observe/', 'src/event-stream/'],
+  ['src/router/', 'src/observe/', 'src/event-stream/', 'src/route/'],
   ['src/dispatch/', 'src/contract/'],
   [
     'src/bridge/',
+    'src/fetch/',
     'src/validate/',
     'src/load/',
     'src/typed-routes/',

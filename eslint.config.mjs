@@ -33,8 +33,8 @@ export default tseslint.config(
     // The layout's promises: each src folder is used through its index (its public surface), and
     // only the bridge, bridgeMiddleware and the WebSocket upgrades know Node's http objects.
     files: ['src/**/*.ts'],
-    // src/types.ts names Node's request and response types in the public NodeContext type.
-    ignores: ['src/bridge/**', 'src/bridge-middleware/**', 'src/websocket/**', 'src/types.ts'],
+    // src/types/handlers.ts names Node's request and response types in the public NodeContext type.
+    ignores: ['src/bridge/**', 'src/bridge-middleware/**', 'src/websocket/**', 'src/types/handlers.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

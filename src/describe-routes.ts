@@ -4,7 +4,8 @@
  * and, once the modules are loaded, what their contracts validate.
  */
 import { middlewareFilesFor, type DiscoveredTree } from './discover';
-import { methodsFor, WEBSOCKET_EXPORT } from './dispatch';
+import { methodsFor } from './route';
+import { WEBSOCKET_EXPORT } from './http-methods';
 import type { ContractSummary } from './types';
 
 /** One row of the route table. */

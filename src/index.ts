@@ -11,14 +11,8 @@ export type { RouteInfo } from './describe-routes';
 export { defineMiddleware, getContext, ShutdownError } from './dispatch';
 export { eventStream } from './event-stream';
 export type { EventMessage, EventStream, EventStreamOptions } from './event-stream';
-export type {
-  HttpMethod,
-  HandlerExportName,
-  CloseOptions,
-  LocalsOf,
-  MiddlewareContext,
-  MiddlewareWithLocals,
-} from './dispatch';
+export type { HttpMethod, HandlerExportName } from './http-methods';
+export type { CloseOptions, LocalsOf, MiddlewareContext, MiddlewareWithLocals } from './dispatch';
 export { defineHandler, EventContractError, ResponseContractError } from './contract';
 export type {
   EndpointContract,
@@ -74,14 +68,14 @@ export { mergeOpenAPI, type MergeOpenAPIOptions } from './openapi';
 export { jsonBody, type JsonBodyOptions } from './body';
 export { sendFile, serveStatic, FileError } from './files';
 export type { FileOptions, SendFileOptions, ServeStaticOptions, StaticContext, StaticHandler } from './files';
+export type { OpenAPIDocument } from './openapi';
 export type {
-  OpenAPIDocument,
   OpenAPIInfo,
   OpenAPIOptions,
   OpenAPIServer,
   OpenAPIVersion,
   ServeOpenAPIOptions,
-} from './openapi';
+} from './types';
 export type { WebSocketHandler, WebSocketContext, EndpointWebSocket, WebSocketCloseDetails } from './types';
 export {
   broadcastChannelBackplane,

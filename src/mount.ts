@@ -18,38 +18,35 @@ import { resolveDevOptions, startDevLoop, type DevLoop, type DevLoopHost } from 
 import { describeRoutes, patternsWithPage, updateRoutes, type RouteInfo } from './describe-routes';
 import {
   buildMethodTable,
-  closeTimeout,
   compileRoute,
+  type CompiledRoute,
+  LOADING,
+  middlewareOptionNames,
+  type MountedRoute,
+  type MountSettings,
+  type TopicAccess,
+} from './route';
+import {
+  closeTimeout,
   routeLimits,
   endpointRouter,
   etagModeOf,
   failingModule,
   failingRouter,
   fetchEtagModeOf,
-  handleFetch,
   Lifecycle,
   type CloseOptions,
   logError,
   tellOnError,
-  type CompiledRoute,
-  LOADING,
-  middlewareOptionNames,
-  type MountedRoute,
-  type MountSettings,
   socketHandlerOf,
-  type TopicAccess,
-  WEBSOCKET_EXPORT,
   withUpgradeRequired,
 } from './dispatch';
+import { handleFetch } from './fetch';
+import { WEBSOCKET_EXPORT } from './http-methods';
 import { mountChecksResponses, withContractSettings } from './contract';
 import { loadedExportInfo, loadModule, requireModule, type ModuleExports } from './load';
-import {
-  documentRoute,
-  generateOpenAPI,
-  type LoadedModules,
-  type OpenAPIDocument,
-  type OpenAPIOptions,
-} from './openapi';
+import { documentRoute, generateOpenAPI, type LoadedModules, type OpenAPIDocument } from './openapi';
+import type { OpenAPIOptions } from './types';
 import { openBuild, type OpenedBuild } from './manifest';
 import type { Router } from './router';
 import { runtime } from './runtime';

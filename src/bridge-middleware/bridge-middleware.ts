@@ -31,13 +31,13 @@ import { failAfterNext, sendAfterNext } from './replay-response';
 import {
   BAD_ORIGIN,
   INTERNAL_ERROR,
-  isForbiddenMethod,
   logError,
   NextGuard,
   METHOD_WITHOUT_REQUEST,
   REWRITTEN_PATH_ANSWER,
   tellOnError,
 } from '../dispatch';
+import { isForbiddenMethod } from '../http-methods';
 import { isResponse } from '../is-response';
 
 export interface BridgeOptions {

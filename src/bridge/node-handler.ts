@@ -8,7 +8,6 @@ import {
   admit,
   answerFor,
   BAD_ORIGIN,
-  type CompiledRoute,
   declaresMoreThan,
   type EndpointCall,
   type EtagMode,
@@ -18,17 +17,17 @@ import {
   type InFlight,
   type Lifecycle,
   MALFORMED_PATH_ANSWER,
-  type MountedRoute,
   type Outcome,
   type OwnAnswer,
   RequestRefusedError,
   REWRITTEN_PATH_ANSWER,
-  type RouteHost,
+  type RouteFront,
   serveRoute,
   SHUTTING_DOWN,
   type ShutdownError,
   traceRoute,
 } from '../dispatch';
+import { type CompiledRoute, type MountedRoute } from '../route';
 import { requestObserved, type RequestTrace } from '../observe';
 import type { Router, RouterOptions } from '../router';
 import type { NodeContext } from '../types';
@@ -144,7 +143,7 @@ function handleNodeRequest(
   if (decision.kind === 'not-allowed' && hostGetsErrors && mount.passUnservedMethods) return void next();
   // Request loggers and metrics name a request by `req.route.path`, as for Express's own routes.
   (req as ExpressRequest).route = route.expressRoute;
-  const host = new NodeHost(req, res, next, hostGetsErrors, route, mount);
+  const host = new NodeFront(req, res, next, hostGetsErrors, route, mount);
   // Checked per request, and cheap: no subscriber and no OpenTelemetry SDK, no trace.
   const trace = requestObserved() ? traceRoute(route, method, decision, mountPathOf(req)) : undefined;
   return serveRoute<void | Promise<void>>(host, route, params, decision, trace);
@@ -165,7 +164,7 @@ function whenResponseDone(res: ServerResponse, run: () => void): void {
  * first use, and how the answer is written to `res`. It is also the request's entry in its mount's
  * list of requests in flight.
  */
-class NodeHost implements RouteHost<void | Promise<void>>, InFlight {
+class NodeFront implements RouteFront<void | Promise<void>>, InFlight {
   #node: NodeContext | undefined;
   /** The client's full URL (`requestUrl`), for the Request built when something needs it. */
   #url: string | undefined;

@@ -19,7 +19,7 @@ import {
   NO_READ_AHEAD,
 } from './request-body';
 import type { ExpressRequest } from './express-request';
-import { methodHasBody } from '../dispatch';
+import { methodHasBody } from '../http-methods';
 import { assertFetchGlobals } from '../fetch-globals';
 
 export interface WebRequestOptions {

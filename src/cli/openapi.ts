@@ -9,7 +9,8 @@ import path from 'node:path';
 import { runInChild } from '../check';
 import { displayPath } from '../discover';
 import { mountEndpoints } from '../mount';
-import { toYaml, type OpenAPIDocument, type OpenAPIInfo, type OpenAPIVersion } from '../openapi';
+import { toYaml, type OpenAPIDocument } from '../openapi';
+import type { OpenAPIInfo, OpenAPIVersion } from '../types';
 import { findTreeOrBuild } from './examine-tree';
 
 /** The argument that makes the CLI run as the child that builds the document (see main.ts). */

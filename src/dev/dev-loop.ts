@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { updateRoutes, type RouteInfo } from '../describe-routes';
 import { discoverTree, displayPath, isCodeFile, type DiscoveredTree, type RouteFile } from '../discover';
-import type { CompiledRoute, MountSettings } from '../dispatch';
+import type { CompiledRoute, MountSettings } from '../route';
 import { loadModule, type ModuleExports } from '../load';
 import type { Router } from '../router';
 import { routeDeclarations, writeIfChanged } from '../typed-routes';
@@ -24,7 +24,8 @@ import { errorRouter, standInModule } from './error-routes';
 import { createImportGraph } from './import-graph';
 import { problemOfLoadError } from './locate-error';
 import { invalidateModules } from './module-versions';
-import type { CompileTree, DevProblem } from './types';
+import type { CompileTree } from './types';
+import type { DevProblem } from '../types';
 import { watchTree } from './watch-tree';
 
 /** The mount, as the dev loop sees it. */

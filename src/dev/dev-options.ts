@@ -12,7 +12,7 @@ import Module from 'node:module';
 import path from 'node:path';
 import { defaultTypesFile } from '../typed-routes';
 import { environmentVariable, runtime } from '../runtime';
-import type { DevLogger, DevOptions, DevReload } from './types';
+import type { DevLogger, DevOptions, DevReload } from '../types';
 
 export interface ResolvedDevOptions {
   debounce: number;

@@ -6,7 +6,7 @@
  * never shows error details.
  */
 import { plural } from '../words';
-import type { DevProblem } from './types';
+import type { DevProblem } from '../types';
 
 export function errorPage(request: Request, problems: readonly DevProblem[]): Response {
   const headers = { 'cache-control': 'no-store', 'x-express-file-endpoints-dev': 'error' };

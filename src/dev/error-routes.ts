@@ -10,9 +10,10 @@
  */
 import { patternsWithPage } from '../describe-routes';
 import type { DiscoveredTree, RouteFile } from '../discover';
-import { answeringModule, answeringRouter, type MountSettings, type StandInHandler } from '../dispatch';
+import { answeringModule, answeringRouter, type StandInHandler } from '../dispatch';
+import { type MountSettings } from '../route';
 import { errorPage } from './error-page';
-import type { DevProblem } from './types';
+import type { DevProblem } from '../types';
 
 /** Exports for a module that failed to load, in development. Beside a page, GET and HEAD stay the page's. */
 export function standInModule(file: RouteFile, tree: DiscoveredTree, problems: readonly DevProblem[]) {

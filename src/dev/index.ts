@@ -6,4 +6,3 @@
  */
 export { resolveDevOptions } from './dev-options';
 export { startDevLoop, type DevLoop, type DevLoopHost } from './dev-loop';
-export type { DevProblem, DevReload } from './types';

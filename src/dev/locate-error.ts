@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { EndpointLoadError, esbuildLocation, formatLocation, isParseFailure } from '../load';
 import { displayPath, type RouteFile } from '../discover';
-import type { DevProblem } from './types';
+import type { DevProblem } from '../types';
 
 // `at fn (/app/x.ts:2:7)` or `at /app/x.ts:2:7`; `node:internal/…` frames do not match.
 const STACK_FRAME = /(?:^at |\()((?:file:\/\/)?\/[^()\s]+|[A-Za-z]:\\[^()]+):(\d+):(\d+)\)?$/;

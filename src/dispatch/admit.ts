@@ -7,8 +7,8 @@
  */
 import { isRewrittenPath, MALFORMED_PATH, type RouteMatch, type Router, type RouterOptions } from '../router';
 import type { Params, WebSocketHandler } from '../types';
-import type { Dispatch } from './method-table';
-import { LOADING, type CompiledRoute, type MountedRoute } from './route';
+import type { Dispatch } from '../route';
+import { LOADING, type CompiledRoute, type MountedRoute } from '../route';
 import { dispatchRequest } from './serve-route';
 
 /** No route of the tree takes the path: the app's, or a 404 where there is no app. */

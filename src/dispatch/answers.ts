@@ -3,7 +3,7 @@
  * once for both front ends: the Node bridge writes them to `res`, `.fetch` returns them as
  * Responses. Each dispatch outcome that is not a handler has its answer here too.
  */
-import type { Dispatch } from './method-table';
+import type { Dispatch } from '../route';
 import { isBodyLimitError } from './request-body';
 
 export interface Answer {

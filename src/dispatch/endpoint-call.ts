@@ -2,8 +2,8 @@
  * One call of an endpoint: the context its handler gets as second argument, and the per-request
  * state behind it (the Request once built, `after()` callbacks, error reports).
  *
- * A host describes its request with a `CallHost`, plain data and functions: the Node bridge
- * from `req`/`res`, `.fetch` from its Request. Nothing here knows which host it serves.
+ * A front describes its request with a `CallFront`, plain data and functions: the Node bridge
+ * from `req`/`res`, `.fetch` from its Request. Nothing here knows which front it serves.
  */
 import type { RequestTrace } from '../observe';
 import type {
@@ -15,13 +15,13 @@ import type {
   SubscribeTopics,
 } from '../types';
 import { isClientAbort, tellOnError, wasTold } from './report-error';
-import type { CompiledRoute } from './route';
+import type { CompiledRoute } from '../route';
 
-/** What a host knows of one request. */
-export interface CallHost {
+/** What a front knows of one request. */
+export interface CallFront {
   /** Builds the Request; called at most once, and only when something will see it. */
   buildRequest(): Request;
-  /** The host's own request and response, on Node (`context.node`). */
+  /** The front's own request and response, on Node (`context.node`). */
   readonly node: NodeContext | undefined;
   /** Where the tree is mounted (`context.mountPath`). */
   mountPath(): string;
@@ -46,7 +46,7 @@ export interface CallHost {
   initialLocals(): Record<string, unknown> | PromiseLike<Record<string, unknown>>;
 }
 
-/** Locals no host fills: a fresh object with no prototype, so any key a middleware sets is its own. */
+/** Locals no front fills: a fresh object with no prototype, so any key a middleware sets is its own. */
 export function emptyLocals(): Record<string, unknown> {
   return Object.create(null) as Record<string, unknown>;
 }
@@ -70,7 +70,7 @@ export class EndpointCall implements EndpointContext {
   #request: Request | undefined;
   readonly #route: CompiledRoute;
   readonly #exportName: string;
-  readonly #host: CallHost;
+  readonly #front: CallFront;
   readonly #trace: RequestTrace | undefined;
   #afterCallbacks: AfterCallback[] | typeof RAN | undefined;
   #after: ((fn: AfterCallback) => void) | undefined;
@@ -80,13 +80,13 @@ export class EndpointCall implements EndpointContext {
     readonly params: Params,
     route: CompiledRoute,
     exportName: string,
-    host: CallHost,
+    front: CallFront,
     /** The request's trace, when something observes it: told the request's errors. */
     trace?: RequestTrace,
   ) {
     this.#route = route;
     this.#exportName = exportName;
-    this.#host = host;
+    this.#front = front;
     this.#trace = trace;
     if (trace) trace.requestSource = () => EndpointCall.requestOf(this);
   }
@@ -96,11 +96,11 @@ export class EndpointCall implements EndpointContext {
    * middleware in front, never needs one. Static, so handlers see no `request` on their context.
    */
   static requestOf(call: EndpointCall): Request {
-    return (call.#request ??= call.#host.buildRequest());
+    return (call.#request ??= call.#front.buildRequest());
   }
 
   get node(): NodeContext | undefined {
-    return this.#host.node;
+    return this.#front.node;
   }
 
   get route(): string {
@@ -108,13 +108,13 @@ export class EndpointCall implements EndpointContext {
   }
 
   get mountPath(): string {
-    return this.#host.mountPath();
+    return this.#front.mountPath();
   }
 
   /** Made on first use: a request whose middleware and handler never read it pays nothing for it. */
   get locals(): Record<string, unknown> {
     if (this.#locals === undefined) {
-      const locals = this.#host.initialLocals();
+      const locals = this.#front.initialLocals();
       // An async `locals` option was awaited before the route ran: a promise here comes from a plain one.
       if (isThenable(locals)) throw localsPromiseError();
       this.#locals = locals;
@@ -127,7 +127,7 @@ export class EndpointCall implements EndpointContext {
    * settles once its value is in, or rejects with its error.
    */
   fillLocals(): Promise<void> | undefined {
-    const locals = this.#host.initialLocals();
+    const locals = this.#front.initialLocals();
     if (!isThenable(locals)) {
       this.#locals = locals;
       return undefined;
@@ -168,7 +168,7 @@ export class EndpointCall implements EndpointContext {
    * Tells `onError` about an error of `what` (an export or a middleware name), unless it is no fault
    * of the app. The one place a request's errors are reported.
    */
-  report(error: unknown, what: string = this.#exportName, passedToNext = this.#host.errorsGoToNext()): void {
+  report(error: unknown, what: string = this.#exportName, passedToNext = this.#front.errorsGoToNext()): void {
     if (this.#isExpected(error)) return;
     this.#trace?.failed(error);
     if (!wasTold(error)) this.#tell(error, what, passedToNext);
@@ -176,7 +176,7 @@ export class EndpointCall implements EndpointContext {
 
   /** A Request never built had no signal to abort: only one that was can tell of a client leaving. */
   #isExpected(error: unknown): boolean {
-    return this.#host.isExpected(error) || isClientAbort(this.#request, error);
+    return this.#front.isExpected(error) || isClientAbort(this.#request, error);
   }
 
   #tell(error: unknown, what: string, passedToNext: boolean): void {
@@ -220,7 +220,7 @@ export class EndpointCall implements EndpointContext {
       callbacks.push(fn);
     } else {
       this.#afterCallbacks = [fn];
-      this.#host.whenDone(() => this.#runAfterCallbacks());
+      this.#front.whenDone(() => this.#runAfterCallbacks());
     }
   }
 

@@ -1,20 +1,10 @@
 /**
- * dispatch: module exports + method -> the handler to run, or 405 / automatic OPTIONS / pass; the
- * route's middleware chain and handler, in Request/Response terms, and the one way every host
- * (the Node bridge, `.fetch`, a WebSocket upgrade) enters a route; the library's own answers; and
- * the whole table as `.fetch`; an endpoint's `websocket` hooks, checked; the stand-ins that answer
- * for a module that failed to load. No Node objects here.
+ * dispatch: one request through a route, for every front (the Node bridge, `.fetch`, a WebSocket
+ * upgrade): the checks before a route runs (admit.ts), the one way in (serveRoute), the endpoint's
+ * call, the middleware chain and handler in Request/Response terms, the library's own answers and
+ * error reports, the body and ETag rules, requests in flight and `close()`, and the stand-ins that
+ * answer for a module that failed to load. What a route is lives in src/route. No Node objects here.
  */
-export { buildMethodTable, dispatch, methodsFor } from './method-table';
-export type { MethodTable, HandlerEntry, Dispatch } from './method-table';
-export {
-  HTTP_METHODS,
-  HANDLER_EXPORTS,
-  WEBSOCKET_EXPORT,
-  methodHasBody,
-  isForbiddenMethod,
-} from './http-methods';
-export type { HttpMethod, HandlerExportName } from './http-methods';
 export {
   answerFor,
   BAD_ORIGIN,
@@ -35,15 +25,7 @@ export {
   SHUTTING_DOWN,
   type Answer,
 } from './answers';
-export { compileRoute, endpointRouter, generatedRoute, LOADING, middlewareOptionNames } from './route';
-export type {
-  CompiledRoute,
-  ExpressStyleRoute,
-  GeneratedRoute,
-  MountedRoute,
-  MountSettings,
-  TopicAccess,
-} from './route';
+export { endpointRouter } from './route-table';
 export {
   answeringModule,
   answeringRouter,
@@ -51,20 +33,19 @@ export {
   failingRouter,
   type StandInHandler,
 } from './stand-ins';
-export { EndpointCall, emptyLocals, type CallHost } from './endpoint-call';
+export { EndpointCall, emptyLocals, type CallFront } from './endpoint-call';
 export { Failure, type Outcome } from './run-route';
 export {
   dispatchRequest,
   serveHandler,
   serveRoute,
   traceRoute,
-  type HandlerHost,
+  type HandlerFront,
   type OwnAnswer,
-  type RouteHost,
+  type RouteFront,
   type Served,
 } from './serve-route';
 export { NextCalledTwiceError, NextGuard } from './run-chain';
-export { handleFetch, type FetchSettings } from './handle-fetch';
 export { closeTimeout, Lifecycle, ShutdownError, type CloseOptions, type InFlight } from './lifecycle';
 export { bodyChunk, HEAD_CHUNKS, joinChunks, readAvailable, type Available } from './read-available';
 export {
@@ -80,6 +61,7 @@ export {
   BodyLimitError,
   ClientClosedError,
   DEFAULT_BODY_LIMIT,
+  countedBody,
   declaresMoreThan,
   isBodyLimitError,
   isClientClosedError,

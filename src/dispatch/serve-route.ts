@@ -1,27 +1,27 @@
 /**
- * One way into a route, for every host that serves one: the Node middleware, `.fetch` and a WebSocket
- * upgrade. A host matches the request and makes its own checks first (its path, a mount that is
+ * One way into a route, for every front that serves one: the Node middleware, `.fetch` and a WebSocket
+ * upgrade. A front matches the request and makes its own checks first (its path, a mount that is
  * closing); from the method's decision on, the way is the same: the trace when something observes
  * requests, the endpoint's call, the route's middleware and handler, in flight. What comes out, the
- * host writes, as a `RouteHost`: to `res`, as a Response, as a handshake's answer.
+ * front writes, as a `RouteFront`: to `res`, as a Response, as a handshake's answer.
  */
 import { traceRequest, type RequestTrace } from '../observe';
 import type { Params } from '../types';
 import { RouteTimeoutError } from './answers';
-import { EndpointCall, type CallHost } from './endpoint-call';
-import { isForbiddenMethod } from './http-methods';
-import { dispatch, type Dispatch, type HandlerEntry, type MethodTable } from './method-table';
-import type { CompiledRoute } from './route';
+import { EndpointCall, type CallFront } from './endpoint-call';
+import { isForbiddenMethod } from '../http-methods';
+import { dispatch, type Dispatch, type HandlerEntry, type MethodTable } from '../route';
+import type { CompiledRoute } from '../route';
 import { Failure, runRoute, type Outcome } from './run-route';
 
-/** A decision that the route answers: the host has already sent `pass` on. */
+/** A decision that the route answers: the front has already sent `pass` on. */
 export type Served = Exclude<Dispatch, { kind: 'pass' }>;
 
 /** One of the tree's own answers, for a method the route has no handler for. */
 export type OwnAnswer = Exclude<Dispatch, { kind: 'pass' | 'handler' }>;
 
-/** What running a handler asks of its host, beside what the call asks (`CallHost`). */
-export interface HandlerHost<Result> extends CallHost {
+/** What running a handler asks of its front, beside what the call asks (`CallFront`). */
+export interface HandlerFront<Result> extends CallFront {
   /**
    * The request is in flight of its mount from here, just before the route runs, until `write` has
    * written its answer: a closing mount waits for it. Absent where nothing keeps count.
@@ -31,21 +31,21 @@ export interface HandlerHost<Result> extends CallHost {
   write(outcome: Outcome | Promise<Outcome>, call: EndpointCall): Result;
 }
 
-/** What serving a request's method asks of its host, beside running the handler. */
-export interface RouteHost<Result> extends HandlerHost<Result> {
+/** What serving a request's method asks of its front, beside running the handler. */
+export interface RouteFront<Result> extends HandlerFront<Result> {
   /**
    * Writes an answer without the handler: the tree's own, for a method the route has no handler for
-   * (a 405, OPTIONS's 204), or the error of the host's `refusal()`.
+   * (a 405, OPTIONS's 204), or the error of the front's `refusal()`.
    */
   writeOwnAnswer(why: OwnAnswer | Error): Result;
   /**
-   * Why the host will not let the handler run (a Host header no URL can be made of, a body over the
+   * Why the front will not let the handler run (a Host header no URL can be made of, a body over the
    * limit); `undefined` when it will. Asked inside the trace, which sees the refusal.
    */
   refusal?(): Error | undefined;
   /**
    * Ends `trace` when the answer is over: after `write` or `writeOwnAnswer` has returned, or threw (`failed`).
-   * The host knows when its answer is complete: the response finished, the body was read.
+   * The front knows when its answer is complete: the response finished, the body was read.
    */
   endTrace(trace: RequestTrace, failed: boolean): void;
 }
@@ -74,36 +74,36 @@ export function traceRoute(
 }
 
 /**
- * Serves a request the route answers, traced when `trace` is given. Untraced, what the host's writing
+ * Serves a request the route answers, traced when `trace` is given. Untraced, what the front's writing
  * returns comes back as it is: a synchronous handler is answered without a promise of this module's.
  */
 export function serveRoute<Result>(
-  host: RouteHost<Result>,
+  front: RouteFront<Result>,
   route: CompiledRoute,
   params: Params,
   decision: Served,
   trace: RequestTrace | undefined,
 ): Result | Promise<Awaited<Result>> {
-  if (trace === undefined) return serve(host, route, params, decision, undefined);
-  return serveTraced(host, route, params, decision, trace);
+  if (trace === undefined) return serve(front, route, params, decision, undefined);
+  return serveTraced(front, route, params, decision, trace);
 }
 
 /**
  * Runs `entry`, the route's handler (or what stands for it), through the route's middleware, and has
- * the host write the outcome. The handler's Request is built only when something can see it.
+ * the front write the outcome. The handler's Request is built only when something can see it.
  */
 export function serveHandler<Result>(
-  host: HandlerHost<Result>,
+  front: HandlerFront<Result>,
   route: CompiledRoute,
   params: Params,
   entry: HandlerEntry,
   trace: RequestTrace | undefined,
 ): Result {
-  const call = new EndpointCall(params, route, entry.exportName, host, trace);
-  host.enter?.();
+  const call = new EndpointCall(params, route, entry.exportName, front, trace);
+  front.enter?.();
   const outcome = route.localsFirst ? runAfterLocals(route, entry, call) : runRoute(route, entry, call);
-  return host.write(
-    route.timeout === false ? outcome : withinTimeout(outcome, route.timeout, host, call),
+  return front.write(
+    route.timeout === false ? outcome : withinTimeout(outcome, route.timeout, front, call),
     call,
   );
 }
@@ -116,13 +116,13 @@ export function serveHandler<Result>(
 function withinTimeout(
   outcome: Outcome | Promise<Outcome>,
   timeout: number,
-  host: CallHost,
+  front: CallFront,
   call: EndpointCall,
 ): Outcome | Promise<Outcome> {
   let expire: ((error: RouteTimeoutError) => void) | undefined;
   const timer = setTimeout(() => {
     const reason = new RouteTimeoutError(timeout);
-    host.timedOut(reason);
+    front.timedOut(reason);
     expire?.(reason);
   }, timeout);
   call.whenOver(() => clearTimeout(timer));
@@ -168,24 +168,24 @@ function runAfterLocals(
 }
 
 function serve<Result>(
-  host: RouteHost<Result>,
+  front: RouteFront<Result>,
   route: CompiledRoute,
   params: Params,
   decision: Served,
   trace: RequestTrace | undefined,
 ): Result {
-  if (decision.kind !== 'handler') return host.writeOwnAnswer(decision);
-  const refusal = host.refusal?.();
-  if (refusal !== undefined) return host.writeOwnAnswer(refusal);
-  return serveHandler(host, route, params, decision.entry, trace);
+  if (decision.kind !== 'handler') return front.writeOwnAnswer(decision);
+  const refusal = front.refusal?.();
+  if (refusal !== undefined) return front.writeOwnAnswer(refusal);
+  return serveHandler(front, route, params, decision.entry, trace);
 }
 
 /**
  * The same inside the trace: `start` and `end` around the synchronous part of answering, with the
- * stores subscribers bound (an APM's active span), which the host's writing keeps.
+ * stores subscribers bound (an APM's active span), which the front's writing keeps.
  */
 async function serveTraced<Result>(
-  host: RouteHost<Result>,
+  front: RouteFront<Result>,
   route: CompiledRoute,
   params: Params,
   decision: Served,
@@ -193,13 +193,13 @@ async function serveTraced<Result>(
 ): Promise<Awaited<Result>> {
   let result: Awaited<Result>;
   try {
-    result = await trace.run(() => serve(host, route, params, decision, trace));
+    result = await trace.run(() => serve(front, route, params, decision, trace));
   } catch (error) {
     // Not one of the request's own errors (those are told through the call): a fault of ours.
     trace.failed(error);
-    host.endTrace(trace, true);
+    front.endTrace(trace, true);
     throw error;
   }
-  host.endTrace(trace, false);
+  front.endTrace(trace, false);
   return result;
 }

@@ -3,7 +3,7 @@
  * hooks are functions. A typo in a hook's name is an error here, not a hook that silently never runs.
  */
 import { PLAIN_TEXT } from './answers';
-import { WEBSOCKET_EXPORT } from './http-methods';
+import { WEBSOCKET_EXPORT } from '../http-methods';
 import type { WebSocketHandler } from '../types';
 
 const HOOKS: readonly string[] = ['upgrade', 'open', 'message', 'close', 'error', 'drain'];

@@ -10,11 +10,11 @@
  */
 import type { RouteFile, DiscoveredTree } from '../discover';
 import type { Router } from '../router';
-import { HTTP_METHODS } from './http-methods';
-import { buildMethodTable } from './method-table';
+import { HTTP_METHODS } from '../http-methods';
 import { markTold } from './report-error';
 import { DEFAULT_BODY_LIMIT } from './request-body';
-import { compileRoute, endpointRouter, type CompiledRoute, type MountSettings } from './route';
+import { buildMethodTable, compileRoute, type CompiledRoute, type MountSettings } from '../route';
+import { endpointRouter } from './route-table';
 
 /** What every handler of a stand-in answers with. */
 export type StandInHandler = (request: Request) => Response;

@@ -22,20 +22,35 @@ import {
   NOT_FOUND,
   REWRITTEN_PATH_ANSWER,
   SHUTTING_DOWN,
-} from './answers';
-import { isFresh, NOT_MODIFIED_DROPS, webEntityTag, type EtagMode } from './conditional';
-import { emptyLocals, type EndpointCall } from './endpoint-call';
-import type { InFlight, Lifecycle, ShutdownError } from './lifecycle';
-import { bodyChunk, joinChunks, readAvailable, type Available } from './read-available';
-import { BodyLimitError, declaresMoreThan, isBodyLimitError } from './request-body';
-import type { CompiledRoute } from './route';
-import { Failure, type Outcome } from './run-route';
-import { admit } from './admit';
-import { serveRoute, traceRoute, type OwnAnswer, type RouteHost } from './serve-route';
+  isFresh,
+  NOT_MODIFIED_DROPS,
+  webEntityTag,
+  type EtagMode,
+  emptyLocals,
+  type EndpointCall,
+  type InFlight,
+  type Lifecycle,
+  type ShutdownError,
+  bodyChunk,
+  joinChunks,
+  readAvailable,
+  type Available,
+  BodyLimitError,
+  declaresMoreThan,
+  isBodyLimitError,
+  Failure,
+  type Outcome,
+  admit,
+  serveRoute,
+  traceRoute,
+  type OwnAnswer,
+  type RouteFront,
+} from '../dispatch';
+import type { CompiledRoute } from '../route';
 import { Exchange, ServedRequest } from './served-request';
 
 /** `.fetch` as a host: no mount, no Node objects, no error handler but the answers below. */
-class FetchHost implements RouteHost<Response | Promise<Response>>, InFlight {
+class FetchFront implements RouteFront<Response | Promise<Response>>, InFlight {
   readonly node = undefined;
   readonly exchange = new Exchange();
   /** Runs the `after()` callbacks: set when the first one is registered. */
@@ -215,7 +230,7 @@ export async function handleFetch(
   const { route, decision } = admission;
   // `pass`: the page that serves GET here lives in the host app, which `.fetch` does not have.
   if (decision.kind === 'pass') return answerResponse(NOT_FOUND);
-  const host = new FetchHost(request, route, settings);
+  const host = new FetchFront(request, route, settings);
   const trace = traceRoute(route, request.method, decision, undefined);
   // The request as it came, until a handler's call has the one the handler sees.
   if (trace !== undefined) trace.requestSource = () => request;
@@ -245,7 +260,7 @@ export async function handleFetch(
  */
 function watchedUntilOver(
   response: Response,
-  host: FetchHost,
+  host: FetchFront,
   traced?: (complete: boolean, error?: unknown) => void,
 ): Response {
   const { exchange, done } = host;
@@ -328,7 +343,7 @@ function restOf(
  */
 function whenBodyDone(
   response: Response,
-  host: FetchHost,
+  host: FetchFront,
   done: (complete: boolean, error?: unknown) => void,
 ): Response {
   const body = response.body;

@@ -15,7 +15,7 @@
  * when first read: one listener on the caller's signal, and only for handlers that use it. Reading
  * Deno's signal also makes Deno print a notice about its own behaviour, which ours does not have.
  */
-import { countedBody } from './request-body';
+import { countedBody } from '../dispatch';
 import { assertFetchGlobals } from '../fetch-globals';
 
 /**

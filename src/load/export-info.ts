@@ -4,7 +4,7 @@
  * handler exports that turned out not to be functions, and what each contract checks.
  */
 import { contractOf, INPUT_LOCATIONS } from '../contract';
-import { HANDLER_EXPORTS } from '../dispatch';
+import { HANDLER_EXPORTS } from '../http-methods';
 import type { ExportInfo } from '../discover';
 import type { ContractSummary } from '../types';
 import type { ModuleExports } from './module-exports';

@@ -7,11 +7,12 @@
 import { contractOf, type EndpointContract } from '../contract';
 import { patternsWithPage } from '../describe-routes';
 import type { DiscoveredTree } from '../discover';
-import { HTTP_METHODS, WEBSOCKET_EXPORT } from '../dispatch';
+import { HTTP_METHODS, WEBSOCKET_EXPORT } from '../http-methods';
 import { SchemaComponents } from './components';
 import { buildOperation } from './operation';
 import { openapiPaths } from './paths';
-import type { OpenAPIDocument, OpenAPIOptions, OpenAPIVersion } from './types';
+import type { OpenAPIDocument } from './types';
+import type { OpenAPIOptions, OpenAPIVersion } from '../types';
 
 /** The full version each option writes: the latest patch release of each minor. */
 const VERSIONS: Record<OpenAPIVersion, string> = { '3.1': '3.1.1', '3.2': '3.2.0' };

@@ -6,12 +6,4 @@ export { generateOpenAPI, type LoadedModules } from './document';
 export { toYaml } from './yaml';
 export { documentRoute } from './serve';
 export { mergeOpenAPI, type MergeOpenAPIOptions } from './merge';
-export type {
-  OpenAPIDocument,
-  OpenAPIInfo,
-  OpenAPIOptions,
-  OpenAPIServer,
-  OpenAPIVersion,
-  ServeOpenAPIOptions,
-  JsonSchema,
-} from './types';
+export type { OpenAPIDocument, JsonSchema } from './types';

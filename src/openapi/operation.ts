@@ -9,7 +9,8 @@ import { isNullBodyStatus } from '../dispatch';
 import { isObject, type SchemaComponents } from './components';
 import { jsonSchemaOf, type Direction } from './json-schema';
 import type { PathParam } from './paths';
-import type { JsonSchema, OpenAPIVersion } from './types';
+import type { JsonSchema } from './types';
+import type { OpenAPIVersion } from '../types';
 
 export interface OperationSource {
   /** Lower-case method, as the Path Item Object names it: `get`, `query`. */

@@ -7,7 +7,7 @@
  * `middleware` option and the `middleware` files of the folders on its path), and it is traced,
  * refused while closing and waited for by `close()`; HEAD, ETags and 405 behave as for any endpoint.
  */
-import { generatedRoute, type GeneratedRoute } from '../dispatch';
+import { generatedRoute, type GeneratedRoute } from '../route';
 import type { EndpointContext, ServeOpenAPIOptions } from '../types';
 import type { OpenAPIDocument } from './types';
 

@@ -1,13 +1,5 @@
-/** The OpenAPI document's shape; its options are part of the public vocabulary (src/types.ts). */
+/** The OpenAPI document's shape; its options are part of the public vocabulary (src/types/openapi.ts). */
 import type { OpenAPIInfo, OpenAPIServer } from '../types';
-
-export type {
-  OpenAPIInfo,
-  OpenAPIOptions,
-  OpenAPIServer,
-  OpenAPIVersion,
-  ServeOpenAPIOptions,
-} from '../types';
 
 /** A JSON Schema object (JSON Schema 2020-12, the dialect of OpenAPI 3.1 and 3.2). */
 export type JsonSchema = { [keyword: string]: unknown };

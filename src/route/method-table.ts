@@ -10,7 +10,7 @@
  */
 import type { EndpointHandler } from '../types';
 
-import { HTTP_METHODS } from './http-methods';
+import { HTTP_METHODS } from '../http-methods';
 
 export interface HandlerEntry {
   handler: EndpointHandler;

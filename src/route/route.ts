@@ -1,6 +1,5 @@
 /** A route ready to serve: what the router's values are, and how one is put together. */
-import type { DiscoveredTree, RouteFile } from '../discover';
-import { createRouter, type Router } from '../router';
+import type { RouteFile } from '../discover';
 import type {
   ErrorReporter,
   MountOptions,
@@ -11,7 +10,7 @@ import type {
   WebSocketHandler,
 } from '../types';
 import { expressPath } from './express-path';
-import { HTTP_METHODS } from './http-methods';
+import { HTTP_METHODS } from '../http-methods';
 import type { MethodTable } from './method-table';
 
 /**
@@ -195,16 +194,4 @@ function expressRouteOf(file: RouteFile, table: MethodTable): ExpressStyleRoute 
     stack: Object.freeze([]),
     methods: Object.freeze(methods),
   });
-}
-
-/** The route table of a tree's endpoints and the generated routes, each leading to `valueFor(file)`, matched as the mount's options say. */
-export function endpointRouter<T>(
-  tree: DiscoveredTree,
-  options: Pick<MountSettings, 'caseSensitive' | 'strict' | 'generated'>,
-  valueFor: (file: RouteFile) => T,
-): Router<T> {
-  const files = tree.files.filter((file) => file.kind === 'endpoint');
-  for (const route of options.generated) files.push(route.file);
-  const entries = files.map((file) => ({ segments: file.segments, value: valueFor(file) }));
-  return createRouter(entries, { caseSensitive: options.caseSensitive, strict: options.strict });
 }

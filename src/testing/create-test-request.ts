@@ -5,7 +5,7 @@
  * string body starting with `{` when no Content-Type is given (docs/testing.md lists each rule).
  */
 import { markTestRequest } from '../contract';
-import { methodHasBody } from '../dispatch';
+import { methodHasBody } from '../http-methods';
 import { assertFetchGlobals } from '../fetch-globals';
 
 // At import, not at the first call: a test environment without Request fails before any test runs.

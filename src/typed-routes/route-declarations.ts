@@ -16,7 +16,7 @@ import {
   type RouteFile,
   type Segment,
 } from '../discover';
-import { HTTP_METHODS, WEBSOCKET_EXPORT } from '../dispatch';
+import { HTTP_METHODS, WEBSOCKET_EXPORT } from '../http-methods';
 
 /** The export an endpoint declares its topics with: `export const topics = { … }`. */
 const TOPICS_EXPORT = 'topics';

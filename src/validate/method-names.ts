@@ -5,7 +5,7 @@
  * at two edits nearly every short all-caps word (`API`, `KEY`, `TTL`, `ALL`) would be "near" them.
  * Other all-caps exports (`MAX_SIZE`, `API`) stay allowed, as do lower-case helpers.
  */
-import { HTTP_METHODS } from '../dispatch';
+import { HTTP_METHODS } from '../http-methods';
 
 const METHOD_NAMES: readonly string[] = [...HTTP_METHODS, 'ANY'];
 const ALL_CAPS = /^[A-Z][A-Z0-9_]*$/;

@@ -3,7 +3,7 @@
  * reported all at once, so one `check` run lists every fix to make.
  */
 import path from 'node:path';
-import { HANDLER_EXPORTS, HTTP_METHODS, WEBSOCKET_EXPORT } from '../dispatch';
+import { HANDLER_EXPORTS, HTTP_METHODS, WEBSOCKET_EXPORT } from '../http-methods';
 import { formatPattern, type DiscoveredTree, type RouteFile, type Segment } from '../discover';
 import { EndpointValidationError } from './endpoint-validation-error';
 import { misspeltMethod } from './method-names';

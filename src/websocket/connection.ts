@@ -6,7 +6,8 @@
  */
 import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
-import { tellOnError, type CompiledRoute } from '../dispatch';
+import { tellOnError } from '../dispatch';
+import { type CompiledRoute } from '../route';
 import { checkTopic, type Publication, type Subscriber, type TopicHub } from '../topics';
 import type { EndpointWebSocket, Topic, TopicDataOf, WebSocketContext, WebSocketHandler } from '../types';
 

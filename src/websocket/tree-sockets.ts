@@ -7,16 +7,8 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { WebSocketServer } from 'ws';
 import { type MountPaths, type NotedMountPath, requestUrl, splitAtMountPath, targetPath } from '../bridge';
-import {
-  admit,
-  admitMatch,
-  LOADING,
-  RequestRefusedError,
-  type MountedRoute,
-  type SocketRoute,
-  tellOnError,
-  UPGRADE,
-} from '../dispatch';
+import { admit, admitMatch, RequestRefusedError, type SocketRoute, tellOnError, UPGRADE } from '../dispatch';
+import { LOADING, type MountedRoute } from '../route';
 import { MALFORMED_PATH, type RouteMatch, type Router } from '../router';
 import type { TopicHub } from '../topics';
 import type { ErrorReporter } from '../types';

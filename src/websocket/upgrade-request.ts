@@ -11,18 +11,17 @@ import { toWebRequest } from '../bridge';
 import {
   answerForError,
   answerResponse,
-  type CompiledRoute,
   emptyLocals,
   Failure,
-  type HandlerEntry,
   INTERNAL_ERROR,
   type Outcome,
   type OwnAnswer,
-  type RouteHost,
+  type RouteFront,
   serveRoute,
   type SocketRoute,
   traceRoute,
 } from '../dispatch';
+import { type CompiledRoute, type HandlerEntry } from '../route';
 import { isResponse } from '../is-response';
 import type { RequestTrace } from '../observe';
 import type { Params, WebSocketContext } from '../types';
@@ -42,7 +41,7 @@ export function decideUpgrade(
   handshakeOver: Promise<number>,
   refusal: Error | undefined,
 ): Promise<UpgradeDecision> {
-  const upgrade = new UpgradeHost(route, context, socket, handshakeOver, refusal);
+  const upgrade = new UpgradeFront(route, context, socket, handshakeOver, refusal);
   const decision = { kind: 'handler', entry: upgrade.hook } as const;
   const trace = traceRoute(route, 'GET', decision, context.mountPath);
   return Promise.resolve(serveRoute(upgrade, route, context.params, decision, trace));
@@ -57,7 +56,7 @@ export function upgradeWebRequest(req: IncomingMessage, url: string): Request {
  * An upgrade request the route answers: what the endpoint's call knows of it (no Node response exists
  * for it, and it is not one of the mount's requests in flight), and what its answer decides.
  */
-class UpgradeHost implements RouteHost<Promise<UpgradeDecision>> {
+class UpgradeFront implements RouteFront<Promise<UpgradeDecision>> {
   readonly node = undefined;
   /** The `upgrade` hook, in the handler's place behind the route's middleware. */
   readonly hook: HandlerEntry = {

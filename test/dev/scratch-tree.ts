@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { mountEndpoints, type EndpointsMiddleware } from '../../src/index';
-import type { DevProblem, DevReload } from '../../src/dev';
+import type { DevProblem, DevReload } from '../../src/types';
 
 export type PackageType = 'commonjs' | 'module';
 

@@ -4,12 +4,13 @@
  * handler also gets the error, and a Request that was never built cannot tell of a client leaving.
  */
 import { expect } from 'chai';
-import { EndpointCall, type CompiledRoute, type CallHost } from '../../src/dispatch';
+import { EndpointCall, type CallFront } from '../../src/dispatch';
+import { type CompiledRoute } from '../../src/route';
 import type { EndpointErrorInfo } from '../../src';
 
 function callWith(onError: (error: unknown, info: EndpointErrorInfo) => void, errorsGoToNext: boolean) {
   let built = 0;
-  const host: CallHost = {
+  const host: CallFront = {
     buildRequest: () => (built++, new Request('http://localhost/items/1', { method: 'DELETE' })),
     node: undefined,
     mountPath: () => '',

@@ -1,6 +1,6 @@
 /** expressPath: a route's segments as an Express 5 path, the `req.route.path` request loggers read. */
 import { expect } from 'chai';
-import { expressPath } from '../../src/dispatch/express-path';
+import { expressPath } from '../../src/route/express-path';
 import type { Segment } from '../../src/discover';
 
 describe('expressPath: route patterns in Express 5 syntax for req.route.path', () => {

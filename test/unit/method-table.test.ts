@@ -1,12 +1,6 @@
 import { expect } from 'chai';
-import {
-  buildMethodTable,
-  dispatch,
-  HANDLER_EXPORTS,
-  HTTP_METHODS,
-  methodsFor,
-  type Dispatch,
-} from '../../src/dispatch';
+import { buildMethodTable, dispatch, methodsFor, type Dispatch } from '../../src/route';
+import { HANDLER_EXPORTS, HTTP_METHODS } from '../../src/http-methods';
 
 const handlers = (...names: string[]) =>
   Object.fromEntries(names.map((name) => [name, () => new Response(name)]));

@@ -6,7 +6,7 @@ import type { IncomingMessage } from 'node:http';
 import { PassThrough } from 'node:stream';
 import { expect } from 'chai';
 import type { EndpointErrorInfo } from '../../src';
-import { buildMethodTable, LOADING } from '../../src/dispatch';
+import { buildMethodTable, LOADING } from '../../src/route';
 import { treeSockets } from '../../src/websocket/tree-sockets';
 
 describe('WebSockets: a handshake that fails', () => {
