@@ -154,7 +154,7 @@ async function run(
 
   let returned: unknown;
   try {
-    returned = await answerOf(middleware, request, callNext, new BridgedContext(req, res));
+    returned = await returnedOrThrownResponse(middleware, request, callNext, new BridgedContext(req, res));
     if (guard.misuse) throw guard.misuse;
     if (!isResponse(returned))
       throw new TypeError(`A bridged middleware returned ${typeof returned}, not a Response`);
@@ -185,7 +185,10 @@ async function run(
  * What the middleware answered: what it returned, or a Response it threw (`throw
  * Response.redirect(url)`), as a handler's or the tree's own middleware's thrown Response is.
  */
-async function answerOf(middleware: WebMiddleware, ...args: Parameters<WebMiddleware>): Promise<unknown> {
+async function returnedOrThrownResponse(
+  middleware: WebMiddleware,
+  ...args: Parameters<WebMiddleware>
+): Promise<unknown> {
   try {
     return await middleware(...args);
   } catch (error) {

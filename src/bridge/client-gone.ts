@@ -6,7 +6,7 @@
  * not answered. A connection a closing mount cut past its timeout is gone too, for its own reason.
  */
 import type { ServerResponse } from 'node:http';
-import { ClientClosedError } from './request-body';
+import { ClientClosedError } from './node-body';
 import { isStreamReset } from './stream-reset';
 import { isClientClosedError } from '../dispatch';
 import type { ResponseWriter } from './response-writer';

@@ -5,8 +5,8 @@
  */
 export { createNodeMiddleware, type MountState, type NodeMiddleware } from './node-handler';
 export { detachedNodeContext } from './detached-node-context';
-export { failRequest, finalNext, refuse, sendAnswer, type NextFunction } from './plain-answers';
-export { BodyLimitError, ClientClosedError, DEFAULT_BODY_LIMIT } from './request-body';
+export { failRequest, finalNext, refuse, sendAnswer, type NextFunction } from './write-answer';
+export { BodyLimitError, ClientClosedError, DEFAULT_BODY_LIMIT } from './node-body';
 export { hasRewrittenPath, originalTarget, requestUrl, targetPath } from './request-url';
 export { mountPathOf, MountPaths, pathBelowMount, splitAtMountPath, type NotedMountPath } from './mount-path';
 export { routingOf } from './host-routing';

@@ -8,7 +8,7 @@
  * keeps 'end' from being emitted: the stream looks untouched to whoever reads it next.
  */
 import type { IncomingMessage } from 'node:http';
-import { asClientClosed, BodyLimitError, ClientClosedError } from './request-body';
+import { asClientClosed, BodyLimitError, ClientClosedError } from './node-body';
 
 export function readAndRestoreBody(req: IncomingMessage, limit: number | false): Promise<Buffer> {
   return new Promise((resolve, reject) => {

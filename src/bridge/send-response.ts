@@ -18,7 +18,7 @@ import { isAscii } from 'node:buffer';
 import { validateHeaderName, validateHeaderValue } from 'node:http';
 import { declaredLength, frameKnownBody, parseLength } from './body-length';
 import { isClientGone, whenClientGone } from './client-gone';
-import { ClientClosedError } from './request-body';
+import { ClientClosedError } from './node-body';
 import {
   bodyChunk,
   HEAD_CHUNKS,
@@ -27,7 +27,7 @@ import {
   readAvailable,
   type EtagMode,
 } from '../dispatch';
-import { sendsNotModified } from './conditional';
+import { sendsNotModified } from './express-etag';
 import type { ResponseWriter } from './response-writer';
 
 // Never forwarded: they describe one connection, and Node sets its own.
@@ -39,7 +39,7 @@ export interface SendOptions {
   /** HEAD: headers only. */
   head?: boolean;
   /**
-   * ETags and 304s for a body sent whole (conditional.ts): the endpoints' answers have them, as the
+   * ETags and 304s for a body sent whole (express-etag.ts): the endpoints' answers have them, as the
    * host app's own `res.send` would; absent, none (a bridged middleware's own answer).
    */
   etag?: EtagMode;

@@ -17,7 +17,7 @@ import {
   keepRawBody,
   nodeBodyToWebStream,
   NO_READ_AHEAD,
-} from './request-body';
+} from './node-body';
 import type { ExpressRequest } from './express-request';
 import { methodHasBody } from '../http-methods';
 import { assertFetchGlobals } from '../fetch-globals';

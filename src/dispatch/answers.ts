@@ -4,7 +4,7 @@
  * Responses. Each dispatch outcome that is not a handler has its answer here too.
  */
 import type { Dispatch } from '../route';
-import { isBodyLimitError } from './request-body';
+import { isBodyLimitError } from './body-rules';
 
 export interface Answer {
   readonly status: number;

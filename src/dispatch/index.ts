@@ -56,7 +56,7 @@ export {
   NOT_MODIFIED_DROPS,
   webEntityTag,
   type EtagMode,
-} from './conditional';
+} from './entity-tags';
 export {
   BodyLimitError,
   ClientClosedError,
@@ -65,7 +65,7 @@ export {
   declaresMoreThan,
   isBodyLimitError,
   isClientClosedError,
-} from './request-body';
+} from './body-rules';
 export { socketHandlerOf, withUpgradeRequired } from './socket-handler';
 export { logError, markTold, tellOnError } from './report-error';
 export { defineMiddleware } from './define-middleware';

@@ -4,7 +4,7 @@
  * host's error handler gets the error through `next(err)`, which logs it already in most apps.
  */
 import type { EndpointErrorInfo, ErrorReporter } from '../types';
-import { isClientClosedError } from './request-body';
+import { isClientClosedError } from './body-rules';
 
 /**
  * Errors `onError` was told about when they happened, outside any request: a module that failed to

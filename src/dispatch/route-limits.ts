@@ -4,7 +4,7 @@
  * `export const bodyLimit = '50mb'` in an endpoint raises one upload route's limit; the same export in
  * a folder's `middleware.ts` sets it for every endpoint beneath.
  */
-import { DEFAULT_BODY_LIMIT } from './request-body';
+import { DEFAULT_BODY_LIMIT } from './body-rules';
 
 /**
  * What a module may state: `bodyLimit` (bytes, `'50mb'`, or `false`), also as `config.bodyLimit`, and

@@ -68,7 +68,7 @@ export function runChain(
 ): Promise<Response> {
   let called = -1;
   const guard = new NextGuard();
-  const answerOr = (index: number, error: unknown): Promise<Response> => {
+  const thrownResponseOrFail = (index: number, error: unknown): Promise<Response> => {
     if (hooks.isResponse(error)) return Promise.resolve(error);
     hooks.failed(index, error);
     return Promise.reject(error);
@@ -93,15 +93,17 @@ export function runChain(
     try {
       result = middleware(request, () => next(index + 1), context);
     } catch (error) {
-      return answerOr(index, error);
+      return thrownResponseOrFail(index, error);
     }
     return Promise.resolve(result).then(
       (value) => {
         // A step that misused next() fails, and so does every step around it, whatever they returned.
-        if (guard.misuse) return answerOr(index, guard.misuse);
-        return hooks.isResponse(value) ? value : answerOr(index, hooks.notAResponse(index, value));
+        if (guard.misuse) return thrownResponseOrFail(index, guard.misuse);
+        return hooks.isResponse(value)
+          ? value
+          : thrownResponseOrFail(index, hooks.notAResponse(index, value));
       },
-      (error: unknown) => answerOr(index, error),
+      (error: unknown) => thrownResponseOrFail(index, error),
     );
   };
   return step(0);

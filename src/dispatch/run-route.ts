@@ -50,12 +50,12 @@ function runMiddlewareAndHandler(
   try {
     result = invoke(entry, call);
   } catch (error) {
-    return answerOrReport(error, call, entry.exportName);
+    return thrownResponseOrReport(error, call, entry.exportName);
   }
   if (!isThenable(result)) return checked(route, entry, call, result);
   return Promise.resolve(result).then(
     (value) => checked(route, entry, call, value),
-    (error: unknown) => answerOrReport(error, call, entry.exportName),
+    (error: unknown) => thrownResponseOrReport(error, call, entry.exportName),
   );
 }
 
@@ -64,7 +64,7 @@ function checked(route: CompiledRoute, entry: HandlerEntry, call: EndpointCall, 
   try {
     return sendable(route, entry, value);
   } catch (error) {
-    return answerOrReport(error, call, entry.exportName);
+    return thrownResponseOrReport(error, call, entry.exportName);
   }
 }
 
@@ -74,7 +74,7 @@ function invoke(entry: HandlerEntry, call: EndpointCall): unknown {
 }
 
 /** A thrown Response is the answer; anything else is reported. */
-function answerOrReport(error: unknown, call: EndpointCall, what: string): Outcome {
+function thrownResponseOrReport(error: unknown, call: EndpointCall, what: string): Outcome {
   if (isResponse(error)) return error;
   call.report(error, what);
   return new Failure(error);

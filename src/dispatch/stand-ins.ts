@@ -12,7 +12,7 @@ import type { RouteFile, DiscoveredTree } from '../discover';
 import type { Router } from '../router';
 import { HTTP_METHODS } from '../http-methods';
 import { markTold } from './report-error';
-import { DEFAULT_BODY_LIMIT } from './request-body';
+import { DEFAULT_BODY_LIMIT } from './body-rules';
 import { buildMethodTable, compileRoute, type CompiledRoute, type MountSettings } from '../route';
 import { endpointRouter } from './route-table';
 

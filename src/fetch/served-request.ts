@@ -4,7 +4,7 @@
  * every host:
  *
  * - its body is counted against the endpoint's `bodyLimit` as it is read, and a read that fails
- *   because the client left says so (request-body.ts);
+ *   because the client left says so (src/dispatch/body-rules.ts);
  * - its `signal` aborts when the client leaves before the response is complete, and only then. Deno's
  *   `Deno.serve` also aborts a request's signal after every response it completed; Bun's and Node's
  *   servers do not. So the caller's signal is followed until the response is complete (the `Exchange`

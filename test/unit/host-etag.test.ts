@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import express5 from 'express';
-import { sendsNotModified } from '../../src/bridge/conditional';
+import { sendsNotModified } from '../../src/bridge/express-etag';
 import type { ResponseWriter } from '../../src/bridge/response-writer';
 
 const express4 = require('express4') as typeof express5;

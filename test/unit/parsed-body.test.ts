@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import type { IncomingMessage } from 'node:http';
 import { encodeFormBody } from '../../src/bridge/encode-form-body';
 import type { ExpressRequest } from '../../src/bridge/express-request';
-import { bodyFromParsedRequest, BodyUnavailableError } from '../../src/bridge/request-body';
+import { bodyFromParsedRequest, BodyUnavailableError } from '../../src/bridge/node-body';
 
 /** What a body parser leaves behind: the stream read to its end, `_body` set, `body` filled. */
 function parsed(fields: Partial<ExpressRequest>, contentType = 'application/json'): ExpressRequest {

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import type { IncomingMessage } from 'node:http';
 import { PassThrough } from 'node:stream';
-import { BodyLimitError, nodeBodyToWebStream } from '../../src/bridge/request-body';
-import { countedBody } from '../../src/dispatch/request-body';
+import { BodyLimitError, nodeBodyToWebStream } from '../../src/bridge/node-body';
+import { countedBody } from '../../src/dispatch/body-rules';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 

@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { drainAfterResponse } from './drain-request';
 import { isClientGoneError } from './client-gone';
-import { BodyLimitError, BodyTooDeepError } from './request-body';
+import { BodyLimitError, BodyTooDeepError } from './node-body';
 import {
   answerForError,
   BODY_TOO_DEEP,

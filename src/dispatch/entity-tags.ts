@@ -3,7 +3,7 @@
  * entity tag from the body's SHA-1, in the format of Express's `etag` package (weak by default), and
  * a 304 when the request's `If-None-Match` or `If-Modified-Since` says the client's copy is fresh,
  * decided as the `fresh` package does (RFC 9110, 13.1 and 13.2.2). In Express apps the app's own
- * `etag fn` and `req.fresh` are used instead (src/bridge/conditional.ts); these serve the hosts that
+ * `etag fn` and `req.fresh` are used instead (src/bridge/express-etag.ts); these serve the hosts that
  * have neither, when the `etag` option asks for them. Pure header logic: no Node objects here.
  */
 import type { MountOptions } from '../types';

@@ -5,7 +5,7 @@
  * limit: the read fails with `BodyLimitError`, and the client gets 413 if nothing was sent yet. A
  * body is never buffered beyond the limit. And a body that cannot be read to its end because the client
  * left fails with `ClientClosedError`, which is nobody's fault to report. The Node bridge reads its
- * socket (src/bridge/request-body.ts); `.fetch` reads the Request's body stream here.
+ * socket (src/bridge/node-body.ts); `.fetch` reads the Request's body stream here.
  */
 
 /** Default `bodyLimit`: 1 MiB. */

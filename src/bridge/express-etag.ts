@@ -3,7 +3,7 @@
  * `res.send`. In an Express app that is the app's own: its compiled `etag` setting (`etag fn`,
  * which `app.set('etag', …)` sets, a custom function included) and its `req.fresh`, so a route
  * moved into the tree answers byte for byte as before, on Express 4 and 5 alike. Elsewhere, only
- * the `etag` mount option turns them on, with the same tag format (dispatch/conditional.ts).
+ * the `etag` mount option turns them on, with the same tag format (src/dispatch/entity-tags.ts).
  * Streams never get one: their bytes are not known when the head goes out.
  */
 import { hash } from 'node:crypto';

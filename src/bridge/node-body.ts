@@ -16,7 +16,7 @@ import { isStreamReset } from './stream-reset';
  */
 export const NO_READ_AHEAD: QueuingStrategy<Uint8Array> = { highWaterMark: 0 };
 
-// One rule for every host, `.fetch` included: src/dispatch/request-body.ts.
+// One rule for every host, `.fetch` included: src/dispatch/body-rules.ts.
 export { BodyLimitError, ClientClosedError, DEFAULT_BODY_LIMIT };
 
 /** Node reports a client gone mid-body as `Error: aborted` (ECONNRESET): one class for both. */
