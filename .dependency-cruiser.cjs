@@ -36,6 +36,7 @@ const FLOORS = [
     'src/topics/',
     'src/body/',
     'src/files/',
+    'src/csrf/',
   ],
   [
     'src/dev/',

@@ -67,6 +67,7 @@ export type { MiddlewareTraceContext, RequestTraceContext } from './observe';
 export { mergeOpenAPI, type MergeOpenAPIOptions } from './openapi';
 export { jsonBody, type JsonBodyOptions } from './body';
 export { sendFile, serveStatic, FileError } from './files';
+export { csrf, CrossSiteRequestError, type CsrfOptions } from './csrf';
 export type { FileOptions, SendFileOptions, ServeStaticOptions, StaticContext, StaticHandler } from './files';
 export type { OpenAPIDocument } from './openapi';
 export type {
