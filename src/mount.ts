@@ -20,6 +20,7 @@ import {
   buildMethodTable,
   compileRoute,
   type CompiledRoute,
+  type GeneratedRoute,
   LOADING,
   middlewareOptionNames,
   type MountedRoute,
@@ -45,7 +46,13 @@ import { handleFetch } from './fetch';
 import { WEBSOCKET_EXPORT } from './http-methods';
 import { mountChecksResponses, withContractSettings } from './contract';
 import { loadedExportInfo, loadModule, requireModule, type ModuleExports } from './load';
-import { documentRoute, generateOpenAPI, type LoadedModules, type OpenAPIDocument } from './openapi';
+import {
+  documentRoute,
+  generateOpenAPI,
+  referenceRoutes,
+  type LoadedModules,
+  type OpenAPIDocument,
+} from './openapi';
 import type { OpenAPIOptions } from './types';
 import { openBuild, type OpenedBuild } from './manifest';
 import type { Router } from './router';
@@ -197,16 +204,7 @@ class Mount implements DevLoopHost {
       onError: options.onError ?? logError,
       middleware: options.middleware ?? [],
       asyncContext: options.asyncContext === true,
-      // The document is described anew for the tree each load makes current.
-      generated: options.openapi
-        ? [
-            documentRoute(
-              options.openapi,
-              () => this.#described,
-              (o) => this.#document(o),
-            ),
-          ]
-        : [],
+      generated: [],
     };
     this.#build = openBuild(options);
     if (this.#build && options.dev) throw devFromBuildError(this.#build);
@@ -214,6 +212,7 @@ class Mount implements DevLoopHost {
     // Development mode reports an invalid tree on an error page instead (src/dev).
     const dev = this.#build ? undefined : resolveDevOptions(options.dev, this.#tree.root);
     if (!dev && !this.#build) assertValidTree(this.#tree);
+    this.settings.generated = this.#generatedRoutes(options);
     assertGeneratedRoutesFree(this.#tree, this.settings);
 
     this.routes = describeRoutes(this.#tree);
@@ -238,6 +237,15 @@ class Mount implements DevLoopHost {
     this.#devLoop = dev ? startDevLoop(this.#tree, dev, this) : undefined;
     this.ready = this.#devLoop?.ready ?? this.#loadTree();
     this.#loaded = this.ready.then(noop, noop);
+  }
+
+  /** The routes no file declares: the OpenAPI document and its reference page, when asked for. */
+  #generatedRoutes(options: MountOptions): GeneratedRoute[] {
+    const openapi = options.openapi;
+    if (!openapi) return [];
+    // The document is described anew for the tree each load makes current.
+    const document = documentRoute(openapi, () => this.#described, (o) => this.#document(o));
+    return [document, ...(openapi.ui === undefined ? [] : referenceRoutes(openapi, this.#tree.root))];
   }
 
   /** Makes `router` the table the next request uses. */

@@ -5,5 +5,6 @@
 export { generateOpenAPI, type LoadedModules } from './document';
 export { toYaml } from './yaml';
 export { documentRoute } from './serve';
+export { referenceRoutes, REFERENCE_PAGE_POLICY } from './reference-page';
 export { mergeOpenAPI, type MergeOpenAPIOptions } from './merge';
 export type { OpenAPIDocument, JsonSchema } from './types';

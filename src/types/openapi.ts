@@ -38,4 +38,10 @@ export interface OpenAPIOptions {
 export interface ServeOpenAPIOptions extends OpenAPIOptions {
   /** Where the document is served, below the mount: `/openapi.json`. */
   path: string;
+  /**
+   * Where an interactive reference of the document is served, below the mount: `'/docs'`. Swagger UI,
+   * from the app's own `swagger-ui-dist` package (`npm install swagger-ui-dist`), with no CDN: it works
+   * offline and under the Content-Security-Policy its page is sent with (docs/openapi.md).
+   */
+  ui?: string;
 }
