@@ -15,6 +15,7 @@ module.exports = {
     'test/openapi/cli.test.ts', // the openapi command in a child process, which loads the modules in another
     'test/openapi/openapi-typescript.test.ts', // a TypeScript program over the generated types: seconds
     'test/openapi/reference-page.test.ts', // the reference page in Chromium
+    'test/dev/inspector.test.ts', // the development inspector in Chromium
     'test/integration/module-systems.test.ts', // an app per package type, each in a child process
     'test/integration/typescript-loading.test.ts', // an app per TypeScript loader, in child processes
     'test/integration/type-stripping.test.ts', // an app per TypeScript construct, stripped or through tsx, in child processes

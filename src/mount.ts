@@ -14,7 +14,14 @@ import {
   type DiscoveredTree,
   type RouteFile,
 } from './discover';
-import { resolveDevOptions, startDevLoop, type DevLoop, type DevLoopHost } from './dev';
+import {
+  createInspector,
+  resolveDevOptions,
+  startDevLoop,
+  type DevLoop,
+  type DevLoopHost,
+  type Inspector,
+} from './dev';
 import { describeRoutes, patternsWithPage, updateRoutes, type RouteInfo } from './describe-routes';
 import {
   buildMethodTable,
@@ -188,6 +195,8 @@ class Mount implements DevLoopHost {
   readonly #mountPaths = new MountPaths();
   /** The servers `attach` serves WebSockets on, whose sockets `close()` closes. */
   readonly #socketServers: SocketRegistry[] = [];
+  /** Development mode's page of the route table and its requests, when it is on. */
+  #inspector: Inspector | undefined;
   /** Development mode's watching and reloading, when it is on. */
   readonly #devLoop: DevLoop | undefined;
   /** `.ready`: resolves once every module is loaded; rejects on a module that fails to load. */
@@ -212,7 +221,20 @@ class Mount implements DevLoopHost {
     // Development mode reports an invalid tree on an error page instead (src/dev).
     const dev = this.#build ? undefined : resolveDevOptions(options.dev, this.#tree.root);
     if (!dev && !this.#build) assertValidTree(this.#tree);
-    this.settings.generated = this.#generatedRoutes(options);
+    if (dev && dev.inspector !== false) {
+      this.#inspector = createInspector(dev.inspector, {
+        routes: () => this.routes,
+        moduleOf: (file) => this.#moduleOf(file),
+        middlewareOption: middlewareOptionNames(this.settings.middleware),
+      });
+      const onReload = dev.onReload;
+      const inspector = this.#inspector;
+      dev.onReload = (reload) => {
+        inspector.reloaded();
+        onReload?.(reload);
+      };
+    }
+    this.settings.generated = [...this.#generatedRoutes(options), ...(this.#inspector?.routes ?? [])];
     assertGeneratedRoutesFree(this.#tree, this.settings);
 
     this.routes = describeRoutes(this.#tree);
@@ -244,8 +266,23 @@ class Mount implements DevLoopHost {
     const openapi = options.openapi;
     if (!openapi) return [];
     // The document is described anew for the tree each load makes current.
-    const document = documentRoute(openapi, () => this.#described, (o) => this.#document(o));
+    const document = documentRoute(
+      openapi,
+      () => this.#described,
+      (o) => this.#document(o),
+    );
     return [document, ...(openapi.ui === undefined ? [] : referenceRoutes(openapi, this.#tree.root))];
+  }
+
+  /** The loaded module of the file `.routes` names, for the inspector: looked up by a map made once per load. */
+  #moduleOf(file: string): ModuleExports | undefined {
+    const described = this.#described;
+    let byName = modulesByName.get(described);
+    if (!byName) {
+      byName = new Map(described.tree.files.map((f) => [f.displayPath, described.modules?.get(f.file)]));
+      modulesByName.set(described, byName);
+    }
+    return byName.get(file);
   }
 
   /** Makes `router` the table the next request uses. */
@@ -458,6 +495,7 @@ class Mount implements DevLoopHost {
     await Promise.all([
       this.#lifecycle.close(timeout),
       this.#devLoop?.close(),
+      this.#inspector?.close(),
       ...this.#socketServers.map((sockets) => sockets.closeAll()),
       this.#topics.close(),
     ]);
@@ -465,6 +503,8 @@ class Mount implements DevLoopHost {
 }
 
 const noop = () => {};
+
+const modulesByName = new WeakMap<object, Map<string, ModuleExports | undefined>>();
 
 /**
  * Whether some endpoint may serve WebSockets before the modules load: static reading tells, and a

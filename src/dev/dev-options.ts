@@ -20,6 +20,8 @@ export interface ResolvedDevOptions {
   types: string | false;
   logger: DevLogger;
   onReload: ((reload: DevReload) => void) | undefined;
+  /** Where the inspector is served, or `false`. */
+  inspector: string | false;
 }
 
 const consoleLogger: DevLogger = {
@@ -47,6 +49,7 @@ export function resolveDevOptions(
     types: given.types === false ? false : path.resolve(given.types ?? devTypesFile(root)),
     logger: given.logger ?? consoleLogger,
     onReload: given.onReload,
+    inspector: given.inspector ?? '/__endpoints',
   };
 }
 

@@ -6,3 +6,4 @@
  */
 export { resolveDevOptions } from './dev-options';
 export { startDevLoop, type DevLoop, type DevLoopHost } from './dev-loop';
+export { createInspector, type Inspector } from './inspector';

@@ -77,3 +77,8 @@ function at(fileOrUrl: string, line: number, column: number, syntax: boolean): L
   const shown = displayPath(absolute);
   return { displayPath: shown, text: formatLocation(shown, line, column), syntax };
 }
+
+/** Where a request's error was thrown, `file:line:column` in the app's code, for the inspector. */
+export function errorLocation(error: unknown): string | undefined {
+  return locate(error, [])?.text;
+}

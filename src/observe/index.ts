@@ -4,7 +4,7 @@
  * endpoint's route when an SDK runs; and the topics' publish, deliver and drop events. Below dispatch, which
  * publishes; knows no Node http objects.
  */
-export { type MiddlewareTraceContext, type RequestTraceContext } from './channels';
+export { requestChannel, type MiddlewareTraceContext, type RequestTraceContext } from './channels';
 export { requestObserved, traceRequest, RequestTrace } from './request-trace';
 export { runMiddleware, settleMiddleware, traceMiddleware } from './middleware-trace';
 export type { DeliverTraceContext, DropMessage, PublishTraceContext } from './channels';

@@ -15,6 +15,11 @@ export interface DevOptions {
   logger?: DevLogger;
   /** Called after every reload (and the first load), once the new route table is in use. */
   onReload?: (reload: DevReload) => void;
+  /**
+   * Where the development inspector is served, below the mount: a page of the route table and the last
+   * requests of each route, live (docs/development-mode.md). `false`: none. Default `'/__endpoints'`.
+   */
+  inspector?: string | false;
 }
 
 export interface DevLogger {
