@@ -37,6 +37,7 @@ const FLOORS = [
     'src/body/',
     'src/files/',
     'src/csrf/',
+    'src/cache/',
   ],
   [
     'src/dev/',

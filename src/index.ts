@@ -68,6 +68,7 @@ export { mergeOpenAPI, type MergeOpenAPIOptions } from './openapi';
 export { jsonBody, type JsonBodyOptions } from './body';
 export { sendFile, serveStatic, FileError } from './files';
 export { csrf, CrossSiteRequestError, type CsrfOptions } from './csrf';
+export { memoryCache, type MemoryCacheOptions } from './cache';
 export type { FileOptions, SendFileOptions, ServeStaticOptions, StaticContext, StaticHandler } from './files';
 export type { OpenAPIDocument } from './openapi';
 export type {
@@ -78,6 +79,7 @@ export type {
   ServeOpenAPIOptions,
 } from './types';
 export type { WebSocketHandler, WebSocketContext, EndpointWebSocket, WebSocketCloseDetails } from './types';
+export type { CacheEntry, CacheOptions, CacheSettings, CacheStore } from './types';
 export {
   broadcastChannelBackplane,
   clusterBackplane,

@@ -64,8 +64,16 @@ import type { OpenAPIOptions } from './types';
 import { openBuild, type OpenedBuild } from './manifest';
 import type { Router } from './router';
 import { runtime } from './runtime';
+import { cacheSettingsOf, cacheStep, memoryCache } from './cache';
 import { TopicHub, TopicStream } from './topics';
-import type { MountOptions, PublishTopic, SubscribeTopics, TopicStats, WebMiddleware } from './types';
+import type {
+  CacheStore,
+  MountOptions,
+  PublishTopic,
+  SubscribeTopics,
+  TopicStats,
+  WebMiddleware,
+} from './types';
 import { assertValidTree } from './validate';
 import {
   attachWebSockets,
@@ -113,6 +121,11 @@ export interface EndpointsMiddleware extends NodeMiddleware {
    * other upgrade request stays the app's. `server.close()` closes their sockets with 1001.
    */
   attach(server: AttachableServer, options?: AttachOptions): void;
+  /**
+   * Drops the answers the mount's cache keeps for a route pattern (`'/api/users/[id]'`) or a tag of a
+   * route's `cache` export; resolves to how many (docs/caching.md). Without the `cache` option, 0.
+   */
+  invalidate(patternOrTag: string): Promise<number>;
 }
 
 /** What `mountEndpoints(app)` needs of an Express or Connect app, or an Express Router. */
@@ -187,6 +200,8 @@ class Mount implements DevLoopHost {
   readonly #topics: TopicHub;
   /** What handlers reach of the topics: a stream's subscription ends with its request. */
   readonly #topicAccess: TopicAccess;
+  /** Where cached answers are kept, when the mount's `cache` option asks for a store. */
+  readonly #cacheStore: CacheStore | undefined;
   /** The requests in flight, for `close()` to wait for. */
   readonly #lifecycle = new Lifecycle();
   /** What the first `close()` returned: every later call returns it too. */
@@ -215,6 +230,7 @@ class Mount implements DevLoopHost {
       asyncContext: options.asyncContext === true,
       generated: [],
     };
+    this.#cacheStore = options.cache ? (options.cache.store ?? memoryCache()) : undefined;
     this.#build = openBuild(options);
     if (this.#build && options.dev) throw devFromBuildError(this.#build);
     this.#tree = this.#build?.tree ?? discoverTree(options.dir ?? 'app');
@@ -283,6 +299,13 @@ class Mount implements DevLoopHost {
       modulesByName.set(described, byName);
     }
     return byName.get(file);
+  }
+
+  /** The route's cache step, innermost, when it or a folder above it exports `cache`; none otherwise. */
+  #cacheStepOf(file: RouteFile, mod: ModuleExports, folders: readonly ModuleExports[]): WebMiddleware[] {
+    const settings = cacheSettingsOf(mod, folders, file.displayPath);
+    if (!settings) return [];
+    return [cacheStep(settings, this.#cacheStore, file.pattern)];
   }
 
   /** Makes `router` the table the next request uses. */
@@ -395,7 +418,15 @@ class Mount implements DevLoopHost {
       }));
       return compileRoute(file, buildMethodTable(withUpgradeRequired(handlers), pages.has(file.pattern)), {
         socket: socketHandlerOf(mod, file.displayPath),
-        middleware: [...settings.middleware, ...folders.map((f) => modules.get(f)!.default as WebMiddleware)],
+        middleware: [
+          ...settings.middleware,
+          ...folders.map((f) => modules.get(f)!.default as WebMiddleware),
+          ...this.#cacheStepOf(
+            file,
+            mod,
+            folders.map((f) => modules.get(f)!),
+          ),
+        ],
         middlewareNames: [...optionNames, ...folders.map((f) => f.displayPath)],
         ...routeLimits(
           mod,
@@ -435,6 +466,7 @@ class Mount implements DevLoopHost {
       },
       attach: (server: AttachableServer, attachOptions?: AttachOptions) =>
         this.#attach(server, attachOptions),
+      invalidate: async (patternOrTag: string) => (await this.#cacheStore?.invalidate(patternOrTag)) ?? 0,
     });
   }
 

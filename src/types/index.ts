@@ -48,3 +48,4 @@ export type {
   Backplane,
   TopicStats,
 } from './topics';
+export type { CacheEntry, CacheOptions, CacheSettings, CacheStore } from './cache';

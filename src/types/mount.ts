@@ -1,4 +1,5 @@
 /** The options of `mountEndpoints`, and a build's manifest. */
+import type { CacheOptions } from './cache';
 import type { InvalidInputHandler } from './contracts';
 import type { DevOptions } from './dev';
 import type { ErrorReporter } from './errors';
@@ -110,6 +111,11 @@ export interface MountOptions {
    * docs/openapi.md). Its `servers` default to where the tree is mounted.
    */
   openapi?: ServeOpenAPIOptions;
+  /**
+   * Where the answers of routes that `export const cache` are kept server-side (docs/caching.md):
+   * `{}` for memory, `{ store }` for another store. Without it, those routes only get Cache-Control.
+   */
+  cache?: CacheOptions;
   /**
    * Topics (`socket.subscribe`, `publish`, `subscribe`): the backplane that carries publications to
    * the mount's other processes, and how far a subscriber may fall behind (see docs/websockets.md).

@@ -8,7 +8,7 @@
  *   deno run --allow-read --allow-net test/runtimes/harness.ts <library bundle>
  *
  * It prints `listening <port>` once its control server listens on a loopback port, then answers:
- *   POST /start  {dir, bodyLimit?, middleware?, asyncContext?}  mounts the tree, serves it on a port of its own:
+ *   POST /start  {dir, bodyLimit?, middleware?, asyncContext?, cache?, etag?}  mounts the tree, serves it on a port of its own:
  *                                                {id, port}; `middleware` are functions' source
  *   POST /stop   {id}                            stops that server
  *   GET  /events?since=<n>                       what happened in this process that a test asserts
@@ -80,6 +80,9 @@ interface StartRequest {
   bodyLimit?: MountOptions['bodyLimit'];
   middleware?: string[];
   asyncContext?: boolean;
+  /** The `cache` option: `true` for a store in memory. */
+  cache?: boolean;
+  etag?: MountOptions['etag'];
 }
 
 async function start(options: StartRequest) {
@@ -103,6 +106,8 @@ async function start(options: StartRequest) {
     onError,
     middleware,
     asyncContext: options.asyncContext,
+    ...(options.cache && { cache: {} }),
+    etag: options.etag,
   });
   await endpoints.ready;
   const server = await serve(endpoints.fetch);

@@ -157,6 +157,8 @@ class Harness {
       bodyLimit: options.bodyLimit,
       middleware: options.middleware?.map(String),
       asyncContext: options.mount?.asyncContext,
+      cache: options.mount?.cache !== undefined,
+      etag: options.mount?.etag,
     });
     this.#reporters.set(started.id, options.onError);
     this.#poller ??= setInterval(() => this.#poll(), 20).unref();

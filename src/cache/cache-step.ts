@@ -1,0 +1,160 @@
+/**
+ * A route's `cache` export as the innermost step of its middleware, so a guard around it still runs
+ * for every request, a cached answer included. It sets `Cache-Control` (and `Vary`) on the answers a
+ * shared cache may keep, for CDNs and browsers; with a store on the mount it keeps them server-side too:
+ * a fresh answer is served without the handler, a stale one at once while one request refreshes it in the
+ * background (one per key at a time, across processes where the store is shared), and a stale one stands
+ * in for a failing handler within `staleIfError`. Only GET and HEAD; never an answer with `Set-Cookie`, or
+ * to a request with `Authorization` unless `authorized` says so. A route without the export has no such step.
+ */
+import type { EndpointContext, WebMiddleware } from '../types';
+import type { CacheEntry, CacheSettings, CacheStore } from '../types';
+
+/** Bodies larger than this are sent, never kept. */
+const MAX_ENTRY = 1024 * 1024;
+/** How long a refresh may hold its key before another request may try. */
+const REFRESH_LOCK = 30_000;
+
+export function cacheStep(
+  settings: CacheSettings,
+  store: CacheStore | undefined,
+  pattern: string,
+): WebMiddleware {
+  const maxAge = settings.maxAge * 1000;
+  const swr = (settings.staleWhileRevalidate ?? 0) * 1000;
+  const sie = (settings.staleIfError ?? settings.staleWhileRevalidate ?? 0) * 1000;
+  const cacheControl = [
+    `public, max-age=${settings.maxAge}`,
+    ...(settings.staleWhileRevalidate ? [`stale-while-revalidate=${settings.staleWhileRevalidate}`] : []),
+    ...(settings.staleIfError ? [`stale-if-error=${settings.staleIfError}`] : []),
+  ].join(', ');
+  const vary = (settings.vary ?? []).map((name) => name.toLowerCase());
+  const tags = settings.tags ?? [];
+  // In this process, one fill or refresh per key at a time: the others wait for it, or serve what is there.
+  const filling = new Map<string, Promise<CacheEntry | undefined>>();
+
+  /** Headers for a shared cache on a successful answer that has none of its own, and no cookie. */
+  const withHeaders = (response: Response): Response => {
+    if (!isShareable(response)) return response;
+    const headers = new Headers(response.headers);
+    headers.set('cache-control', cacheControl);
+    for (const name of vary) headers.append('vary', name);
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  };
+
+  /** Runs the rest of the route and keeps what it answered, if it may be kept. */
+  const fill = async (
+    key: string,
+    next: () => Promise<Response>,
+  ): Promise<{ response: Response; entry?: CacheEntry }> => {
+    const response = withHeaders(await next());
+    if (!isKeepable(response)) return { response };
+    const body = new Uint8Array(await response.arrayBuffer());
+    const entry: CacheEntry = {
+      status: response.status,
+      headers: [...response.headers],
+      body,
+      storedAt: Date.now(),
+    };
+    if (body.byteLength <= MAX_ENTRY)
+      await store!.set(key, entry, maxAge + Math.max(swr, sie), { pattern, tags });
+    return { response: answerOf(entry), entry };
+  };
+
+  const refresh = (key: string, next: () => Promise<Response>) => {
+    if (filling.has(key)) return;
+    const run = (async () => {
+      if (!(await store!.lock(key, REFRESH_LOCK))) return undefined;
+      try {
+        return (await fill(key, next)).entry;
+      } catch {
+        // The stale answer stays: the handler's error was told to onError as its call reported it.
+        return undefined;
+      } finally {
+        await store!.unlock(key);
+      }
+    })();
+    filling.set(key, run);
+    void run.finally(() => filling.delete(key));
+  };
+
+  return async function cache(request, next, context) {
+    const method = request.method;
+    if (method !== 'GET' && method !== 'HEAD') return next();
+    if (request.headers.has('authorization') && settings.authorized !== true) return next();
+    if (!store) return withHeaders(await next());
+    const key = keyOf(request, pattern, vary, settings.key, context);
+    const entry = await store.get(key);
+    const age = entry ? Date.now() - entry.storedAt : Infinity;
+    if (entry && age < maxAge) return answerOf(entry);
+    if (entry && age < maxAge + swr) {
+      // Stale: this request gets it now; one request refreshes it behind.
+      refresh(key, next);
+      return answerOf(entry);
+    }
+    // A HEAD is answered from what a GET stored; it stores nothing itself, since its handler may send no body.
+    if (method === 'HEAD') return withHeaders(await next());
+    const pending = filling.get(key);
+    if (pending) {
+      const filled = await pending;
+      if (filled) return answerOf(filled);
+    }
+    const run = fill(key, next);
+    const kept = run.then(
+      ({ entry }) => entry,
+      () => undefined,
+    );
+    filling.set(key, kept);
+    void kept.finally(() => filling.delete(key));
+    try {
+      const { response } = await run;
+      if (response.status >= 500 && entry && age < maxAge + sie) return answerOf(entry);
+      return response;
+    } catch (error) {
+      if (entry && age < maxAge + sie) return answerOf(entry);
+      throw error;
+    }
+  };
+}
+
+/** A stored answer, as a new Response each time, with its age. */
+function answerOf(entry: CacheEntry): Response {
+  const headers = new Headers(entry.headers);
+  headers.set('age', String(Math.floor((Date.now() - entry.storedAt) / 1000)));
+  return new Response(entry.body.slice(), { status: entry.status, headers });
+}
+
+/** A success a shared cache may keep: no cookie, no Cache-Control of the handler's own. */
+function isShareable(response: Response): boolean {
+  return (
+    response.ok &&
+    !response.headers.has('cache-control') &&
+    !response.headers.has('set-cookie') &&
+    !response.headers.get('content-type')?.startsWith('text/event-stream')
+  );
+}
+
+/** What the store keeps: a 200 this step marked as shareable. */
+function isKeepable(response: Response): boolean {
+  return (
+    response.status === 200 &&
+    response.headers.get('cache-control')?.startsWith('public,') === true &&
+    !response.headers.has('set-cookie')
+  );
+}
+
+/** The method's answers are one: the route, the path, the query in a stable order, the varied headers, the key function's part. */
+function keyOf(
+  request: Request,
+  pattern: string,
+  vary: readonly string[],
+  key: CacheSettings['key'],
+  context: EndpointContext | undefined,
+): string {
+  const url = new URL(request.url);
+  url.searchParams.sort();
+  const parts = [pattern, `${url.pathname}?${url.searchParams}`];
+  for (const name of vary) parts.push(`${name}=${request.headers.get(name) ?? ''}`);
+  if (key && context) parts.push(key(request, context));
+  return JSON.stringify(parts);
+}
