@@ -99,6 +99,14 @@ export class EndpointCall implements EndpointContext {
     return (call.#request ??= call.#host.buildRequest());
   }
 
+  /**
+   * The Request is built again on next use: Express middleware in the chain (`expressMiddleware`) read
+   * the Node body, which the steps inside it and the handler get as a body parsed in front of the tree.
+   */
+  static renewRequest(call: EndpointCall): void {
+    call.#request = undefined;
+  }
+
   get node(): NodeContext | undefined {
     return this.#host.node;
   }
@@ -236,6 +244,11 @@ export class EndpointCall implements EndpointContext {
     }
     return undefined;
   }
+}
+
+/** `EndpointCall.renewRequest` for a context the library made; a unit test's own object has no Request to renew. */
+export function renewRequest(context: EndpointContext): void {
+  if (context instanceof EndpointCall) EndpointCall.renewRequest(context);
 }
 
 function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {

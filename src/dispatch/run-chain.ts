@@ -61,7 +61,8 @@ export class NextGuard {
 
 export function runChain(
   chain: readonly WebMiddleware[],
-  request: Request,
+  /** Asked at each step: a step that read the Node body hands the steps inside it a new Request. */
+  requestOf: () => Request,
   context: EndpointContext,
   last: () => Promise<Response>,
   hooks: ChainHooks,
@@ -91,7 +92,7 @@ export function runChain(
   const run = (middleware: WebMiddleware, index: number): Promise<Response> => {
     let result: Response | Promise<Response>;
     try {
-      result = middleware(request, () => next(index + 1), context);
+      result = middleware(requestOf(), () => next(index + 1), context);
     } catch (error) {
       return answerOr(index, error);
     }

@@ -170,7 +170,7 @@ async function runWithMiddleware(
     }
   };
   try {
-    return await runChain(route.middleware, request, call, last, hooks);
+    return await runChain(route.middleware, () => EndpointCall.requestOf(call), call, last, hooks);
   } catch (error) {
     if (error === misuse) return new Failure(error); // told when it happened
     // An error no step was blamed for cannot happen today; the outermost middleware is the guess.
