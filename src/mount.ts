@@ -42,6 +42,7 @@ import {
   withUpgradeRequired,
 } from './dispatch';
 import { mountChecksResponses, withContractSettings } from './contract';
+import { expressMiddlewareRefused, isExpressMiddleware } from './express-middleware';
 import { loadedExportInfo, loadModule, requireModule, type ModuleExports } from './load';
 import {
   generateOpenAPI,
@@ -184,6 +185,11 @@ class Mount implements DevLoopHost {
   readonly #mountPaths = new MountPaths();
   /** The servers `attach` serves WebSockets on, whose sockets `close()` closes. */
   readonly #socketServers: SocketRegistry[] = [];
+  /**
+   * Where the loaded tree uses `expressMiddleware`, which needs Node's `req` and `res`: `.fetch` refuses
+   * such a tree, and so does the mount on Bun and Deno.
+   */
+  #expressMiddlewareIn: string[] = [];
   /** Development mode's watching and reloading, when it is on. */
   readonly #devLoop: DevLoop | undefined;
   /** `.ready`: resolves once every module is loaded; rejects on a module that fails to load. */
@@ -321,6 +327,16 @@ class Mount implements DevLoopHost {
     );
     if (needsWs && runtime.name === 'Node') await loadWebSocketLibrary(needsWs[0].displayPath);
 
+    const expressIn = [
+      ...middlewareOptionNames(settings.middleware).filter((_, i) =>
+        isExpressMiddleware(settings.middleware[i]),
+      ),
+      ...files
+        .filter((f) => f.kind === 'middleware' && isExpressMiddleware(modules.get(f)!.default))
+        .map((f) => f.displayPath),
+    ];
+    if (expressIn.length > 0 && runtime.name !== 'Node')
+      throw expressMiddlewareRefused(expressIn, runtime.label);
     const pages = patternsWithPage(tree);
     const optionNames = middlewareOptionNames(settings.middleware);
     const checksResponses = mountChecksResponses(settings);
@@ -360,6 +376,7 @@ class Mount implements DevLoopHost {
     const byFile = new Map([...modules].map(([file, mod]) => [file.file, mod]));
     const router = endpointRouter(tree, settings, routeFor);
     this.#described = { tree: loaded, modules: byFile };
+    this.#expressMiddlewareIn = expressIn;
     return { router, loaded };
   }
 
@@ -399,6 +416,8 @@ class Mount implements DevLoopHost {
     const fetchSettings = { etag: fetchEtagModeOf(settings.etag), lifecycle: this.#lifecycle };
     const fetch = async (request: Request) => {
       await this.#loaded;
+      const expressIn = this.#expressMiddlewareIn;
+      if (expressIn.length > 0) throw expressMiddlewareRefused(expressIn, '.fetch');
       return handleFetch(this.#router as Router<CompiledRoute>, request, fetchSettings);
     };
     // Only a mount with the option is wrapped: the others' requests pay nothing for it.

@@ -1,0 +1,318 @@
+/**
+ * expressMiddleware in a folder's middleware.ts, with the real packages, on Express 5, Express 4,
+ * Connect and node:http: a rate limit counted in Redis (rate-limit-redis on a real redis-server),
+ * passport's JWT and local strategies, express-validator, multer, helmet and cors, and an app's own
+ * guards. Their next() goes on to the handler, which sees what they attached and the body they read;
+ * their own answer is the route's, and the Web middleware outside get it; their errors reach the
+ * app's error handler. `.fetch` refuses the tree; the definition refuses error handlers.
+ */
+import path from 'node:path';
+import { expect } from 'chai';
+import jwt from 'jsonwebtoken';
+import { createClient } from 'redis';
+import { expressMiddleware, mountEndpoints, type EndpointErrorInfo } from '../../src';
+import { SECRET } from '../fixtures/express-middleware-app/_lib/auth';
+import { state } from '../fixtures/express-middleware-app/_lib/state';
+import { hosts, type RunningHost } from '../integration/hosts';
+import { redisAvailable, startRedis, type RedisServer } from '../support/redis-server';
+
+const DIR = path.join(__dirname, '../fixtures/express-middleware-app');
+const onNode = process.env.TEST_HOSTS !== 'runtimes';
+
+const token = (name: string) => jwt.sign({ sub: name.toLowerCase(), name }, SECRET);
+
+/** A multipart body with one text field and one file. */
+function multipart(file: string, fileName = 'note.txt') {
+  const boundary = 'efe-boundary';
+  const body = [
+    `--${boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\nhello\r\n`,
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: text/plain\r\n\r\n${file}\r\n`,
+    `--${boundary}--\r\n`,
+  ].join('');
+  return { headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, body };
+}
+
+describe('expressMiddleware', () => {
+  let redis: RedisServer | undefined;
+  let client: ReturnType<typeof createClient> | undefined;
+  // Before anything loads the tree: the rate limiter's Redis store loads its script as it is made.
+  before(async function () {
+    if (!redisAvailable()) {
+      state.sendCommand = () => new Promise(() => {});
+      return;
+    }
+    redis = await startRedis();
+    client = createClient({ url: redis.url });
+    await client.connect();
+    state.sendCommand = (args) => client!.sendCommand(args);
+  });
+  after(async () => {
+    await client?.close();
+    await redis?.stop();
+  });
+
+  describe('defined', () => {
+    it('refuses an error handler (four parameters), naming it', () => {
+      function handleErrors(_err: unknown, _req: unknown, _res: unknown, _next: unknown) {}
+      // Its type refuses it too (four parameters where three are given); JavaScript gets the error.
+      expect(() => expressMiddleware(handleErrors as never)).to.throw(
+        TypeError,
+        /handleErrors takes four parameters/,
+      );
+    });
+
+    it('refuses what is not a function, and nothing at all', () => {
+      expect(() => expressMiddleware((() => {}) as never, 'cors' as never)).to.throw(
+        TypeError,
+        /middleware #2 is .*string/,
+      );
+      expect(() => expressMiddleware()).to.throw(TypeError, /at least one middleware/);
+    });
+
+    it('flattens arrays, as Express does, and runs them in order', async () => {
+      const order: string[] = [];
+      const step = (name: string) => (_req: unknown, _res: unknown, next: () => void) => {
+        order.push(name);
+        next();
+      };
+      const mw = expressMiddleware(step('a'), [step('b'), [step('c')]], step('d'));
+      const node = { req: { method: 'GET', headers: {} }, res: {} } as never;
+      const response = await mw(new Request('http://x/'), async () => new Response('ok'), {
+        params: {},
+        locals: {},
+        node,
+      });
+      expect(await response.text()).to.equal('ok');
+      expect(order).to.deep.equal(['a', 'b', 'c', 'd']);
+    });
+
+    it('called without Node request and response, says it needs them', async () => {
+      const mw = expressMiddleware((_req: unknown, _res: unknown, next: () => void) => next());
+      let error: Error | undefined;
+      await Promise.resolve(mw(new Request('http://x/'), async () => new Response('ok'))).catch(
+        (e: Error) => {
+          error = e;
+        },
+      );
+      expect(error?.message).to.match(/Node's req and res/);
+    });
+  });
+
+  describe('under .fetch', () => {
+    it('the tree is refused, naming the files that use it, rather than answered with 500s', async () => {
+      const endpoints = mountEndpoints({ dir: DIR });
+      await endpoints.ready;
+      let error: Error | undefined;
+      await endpoints.fetch(new Request('http://localhost/failing')).catch((e: Error) => {
+        error = e;
+      });
+      expect(error?.name).to.equal('ExpressMiddlewareError');
+      expect(error?.message).to.include('failing/middleware.ts').and.include('upload/middleware.ts');
+      expect(error?.message).to.match(/and \.fetch has none/);
+      await endpoints.close();
+    });
+  });
+
+  (onNode ? describe : describe.skip)('in a folder, on every Node host', () => {
+    for (const host of hosts) {
+      describe(host.name, () => {
+        let app: RunningHost;
+        const reported: { error: unknown; info: EndpointErrorInfo }[] = [];
+        before(async () => {
+          app = await host.start({
+            dir: DIR,
+            onError: (error, info) => reported.push({ error, info }),
+            mount: { locals: ({ req }) => ({ user: req.user }) },
+          });
+        });
+        after(() => app.close());
+        beforeEach(() => {
+          reported.length = 0;
+          state.seen.length = 0;
+        });
+
+        it('a rate limit counted in Redis: its headers go out on the answers it lets through, its 429 is the answer', async function () {
+          if (!redis) this.skip();
+          const client = { 'x-client': `${host.name}-${Date.now()}` };
+          const first = await app.request('/limited', { headers: client });
+          expect(first.status, first.text).to.equal(200);
+          expect(first.text).to.equal('{"ok":true}');
+          expect(first.headers['ratelimit-policy']).to.equal('2;w=60');
+          expect(first.headers.ratelimit).to.match(/^limit=2, remaining=1, reset=\d+$/);
+          expect((await app.request('/limited', { headers: client })).status).to.equal(200);
+          const limited = await app.request('/limited', { headers: client });
+          expect(limited.status).to.equal(429);
+          expect(limited.text).to.equal('slow down');
+          expect(limited.headers.ratelimit).to.match(/remaining=0/);
+          // Counted in Redis, where every process of the app would count.
+          const keys = (await state.sendCommand!(['KEYS', 'efe-test:*'])) as string[];
+          expect(keys).to.include(`efe-test:${client['x-client']}`);
+        });
+
+        it("passport's JWT strategy: the handler sees req.user, and through the locals mapping", async () => {
+          const reply = await app.request('/auth/me', {
+            headers: { authorization: `Bearer ${token('Grace')}` },
+          });
+          expect(reply.status, reply.text).to.equal(200);
+          expect(JSON.parse(reply.text)).to.deep.equal({
+            user: { id: 'grace', name: 'Grace' },
+            fromLocals: { id: 'grace', name: 'Grace' },
+          });
+        });
+
+        it("passport's 401 is the answer, with its WWW-Authenticate", async () => {
+          const missing = await app.request('/auth/me');
+          expect(missing.status).to.equal(401);
+          const forged = await app.request('/auth/me', {
+            headers: { authorization: `Bearer ${jwt.sign({ sub: 'x' }, 'another secret')}` },
+          });
+          expect(forged.status).to.equal(401);
+          expect(reported).to.deep.equal([]);
+        });
+
+        it("a JSON body express.json() read inside the folder is the handler's request.json() and jsonBody, after passport's local strategy read it", async () => {
+          const body = JSON.stringify({ username: 'ada', password: 'secret' });
+          const reply = await app.request('/login', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body,
+          });
+          expect(reply.status, reply.text).to.equal(200);
+          const parsed = JSON.parse(reply.text) as Record<string, unknown>;
+          expect(parsed.user).to.deep.equal({ id: 'ada', name: 'ada' });
+          expect(parsed.body).to.deep.equal({ username: 'ada', password: 'secret' });
+          expect(parsed.again).to.deep.equal(parsed.body);
+          const refused = await app.request('/login', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ username: 'ada', password: 'guess' }),
+          });
+          expect(refused.status).to.equal(401);
+        });
+
+        it('a body too large for express.json() inside the folder reaches the app error handler with its 413', async () => {
+          const reply = await app.request('/login', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ username: 'a'.repeat(200_000) }),
+          });
+          expect(reply.status).to.equal(413);
+          expect(JSON.parse(reply.text)).to.have.property('caught');
+        });
+
+        it('an express-validator chain (an array) answers 422 for a bad body, and lets a good one through', async () => {
+          const bad = await app.request('/validated', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ email: 'nope', age: 'old' }),
+          });
+          expect(bad.status).to.equal(422);
+          expect(JSON.parse(bad.text)).to.deep.equal({ errors: ['email', 'age'] });
+          const good = await app.request('/validated', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ email: 'ada@example.com', age: 36 }),
+          });
+          expect(good.status, good.text).to.equal(200);
+          expect(JSON.parse(good.text)).to.deep.equal({
+            matched: { email: 'ada@example.com', age: 36 },
+            body: { email: 'ada@example.com', age: 36 },
+          });
+        });
+
+        it("multer for one route: the handler reads req.file and the fields; the body itself is multer's", async () => {
+          const reply = await app.request('/upload', { method: 'POST', ...multipart('file contents') });
+          expect(reply.status, reply.text).to.equal(200);
+          expect(JSON.parse(reply.text)).to.deep.equal({
+            name: 'note.txt',
+            size: 13,
+            text: 'file contents',
+            fields: { title: 'hello' },
+            read: 'BodyUnavailableError',
+          });
+        });
+
+        it("multer's own error (a file over its limit) reaches the app's error handler", async () => {
+          const reply = await app.request('/upload', { method: 'POST', ...multipart('x'.repeat(100)) });
+          expect(reply.status).to.equal(500);
+          expect(JSON.parse(reply.text)).to.deep.equal({ caught: 'File too large' });
+        });
+
+        it("helmet's and cors' headers go out with the handler's answer; the handler's own win where both set one", async () => {
+          const reply = await app.request('/secured', { headers: { origin: 'https://app.example' } });
+          expect(reply.status).to.equal(200);
+          expect(reply.text).to.equal('secured');
+          expect(reply.headers['access-control-allow-origin']).to.equal('https://app.example');
+          expect(reply.headers['access-control-expose-headers']).to.equal('x-total');
+          expect(reply.headers['x-content-type-options']).to.equal('nosniff');
+          expect(reply.headers['referrer-policy']).to.equal('no-referrer');
+        });
+
+        it('cors answers a preflight itself, when the endpoint serves OPTIONS', async () => {
+          const reply = await app.request('/secured', {
+            method: 'OPTIONS',
+            headers: { origin: 'https://app.example', 'access-control-request-method': 'PUT' },
+          });
+          expect(reply.status).to.equal(204);
+          expect(reply.headers['access-control-allow-methods']).to.include('PUT');
+        });
+
+        it("a guard's next() runs the handler; headers it set on res go out, and the outer Web middleware's too", async () => {
+          const reply = await app.request('/outer/guarded', { headers: { 'x-key': 'open' } });
+          expect(reply.status).to.equal(200);
+          expect(reply.text).to.equal('inside');
+          expect(reply.headers['x-guard']).to.equal('passed');
+          expect(reply.headers['x-outer']).to.equal('seen');
+          expect(state.seen).to.deep.equal([{ status: 200, guard: null, body: 'inside' }]);
+        });
+
+        it("an answer of its own is the route's; the Web middleware outside gets its status and headers, and no body", async () => {
+          const refused = await app.request('/outer/guarded');
+          expect(refused.status).to.equal(403);
+          expect(refused.text).to.equal('no key');
+          const away = await app.request('/outer/guarded', { headers: { 'x-key': 'away' } });
+          expect(away.status).to.equal(302);
+          expect(away.headers.location).to.equal('/login');
+          expect(state.seen).to.deep.equal([
+            { status: 403, guard: 'passed', body: null },
+            { status: 302, guard: 'passed', body: null },
+          ]);
+          // What the outer middleware set after the answer was out does not reach the client.
+          expect(refused.headers['x-outer']).to.equal(undefined);
+          expect(reported).to.deep.equal([]);
+        });
+
+        it('a POST whose guard calls next() still hands the handler the whole body', async () => {
+          const reply = await app.request('/outer/guarded', {
+            method: 'POST',
+            headers: { 'x-key': 'open', 'content-type': 'text/plain' },
+            body: 'x'.repeat(100_000),
+          });
+          expect(reply.status).to.equal(200);
+          expect(reply.text).to.equal(`inside: ${'x'.repeat(100_000)}`);
+        });
+
+        for (const [how, status, message] of [
+          ['next', 409, 'passed on'],
+          ['throw', 422, 'thrown'],
+          ['reject', 503, 'rejected'],
+        ] as const) {
+          it(`next(err), or the error it ${how === 'next' ? 'passes' : how === 'throw' ? 'throws' : 'rejects with'}, reaches the app's error handler with its status`, async () => {
+            const reply = await app.request('/failing', { headers: { 'x-fail': how } });
+            expect(reply.status).to.equal(status);
+            expect(JSON.parse(reply.text)).to.deep.equal({ caught: message });
+            expect(reported.map((r) => [r.info.export, r.info.passedToNext])).to.deep.equal([
+              [path.join(path.relative(process.cwd(), DIR), 'failing/middleware.ts'), true],
+            ]);
+          });
+        }
+
+        it("next('route') is an error that says why, for the app's error handler", async () => {
+          const reply = await app.request('/skipping');
+          expect(reply.status).to.equal(500);
+          expect(JSON.parse(reply.text).caught).to.match(/next\('route'\).*has none to skip to/);
+        });
+      });
+    }
+  });
+});
