@@ -6,14 +6,19 @@
  * their own answer is the route's, and the Web middleware outside get it; their errors reach the
  * app's error handler. `.fetch` refuses the tree; the definition refuses error handlers.
  */
+import http, { type Server } from 'node:http';
 import path from 'node:path';
 import { expect } from 'chai';
+import express5 from 'express';
+import fc from 'fast-check';
 import jwt from 'jsonwebtoken';
 import { createClient } from 'redis';
 import { expressMiddleware, mountEndpoints, type EndpointErrorInfo } from '../../src';
 import { SECRET } from '../fixtures/express-middleware-app/_lib/auth';
+import { CASES } from '../fixtures/express-middleware-app/_lib/cases';
 import { state } from '../fixtures/express-middleware-app/_lib/state';
 import { hosts, type RunningHost } from '../integration/hosts';
+import { listen, requestOver } from '../support/net';
 import { redisAvailable, startRedis, type RedisServer } from '../support/redis-server';
 
 const DIR = path.join(__dirname, '../fixtures/express-middleware-app');
@@ -311,6 +316,106 @@ describe('expressMiddleware', () => {
           const reply = await app.request('/skipping');
           expect(reply.status).to.equal(500);
           expect(JSON.parse(reply.text).caught).to.match(/next\('route'\).*has none to skip to/);
+        });
+      });
+    }
+  });
+
+  /**
+   * The same Express middleware, made afresh from the same factory, in front of a native Express route
+   * and in a folder of the tree (diff/[case]): for random sequences of requests, both answer alike, status,
+   * headers and body, but for Date.
+   */
+  (onNode ? describe : describe.skip)('answers as in front of a native route', () => {
+    const VERSIONS: [string, typeof express5][] = [
+      ['Express 5', express5],
+      ['Express 4', require('express4') as typeof express5],
+    ];
+    const IGNORED = new Set(['date', 'connection', 'keep-alive']);
+
+    for (const [name, express] of VERSIONS) {
+      describe(name, () => {
+        let server: Server;
+        let url: string;
+        before(async () => {
+          const app = express();
+          for (const [caseName, make] of Object.entries(CASES)) {
+            app.all(`/native/${caseName}`, ...(make() as express5.RequestHandler[]), (req, res) => {
+              res.json({ ok: true, user: (req as { user?: unknown }).user ?? null });
+            });
+          }
+          await mountEndpoints(app, { dir: DIR });
+          app.use(((error: { status?: number; message: string }, _req, res, _next) => {
+            res.status(error.status ?? 500).json({ caught: error.message });
+          }) as express5.ErrorRequestHandler);
+          server = http.createServer(app);
+          ({ url } = await listen(server));
+        });
+        after(() => new Promise((resolve) => server.close(resolve)));
+
+        const requestFor = fc.record({
+          case: fc.constantFrom(...Object.keys(CASES)),
+          key: fc.constantFrom('open', 'teapot', 'away', 'none'),
+          auth: fc.constantFrom('good', 'forged', 'none'),
+          origin: fc.constantFrom('https://app.example', 'https://elsewhere.example', ''),
+          body: fc.constantFrom(
+            '{"email":"ada@example.com","age":36}',
+            '{"email":"nope","age":"old"}',
+            '{"email":',
+            '',
+          ),
+        });
+
+        type Sent = typeof requestFor extends fc.Arbitrary<infer R> ? R : never;
+        const plain: Sent = { case: 'guard', key: 'open', auth: 'none', origin: '', body: '' };
+        const r = (changes: Partial<Sent>): Sent => ({ ...plain, ...changes });
+        // The table first, reaching every kind of answer; then random sequences.
+        const TABLE: Sent[][] = [
+          [r({ case: 'rate-limit' }), r({ case: 'rate-limit' })],
+          [r({}), r({ key: 'none' }), r({ key: 'away' }), r({ key: 'teapot' })],
+          [r({ case: 'jwt', auth: 'good' }), r({ case: 'jwt', auth: 'forged' }), r({ case: 'jwt' })],
+          [
+            r({ case: 'validator', body: '{"email":"nope","age":"old"}' }),
+            r({ case: 'validator', body: '{"email":' }),
+          ],
+          [r({ case: 'cors', origin: 'https://app.example' }), r({ case: 'helmet' })],
+        ];
+
+        it('for any sequence of requests, status, headers and body are the same', async () => {
+          let run = 0;
+          const statuses = new Set<number>();
+          await fc.assert(
+            fc.asyncProperty(fc.array(requestFor, { minLength: 1, maxLength: 8 }), async (requests) => {
+              const client = `${name}-${run++}`;
+              for (const r of requests) {
+                const headers: Record<string, string> = { 'x-client': client, 'x-key': r.key };
+                if (r.auth !== 'none') {
+                  const signed = r.auth === 'good' ? token('Ada') : jwt.sign({ sub: 'x' }, 'not the secret');
+                  headers.authorization = `Bearer ${signed}`;
+                }
+                if (r.origin) headers.origin = r.origin;
+                const init = r.body
+                  ? {
+                      method: 'POST',
+                      headers: { ...headers, 'content-type': 'application/json' },
+                      body: r.body,
+                    }
+                  : { headers };
+                const native = await requestOver(url, `/native/${r.case}`, init);
+                const tree = await requestOver(url, `/diff/${r.case}`, init);
+                const shown = (reply: typeof native) => ({
+                  status: reply.status,
+                  text: reply.text,
+                  headers: Object.fromEntries(Object.entries(reply.headers).filter(([h]) => !IGNORED.has(h))),
+                });
+                expect(shown(tree), JSON.stringify(r)).to.deep.equal(shown(native));
+                statuses.add(native.status);
+              }
+            }),
+            { numRuns: 25, examples: TABLE.map((sequence) => [sequence]) },
+          );
+          // The sequences reached every kind of answer: passed on, refused, limited, redirected, failed.
+          expect([...statuses].sort()).to.include.members([200, 302, 400, 401, 403, 418, 422, 429]);
         });
       });
     }
