@@ -91,7 +91,8 @@ async function runHandlers(
   const { req, res } = node;
   // The Node body is theirs to read: the Request's stream lets go of it, and whoever reads it next
   // (a parser, multer) finds it flowing.
-  const body = methodHasBody(req.method ?? 'GET');
+  // A body a Web middleware outside has read is gone, for them and the handler, as in any chain.
+  const body = methodHasBody(req.method ?? 'GET') && !request.bodyUsed;
   const stopResuming = body ? letGoOfBody(request, req) : undefined;
   try {
     for (const handler of handlers) {

@@ -312,6 +312,23 @@ describe('expressMiddleware', () => {
           });
         }
 
+        it('a Response a Web middleware outside returns in place of the answer already sent is dropped, and onError told', async () => {
+          const reply = await app.request('/replaced/inner');
+          expect(reply.status).to.equal(403);
+          expect(reply.text).to.equal('refused inside');
+          expect(reported.map((r) => (r.error as Error).name)).to.deep.equal(['AnswerAlreadySentError']);
+        });
+
+        it('a body a Web middleware outside read first is gone for the parser inside and the handler, as in any chain: no hang', async () => {
+          const reply = await app.request('/read-first/parsed', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: '{"a":1}',
+          });
+          expect(reply.status).to.equal(500);
+          expect(JSON.parse(reply.text).caught).to.match(/^Body is unusable/);
+        });
+
         it("next('route') is an error that says why, for the app's error handler", async () => {
           const reply = await app.request('/skipping');
           expect(reply.status).to.equal(500);
