@@ -107,6 +107,11 @@ export class EndpointCall implements EndpointContext {
     call.#request = undefined;
   }
 
+  /** The call's Request if something built it already; none is built for asking. */
+  static builtRequest(call: EndpointCall): Request | undefined {
+    return call.#request;
+  }
+
   get node(): NodeContext | undefined {
     return this.#host.node;
   }
@@ -249,6 +254,11 @@ export class EndpointCall implements EndpointContext {
 /** `EndpointCall.renewRequest` for a context the library made; a unit test's own object has no Request to renew. */
 export function renewRequest(context: EndpointContext): void {
   if (context instanceof EndpointCall) EndpointCall.renewRequest(context);
+}
+
+/** The Request a step or the handler was handed, if one was built; `undefined` for a context of a unit test's own. */
+export function requestIfBuilt(context: EndpointContext): Request | undefined {
+  return context instanceof EndpointCall ? EndpointCall.builtRequest(context) : undefined;
 }
 
 function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {

@@ -43,7 +43,7 @@ export {
   failingRouter,
   type StandInHandler,
 } from './stand-ins';
-export { EndpointCall, emptyLocals, renewRequest, type CallHost } from './endpoint-call';
+export { EndpointCall, emptyLocals, renewRequest, requestIfBuilt, type CallHost } from './endpoint-call';
 export { Failure, type Outcome } from './run-route';
 export {
   dispatchRequest,
@@ -55,7 +55,7 @@ export {
   type RouteHost,
   type Served,
 } from './serve-route';
-export { NextCalledTwiceError, NextGuard } from './run-chain';
+export { NextCalledTwiceError, NextGuard, WITHOUT_REQUEST } from './run-chain';
 export { handleFetch, type FetchSettings } from './handle-fetch';
 export { closeTimeout, Lifecycle, ShutdownError, type CloseOptions, type InFlight } from './lifecycle';
 export { bodyChunk, HEAD_CHUNKS, joinChunks, readAvailable, type Available } from './read-available';

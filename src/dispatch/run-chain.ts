@@ -30,6 +30,13 @@ export interface ChainHooks {
   trace(index: number): MiddlewareTraceContext | undefined;
 }
 
+/**
+ * Set on a middleware that needs no Request of its own (`expressMiddleware`'s, which run on Node's `req`): the
+ * chain hands it `undefined`, so that a route whose steps and handler need none never builds one. It reads the
+ * Request when one was built for another step with `requestIfBuilt(context)`.
+ */
+export const WITHOUT_REQUEST: unique symbol = Symbol('express-file-endpoints.withoutRequest');
+
 export class NextCalledTwiceError extends Error {
   constructor() {
     super('next() was called more than once by a middleware');
@@ -61,7 +68,10 @@ export class NextGuard {
 
 export function runChain(
   chain: readonly WebMiddleware[],
-  /** Asked at each step: a step that read the Node body hands the steps inside it a new Request. */
+  /**
+   * Asked at each step: a step that read the Node body hands the steps inside it a new Request, and one that
+   * needs none (`WITHOUT_REQUEST`) has none built for it.
+   */
   requestOf: () => Request,
   context: EndpointContext,
   last: () => Promise<Response>,
@@ -92,7 +102,8 @@ export function runChain(
   const run = (middleware: WebMiddleware, index: number): Promise<Response> => {
     let result: Response | Promise<Response>;
     try {
-      result = middleware(requestOf(), () => next(index + 1), context);
+      const request = (middleware as { [WITHOUT_REQUEST]?: true })[WITHOUT_REQUEST] ? undefined : requestOf();
+      result = middleware(request as Request, () => next(index + 1), context);
     } catch (error) {
       return answerOr(index, error);
     }

@@ -6,6 +6,7 @@
  * their own answer is the route's, and the Web middleware outside get it; their errors reach the
  * app's error handler. `.fetch` refuses the tree; the definition refuses error handlers.
  */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import http, { type Server } from 'node:http';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -19,6 +20,7 @@ import { CASES } from '../fixtures/express-middleware-app/_lib/cases';
 import { state } from '../fixtures/express-middleware-app/_lib/state';
 import { hosts, type RunningHost } from '../integration/hosts';
 import { listen, requestOver } from '../support/net';
+import { snippet } from '../support/readme-snippets';
 import { redisAvailable, startRedis, type RedisServer } from '../support/redis-server';
 
 const DIR = path.join(__dirname, '../fixtures/express-middleware-app');
@@ -287,6 +289,16 @@ describe('expressMiddleware', () => {
           expect(reported).to.deep.equal([]);
         });
 
+        it('a parser inside a Web middleware that built the Request reads the body, and the handler gets what it parsed', async () => {
+          const reply = await app.request('/outer/parsed', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ big: 'y'.repeat(100_000) }),
+          });
+          expect(reply.status, reply.text).to.equal(200);
+          expect(JSON.parse(reply.text)).to.deep.equal({ echoed: { big: 'y'.repeat(100_000) } });
+        });
+
         it('a POST whose guard calls next() still hands the handler the whole body', async () => {
           const reply = await app.request('/outer/guarded', {
             method: 'POST',
@@ -436,5 +448,59 @@ describe('expressMiddleware', () => {
         });
       });
     }
+  });
+
+  /** docs/middleware.md's examples, each file of a block written where its first line says, served by Express 5. */
+  (onNode ? describe : describe.skip)("docs/middleware.md's examples", () => {
+    const SCRATCH = path.join(__dirname, '.scratch', `docs-${process.pid}`);
+    const SOURCE = path.join(__dirname, '../../src');
+    let server: Server;
+    let url: string;
+    before(async () => {
+      for (const name of ['express-middleware-signup', 'express-middleware-avatars']) {
+        for (const file of snippet(name).code.split(/^(?=\/\/ app\/)/m)) {
+          const target = path.join(SCRATCH, /^\/\/ (app\/[^\s:]+)/.exec(file)![1]!);
+          mkdirSync(path.dirname(target), { recursive: true });
+          const source = path.relative(path.dirname(target), SOURCE).split(path.sep).join('/');
+          writeFileSync(target, file.replaceAll("'express-file-endpoints'", `'${source}'`));
+        }
+      }
+      const app = express5();
+      await mountEndpoints(app, { dir: path.join(SCRATCH, 'app') });
+      server = http.createServer(app);
+      ({ url } = await listen(server));
+    });
+    after(async () => {
+      await new Promise((resolve) => server?.close(resolve));
+      rmSync(SCRATCH, { recursive: true, force: true });
+    });
+
+    it('the express-validator chain answers 422, and lets the handler read a good body', async () => {
+      const post = (body: unknown) =>
+        requestOver(url, '/signup', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+      const bad = await post({ email: 'nope', age: 'old' });
+      expect(bad.status).to.equal(422);
+      expect((JSON.parse(bad.text) as { errors: unknown[] }).errors).to.have.length(2);
+      const good = await post({ email: 'ada@example.com', age: 36 });
+      expect([good.status, good.text]).to.deep.equal([201, '{"email":"ada@example.com"}']);
+    });
+
+    it("multer, helmet and cors: the upload is multer's, the headers are theirs", async () => {
+      const reply = await requestOver(url, '/avatars', {
+        method: 'POST',
+        ...(({ headers, body }) => ({
+          headers: { ...headers, origin: 'https://app.example' },
+          body: body.replaceAll('name="file"', 'name="avatar"'),
+        }))(multipart('a tiny avatar', 'me.png')),
+      });
+      expect(reply.status, reply.text).to.equal(201);
+      expect(JSON.parse(reply.text)).to.deep.equal({ name: 'me.png', size: 13 });
+      expect(reply.headers['access-control-allow-origin']).to.equal('https://app.example');
+      expect(reply.headers['x-content-type-options']).to.equal('nosniff');
+    });
   });
 });
