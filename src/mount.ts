@@ -42,7 +42,11 @@ import {
   withUpgradeRequired,
 } from './dispatch';
 import { mountChecksResponses, withContractSettings } from './contract';
-import { expressMiddlewareRefused, isExpressMiddleware } from './express-middleware';
+import {
+  expressMiddlewareAroundSocket,
+  expressMiddlewareRefused,
+  isExpressMiddleware,
+} from './express-middleware';
 import { loadedExportInfo, loadModule, requireModule, type ModuleExports } from './load';
 import {
   generateOpenAPI,
@@ -356,8 +360,16 @@ class Mount implements DevLoopHost {
             passedToNext: false,
           }),
       }));
+      const socket = socketHandlerOf(mod, file.displayPath);
+      if (socket && expressIn.length > 0) {
+        const around = [
+          ...optionNames.filter((_, i) => isExpressMiddleware(settings.middleware[i])),
+          ...folders.filter((f) => isExpressMiddleware(modules.get(f)!.default)).map((f) => f.displayPath),
+        ];
+        if (around.length > 0) throw expressMiddlewareAroundSocket(file.displayPath, around);
+      }
       return compileRoute(file, buildMethodTable(withUpgradeRequired(handlers), pages.has(file.pattern)), {
-        socket: socketHandlerOf(mod, file.displayPath),
+        socket,
         middleware: [...settings.middleware, ...folders.map((f) => modules.get(f)!.default as WebMiddleware)],
         middlewareNames: [...optionNames, ...folders.map((f) => f.displayPath)],
         ...routeLimits(

@@ -192,3 +192,12 @@ export function expressMiddlewareRefused(files: readonly string[], where: string
   error.name = 'ExpressMiddlewareError';
   return error;
 }
+
+/** The error of an endpoint serving WebSockets under `expressMiddleware`: an upgrade has no `res` to run it with. */
+export function expressMiddlewareAroundSocket(endpoint: string, files: readonly string[]): Error {
+  const error = new Error(
+    `express-file-endpoints: ${endpoint} serves WebSockets, and ${listWords(files)} around it ${files.length === 1 ? 'uses' : 'use'} expressMiddleware(), which runs Express middleware with Node's res: an upgrade has none. Move the endpoint to a folder without it, or guard its upgrade with a Web middleware (docs/middleware.md).`,
+  );
+  error.name = 'ExpressMiddlewareError';
+  return error;
+}

@@ -5,6 +5,7 @@
  */
 export {
   expressMiddleware,
+  expressMiddlewareAroundSocket,
   expressMiddlewareRefused,
   isExpressMiddleware,
   type ExpressHandler,

@@ -120,6 +120,39 @@ describe('expressMiddleware', () => {
     });
   });
 
+  describe('around an endpoint that serves WebSockets', () => {
+    const SCRATCH = path.join(__dirname, '.scratch', `sockets-${process.pid}`);
+    after(() => rmSync(SCRATCH, { recursive: true, force: true }));
+
+    it('the mount refuses the tree, naming both files: an upgrade has no res to run it with', async () => {
+      mkdirSync(path.join(SCRATCH, 'app/chat'), { recursive: true });
+      const source = path.relative(path.join(SCRATCH, 'app/chat'), path.join(__dirname, '../../src'));
+      writeFileSync(
+        path.join(SCRATCH, 'app/chat/middleware.ts'),
+        `import { expressMiddleware } from '${source.split(path.sep).join('/')}';\n` +
+          'export default expressMiddleware((req: unknown, res: unknown, next: () => void) => next());\n',
+      );
+      writeFileSync(
+        path.join(SCRATCH, 'app/chat/endpoint.ts'),
+        'export const websocket = { open() {} };\nexport const GET = () => new Response("chat");\n',
+      );
+      const reported: unknown[] = [];
+      const endpoints = mountEndpoints({
+        dir: path.join(SCRATCH, 'app'),
+        onError: (error) => reported.push(error),
+      });
+      const error = await endpoints.ready.then(
+        () => undefined,
+        (e: Error) => e,
+      );
+      expect(error?.message).to.match(
+        /chat\/endpoint\.ts serves WebSockets, and .*chat\/middleware\.ts around it uses expressMiddleware\(\)/,
+      );
+      expect(reported).to.deep.equal([error]);
+      await endpoints.close();
+    });
+  });
+
   (onNode ? describe : describe.skip)('in a folder, on every Node host', () => {
     for (const host of hosts) {
       describe(host.name, () => {
