@@ -82,14 +82,14 @@ type Step = 'next' | 'answered' | { error: unknown };
 const NEXT = 'next';
 const ANSWERED = 'answered';
 
-async function runHandlers(
+function runHandlers(
   handlers: readonly NodeHandler[],
   given: Request | undefined,
   next: () => Promise<Response>,
   context: EndpointContext | undefined,
 ): Promise<Response> {
   const node = context?.node;
-  if (context === undefined || node === undefined) throw new Error(NO_NODE);
+  if (context === undefined || node === undefined) return Promise.reject(new Error(NO_NODE));
   const { req, res } = node;
   // The chain hands them no Request; one is there when a step outside them needed it. The Node body is
   // theirs to read: that Request's stream lets go of it, and whoever reads it next (a parser, multer)
@@ -98,19 +98,24 @@ async function runHandlers(
   const request = given ?? requestIfBuilt(context);
   const body = request !== undefined && methodHasBody(req.method ?? 'GET') && !request.bodyUsed;
   const stopResuming = body ? letGoOfBody(request, req) : undefined;
-  try {
-    for (const handler of handlers) {
-      const step = runOne(handler, req, res);
-      const done = step instanceof Promise ? await step : step;
-      if (done === ANSWERED) return sentAnswer(res);
-      if (done !== NEXT) throw done.error;
-    }
-  } finally {
+  const finish = (done: Step): Promise<Response> => {
     stopResuming?.();
-  }
-  // The steps inside get a Request of their own, whose body is what the middleware left.
-  if (body) renewRequest(context);
-  return next();
+    if (done === ANSWERED) return Promise.resolve(sentAnswer(res));
+    if (done !== NEXT) return Promise.reject(done.error);
+    // The steps inside get a Request of their own, whose body is what the middleware left.
+    if (body) renewRequest(context);
+    return next();
+  };
+  // Synchronously while they call next() before returning, as most do: no promise of ours per step.
+  const from = (first: number): Promise<Response> => {
+    for (let i = first; i < handlers.length; i++) {
+      const step = runOne(handlers[i]!, req, res);
+      if (step instanceof Promise) return step.then((done) => (done === NEXT ? from(i + 1) : finish(done)));
+      if (step !== NEXT) return finish(step);
+    }
+    return finish(NEXT);
+  };
+  return from(0);
 }
 
 /**
