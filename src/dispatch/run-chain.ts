@@ -85,10 +85,14 @@ export function runChain(
     return Promise.reject(error);
   };
   // What `next()` of the step before `index` does; asked for again, that step misused it.
+  // A step without a Request of its own hands what next() gave it on as it is: the Web middleware outside
+  // it get headers they may change from their own next().
   const next = (index: number): Promise<Response> =>
     index <= called
       ? guard.calledAgain((misuse) => hooks.misused(index - 1, misuse))
-      : step(index).then(withMutableHeaders);
+      : takesNoRequest(chain[index - 1]!)
+        ? step(index)
+        : step(index).then(withMutableHeaders);
   const step = (index: number): Promise<Response> => {
     called = index;
     const middleware = chain[index];
@@ -102,7 +106,7 @@ export function runChain(
   const run = (middleware: WebMiddleware, index: number): Promise<Response> => {
     let result: Response | Promise<Response>;
     try {
-      const request = (middleware as { [WITHOUT_REQUEST]?: true })[WITHOUT_REQUEST] ? undefined : requestOf();
+      const request = takesNoRequest(middleware) ? undefined : requestOf();
       result = middleware(request as Request, () => next(index + 1), context);
     } catch (error) {
       return answerOr(index, error);
@@ -117,6 +121,10 @@ export function runChain(
     );
   };
   return step(0);
+}
+
+function takesNoRequest(middleware: WebMiddleware): boolean {
+  return (middleware as { [WITHOUT_REQUEST]?: true })[WITHOUT_REQUEST] === true;
 }
 
 /** A header name no response has: deleting it changes nothing, and throws only on immutable headers. */
