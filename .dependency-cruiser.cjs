@@ -44,6 +44,7 @@ const FLOORS = [
     'src/check/',
     'src/testing/',
     'src/bridge-middleware/',
+    'src/express-middleware/',
     'src/openapi/',
     'src/client/',
     'src/manifest/',

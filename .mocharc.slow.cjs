@@ -34,6 +34,7 @@ module.exports = {
     'test/observe/opentelemetry.test.ts', // the OpenTelemetry SDK in a child process per host
     'examples/express-app/test/tracing.test.ts', // the example app with TRACING=1, in child processes
     'test/middleware/memory.test.ts', // 100 MiB through a child process's server, its memory measured
+    'test/middleware/express-middleware.test.ts', // a redis-server for the rate limit's store
     'test/websocket/check.test.ts', // the CLI in child processes: check --load, build
     'test/websocket/without-ws.test.ts', // builds the package, runs it in child processes without ws
     'test/websocket/many-connections.test.ts', // 1,000 WebSockets per host against a child process's server

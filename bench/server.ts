@@ -21,7 +21,8 @@ import v8 from 'node:v8';
 import { pathToFileURL } from 'node:url';
 import { Readable, Writable, pipeline } from 'node:stream';
 import type { Express } from 'express';
-import { bridgeMiddleware, mountEndpoints } from '../src/index';
+import helmet from 'helmet';
+import { bridgeMiddleware, expressMiddleware, mountEndpoints } from '../src/index';
 import {
   BIG_CHUNKS,
   CHUNK_SIZE,
@@ -96,6 +97,8 @@ async function buildListener(config: ServerConfig): Promise<RequestListener> {
       | 'noetag'
       | 'modules'
       | 'setproto'
+      | 'helmet'
+      | 'guard'
       | undefined
     ),
     'etag' | undefined,
@@ -149,7 +152,7 @@ async function buildListener(config: ServerConfig): Promise<RequestListener> {
       break;
     }
     case 'native':
-      nativeRoutes(app, config.scenario, routes === 'many');
+      nativeRoutes(app, config.scenario, routes === 'many', routeMiddleware(extra));
       break;
     case 'response':
       app.use(rawWithResponse() as unknown as Middleware);
@@ -160,10 +163,17 @@ async function buildListener(config: ServerConfig): Promise<RequestListener> {
     case 'reqstream':
       app.use(requestStreamFloor(floorEtag) as unknown as Middleware);
       break;
-    case 'ee':
-      // `+ctx`: what `getContext()` costs a mount that enables it.
-      await mountEndpoints(app, { dir, asyncContext: extra === 'ctx' });
+    case 'ee': {
+      // `+ctx`: what `getContext()` costs a mount that enables it. `+helmet`, `+guard`: Express middleware
+      // around the endpoint through expressMiddleware, in the chain a folder's middleware.ts is part of.
+      const around = routeMiddleware(extra);
+      await mountEndpoints(app, {
+        dir,
+        asyncContext: extra === 'ctx',
+        middleware: around.length > 0 ? [expressMiddleware(around)] : undefined,
+      });
       break;
+    }
     default:
       if (!PEERS.includes(library)) throw new Error(`unknown variant ${config.variant}`);
       app.use((await peerListener(library)) as unknown as Middleware);
@@ -171,10 +181,30 @@ async function buildListener(config: ServerConfig): Promise<RequestListener> {
   return app as unknown as RequestListener;
 }
 
-function nativeRoutes(app: Express, scenario: ServerConfig['scenario'], many: boolean): void {
+/** `+helmet`: `helmet()` at its defaults; `+guard`: a trivial `(req, res, next)` guard; in front of the route. */
+function routeMiddleware(extra: string | undefined): Middleware[] {
+  if (extra === 'helmet') return [helmet() as unknown as Middleware];
+  if (extra === 'guard') {
+    return [
+      (req, res, next) => {
+        if (req.headers['x-blocked'] === undefined) return next();
+        res.statusCode = 403;
+        res.end();
+      },
+    ];
+  }
+  return [];
+}
+
+function nativeRoutes(
+  app: Express,
+  scenario: ServerConfig['scenario'],
+  many: boolean,
+  before: Middleware[] = [],
+): void {
   switch (scenario) {
     case 'a':
-      app.get('/api/hello', (_req, res) => {
+      app.get('/api/hello', ...before, (_req, res) => {
         res.json(HELLO);
       });
       return;

@@ -6,6 +6,7 @@ import { assertFetchGlobals } from './fetch-globals';
 export { mountEndpoints } from './mount';
 export { DEFAULT_BODY_LIMIT, BodyLimitError, type NodeMiddleware } from './bridge';
 export { bridgeMiddleware, type BridgeOptions } from './bridge-middleware';
+export { expressMiddleware, type ExpressHandler, type ExpressHandlers } from './express-middleware';
 export type { EndpointsMiddleware, AppLike } from './mount';
 export type { RouteInfo } from './describe-routes';
 export { defineMiddleware, getContext, ShutdownError } from './dispatch';

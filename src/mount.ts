@@ -52,6 +52,11 @@ import {
 import { handleFetch } from './fetch';
 import { WEBSOCKET_EXPORT } from './http-methods';
 import { mountChecksResponses, withContractSettings } from './contract';
+import {
+  expressMiddlewareAroundSocket,
+  expressMiddlewareRefused,
+  isExpressMiddleware,
+} from './express-middleware';
 import { loadedExportInfo, loadModule, requireModule, type ModuleExports } from './load';
 import {
   documentRoute,
@@ -212,6 +217,11 @@ class Mount implements DevLoopHost {
   readonly #socketServers: SocketRegistry[] = [];
   /** Development mode's page of the route table and its requests, when it is on. */
   #inspector: Inspector | undefined;
+  /**
+   * Where the loaded tree uses `expressMiddleware`, which needs Node's `req` and `res`: `.fetch` refuses
+   * such a tree, and so does the mount on Bun and Deno.
+   */
+  #expressMiddlewareIn: string[] = [];
   /** Development mode's watching and reloading, when it is on. */
   readonly #devLoop: DevLoop | undefined;
   /** `.ready`: resolves once every module is loaded; rejects on a module that fails to load. */
@@ -397,6 +407,16 @@ class Mount implements DevLoopHost {
     );
     if (needsWs && runtime.name === 'Node') await loadWebSocketLibrary(needsWs[0].displayPath);
 
+    const expressIn = [
+      ...middlewareOptionNames(settings.middleware).filter((_, i) =>
+        isExpressMiddleware(settings.middleware[i]),
+      ),
+      ...files
+        .filter((f) => f.kind === 'middleware' && isExpressMiddleware(modules.get(f)!.default))
+        .map((f) => f.displayPath),
+    ];
+    if (expressIn.length > 0 && runtime.name !== 'Node')
+      throw expressMiddlewareRefused(expressIn, runtime.label);
     const pages = patternsWithPage(tree);
     const optionNames = middlewareOptionNames(settings.middleware);
     const checksResponses = mountChecksResponses(settings);
@@ -416,8 +436,16 @@ class Mount implements DevLoopHost {
             passedToNext: false,
           }),
       }));
+      const socket = socketHandlerOf(mod, file.displayPath);
+      if (socket && expressIn.length > 0) {
+        const around = [
+          ...optionNames.filter((_, i) => isExpressMiddleware(settings.middleware[i])),
+          ...folders.filter((f) => isExpressMiddleware(modules.get(f)!.default)).map((f) => f.displayPath),
+        ];
+        if (around.length > 0) throw expressMiddlewareAroundSocket(file.displayPath, around);
+      }
       return compileRoute(file, buildMethodTable(withUpgradeRequired(handlers), pages.has(file.pattern)), {
-        socket: socketHandlerOf(mod, file.displayPath),
+        socket,
         middleware: [
           ...settings.middleware,
           ...folders.map((f) => modules.get(f)!.default as WebMiddleware),
@@ -445,6 +473,7 @@ class Mount implements DevLoopHost {
     for (const route of settings.generated) modules.set(route.file, route.exports());
     const router = endpointRouter(tree, settings, routeFor);
     this.#described = { tree: loaded, modules: byFile };
+    this.#expressMiddlewareIn = expressIn;
     return { router, loaded };
   }
 
@@ -485,6 +514,8 @@ class Mount implements DevLoopHost {
     const fetchSettings = { etag: fetchEtagModeOf(settings.etag), lifecycle: this.#lifecycle };
     const fetch = async (request: Request) => {
       await this.#loaded;
+      const expressIn = this.#expressMiddlewareIn;
+      if (expressIn.length > 0) throw expressMiddlewareRefused(expressIn, '.fetch');
       return handleFetch(this.#router as Router<CompiledRoute>, request, fetchSettings);
     };
     return { middleware, fetch };

@@ -50,6 +50,12 @@ export const VARIANTS: Record<string, string> = {
   'whatwg-express5': '@whatwg-node/server `createServerAdapter` in Express 5',
   'whatwg-express5+json': '@whatwg-node/server in Express 5 behind `express.json()`',
   'ee-node': 'express-file-endpoints on node:http (no Express)',
+  'ee-express5+helmet':
+    'express-file-endpoints in Express 5, `helmet()` around the endpoint through `expressMiddleware` (the chain of a folder `middleware.ts`)',
+  'ee-express5+guard':
+    'express-file-endpoints in Express 5, a trivial `(req, res, next)` guard around the endpoint through `expressMiddleware`',
+  'express5-native+helmet': 'Express 5 native route behind `helmet()` (`app.get(path, helmet(), handler)`)',
+  'express5-native+guard': 'Express 5 native route behind the same trivial `(req, res, next)` guard',
   'ee-express5+ctx':
     'express-file-endpoints in Express 5, mounted with `asyncContext: true` (`getContext()`)',
   'ee-express5+request':

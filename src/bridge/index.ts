@@ -15,3 +15,4 @@ export { pipeBody, sendWebResponse } from './send-response';
 export type { ResponseWriter } from './response-writer';
 export { frameKnownBody } from './body-length';
 export { whenClientGone } from './client-gone';
+export { sentAnswer } from './sent-answer';

@@ -82,7 +82,7 @@ function encodeParsedBody(body: unknown, contentType: string): Uint8Array {
   const type = contentType.toLowerCase();
   if (type.startsWith('multipart/')) {
     throw new BodyUnavailableError(
-      'A multipart body was consumed by earlier middleware; mount the endpoints before the multipart parser.',
+      'A multipart body was consumed by earlier middleware (multer, say): read what it parsed from the Node request (context.node.req.file, req.body), or mount the endpoints before the multipart parser.',
     );
   }
   try {

@@ -40,6 +40,7 @@ import { failRequest, finalNext, refuse, sendAnswer, type NextFunction } from '.
 import { bodyAlreadyRead, BodyLimitError, BodyTooDeepError } from './node-body';
 import { requestUrl } from './request-url';
 import { sendWebResponse, type SendOptions } from './send-response';
+import { AnswerAlreadySentError, isSentAnswer } from './sent-answer';
 import { abortRequest, toWebRequest } from './web-request';
 
 /** What sendWebResponse is told, for HEAD and for the other methods, in each ETag mode: made once. */
@@ -223,6 +224,13 @@ class NodeFront implements RouteFront<void | Promise<void>>, InFlight {
         // The server is going away: this answer's connection ends with it, and its stream at once.
         if (!res.headersSent) res.setHeader('connection', 'close');
         lifecycle.endLate(this);
+      }
+      // Express middleware in the chain answered: that answer is out, or on its way.
+      if (isSentAnswer(settled)) return;
+      if (res.headersSent) {
+        settled.body?.cancel().catch(() => {});
+        call.report(new AnswerAlreadySentError());
+        return;
       }
       try {
         const send = SEND[this.#etag];

@@ -99,6 +99,19 @@ export class EndpointCall implements EndpointContext {
     return (call.#request ??= call.#front.buildRequest());
   }
 
+  /**
+   * The Request is built again on next use: Express middleware in the chain (`expressMiddleware`) read
+   * the Node body, which the steps inside it and the handler get as a body parsed in front of the tree.
+   */
+  static renewRequest(call: EndpointCall): void {
+    call.#request = undefined;
+  }
+
+  /** The call's Request if something built it already; none is built for asking. */
+  static builtRequest(call: EndpointCall): Request | undefined {
+    return call.#request;
+  }
+
   get node(): NodeContext | undefined {
     return this.#front.node;
   }
@@ -236,6 +249,16 @@ export class EndpointCall implements EndpointContext {
     }
     return undefined;
   }
+}
+
+/** `EndpointCall.renewRequest` for a context the library made; a unit test's own object has no Request to renew. */
+export function renewRequest(context: EndpointContext): void {
+  if (context instanceof EndpointCall) EndpointCall.renewRequest(context);
+}
+
+/** The Request a step or the handler was handed, if one was built; `undefined` for a context of a unit test's own. */
+export function requestIfBuilt(context: EndpointContext): Request | undefined {
+  return context instanceof EndpointCall ? EndpointCall.builtRequest(context) : undefined;
 }
 
 function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {

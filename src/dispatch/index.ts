@@ -33,7 +33,7 @@ export {
   failingRouter,
   type StandInHandler,
 } from './stand-ins';
-export { EndpointCall, emptyLocals, type CallFront } from './endpoint-call';
+export { EndpointCall, emptyLocals, renewRequest, requestIfBuilt, type CallFront } from './endpoint-call';
 export { Failure, type Outcome } from './run-route';
 export {
   dispatchRequest,
@@ -45,7 +45,7 @@ export {
   type RouteFront,
   type Served,
 } from './serve-route';
-export { NextCalledTwiceError, NextGuard } from './run-chain';
+export { NextCalledTwiceError, NextGuard, WITHOUT_REQUEST } from './run-chain';
 export { closeTimeout, Lifecycle, ShutdownError, type CloseOptions, type InFlight } from './lifecycle';
 export { bodyChunk, HEAD_CHUNKS, joinChunks, readAvailable, type Available } from './read-available';
 export {

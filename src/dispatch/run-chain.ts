@@ -30,6 +30,13 @@ export interface ChainHooks {
   trace(index: number): MiddlewareTraceContext | undefined;
 }
 
+/**
+ * Set on a middleware that needs no Request of its own (`expressMiddleware`'s, which run on Node's `req`): the
+ * chain hands it `undefined`, so that a route whose steps and handler need none never builds one. It reads the
+ * Request when one was built for another step with `requestIfBuilt(context)`.
+ */
+export const WITHOUT_REQUEST: unique symbol = Symbol('express-file-endpoints.withoutRequest');
+
 export class NextCalledTwiceError extends Error {
   constructor() {
     super('next() was called more than once by a middleware');
@@ -61,7 +68,11 @@ export class NextGuard {
 
 export function runChain(
   chain: readonly WebMiddleware[],
-  request: Request,
+  /**
+   * Asked at each step: a step that read the Node body hands the steps inside it a new Request, and one that
+   * needs none (`WITHOUT_REQUEST`) has none built for it.
+   */
+  requestOf: () => Request,
   context: EndpointContext,
   last: () => Promise<Response>,
   hooks: ChainHooks,
@@ -74,10 +85,14 @@ export function runChain(
     return Promise.reject(error);
   };
   // What `next()` of the step before `index` does; asked for again, that step misused it.
+  // A step without a Request of its own hands what next() gave it on as it is: the Web middleware outside
+  // it get headers they may change from their own next().
   const next = (index: number): Promise<Response> =>
     index <= called
       ? guard.calledAgain((misuse) => hooks.misused(index - 1, misuse))
-      : step(index).then(withMutableHeaders);
+      : takesNoRequest(chain[index - 1]!)
+        ? step(index)
+        : step(index).then(withMutableHeaders);
   const step = (index: number): Promise<Response> => {
     called = index;
     const middleware = chain[index];
@@ -91,7 +106,8 @@ export function runChain(
   const run = (middleware: WebMiddleware, index: number): Promise<Response> => {
     let result: Response | Promise<Response>;
     try {
-      result = middleware(request, () => next(index + 1), context);
+      const request = takesNoRequest(middleware) ? undefined : requestOf();
+      result = middleware(request as Request, () => next(index + 1), context);
     } catch (error) {
       return thrownResponseOrFail(index, error);
     }
@@ -107,6 +123,10 @@ export function runChain(
     );
   };
   return step(0);
+}
+
+function takesNoRequest(middleware: WebMiddleware): boolean {
+  return (middleware as { [WITHOUT_REQUEST]?: true })[WITHOUT_REQUEST] === true;
 }
 
 /** A header name no response has: deleting it changes nothing, and throws only on immutable headers. */

@@ -135,7 +135,8 @@ async function runWithMiddleware(
   entry: HandlerEntry,
   call: EndpointCall,
 ): Promise<Outcome> {
-  const request = EndpointCall.requestOf(call);
+  // Built when a step needs it: `expressMiddleware`'s steps do not, nor does a handler without parameters.
+  const requestOf = () => EndpointCall.requestOf(call);
   // The innermost step an error came out of is the one to blame; the steps it passes through
   // on its way out see the same error and leave the blame where it is.
   let blamed: unknown;
@@ -157,7 +158,7 @@ async function runWithMiddleware(
       misuse = error;
       call.report(error, route.middlewareNames[index]);
     },
-    trace: (index) => traceMiddleware(route, route.middlewareNames[index]!, index, request),
+    trace: (index) => traceMiddleware(route, route.middlewareNames[index]!, index, requestOf),
   };
   const last = async (): Promise<Response> => {
     try {
@@ -170,7 +171,7 @@ async function runWithMiddleware(
     }
   };
   try {
-    return await runChain(route.middleware, request, call, last, hooks);
+    return await runChain(route.middleware, requestOf, call, last, hooks);
   } catch (error) {
     if (error === misuse) return new Failure(error); // told when it happened
     // An error no step was blamed for cannot happen today; the outermost middleware is the guess.

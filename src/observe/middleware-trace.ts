@@ -7,14 +7,18 @@
 import { middlewareChannel, type MiddlewareTraceContext } from './channels';
 import type { TracedRoute } from './request-trace';
 
-/** The context of step `index`, or `undefined` when nobody subscribes (then nothing is published). */
+/**
+ * The context of step `index`, or `undefined` when nobody subscribes (then nothing is published, and
+ * `requestOf` is not called: a chain whose steps need no Request builds none).
+ */
 export function traceMiddleware(
   route: TracedRoute,
   name: string,
   index: number,
-  request: Request,
+  requestOf: () => Request,
 ): MiddlewareTraceContext | undefined {
   if (!middlewareChannel.hasSubscribers) return undefined;
+  const request = requestOf();
   return new TracedMiddleware(route.pattern, request.method, route.displayPath, name, index, request);
 }
 

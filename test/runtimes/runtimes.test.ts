@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { expect } from 'chai';
 import { buildEndpoints } from '../../src/build';
 import { RUNTIMES, isSupportedPlatform, runtimeBinary, type RuntimeKey } from '../../scripts/runtimes.mjs';
@@ -103,6 +104,28 @@ describe('runtimes: what is particular to Bun and Deno', function () {
           }
         });
       }
+
+      it('refuses a tree with expressMiddleware at mount, naming the file: there is no req or res', () => {
+        const folder = mkdtempSync(path.join(tmpdir(), 'ee-runtime-express-'));
+        try {
+          mkdirSync(path.join(folder, 'app/guarded'), { recursive: true });
+          writeFileSync(path.join(folder, 'package.json'), JSON.stringify({ type: 'module' }));
+          writeFileSync(
+            path.join(folder, 'app/guarded/middleware.js'),
+            `import { expressMiddleware } from ${JSON.stringify(pathToFileURL(libraryBundle()).href)};\n` +
+              'export default expressMiddleware((req, res, next) => next());\n',
+          );
+          writeFileSync(
+            path.join(folder, 'app/guarded/endpoint.js'),
+            "export const GET = () => new Response('in');\n",
+          );
+          const result = outcome(scenario(['mount', path.join(folder, 'app'), '{}', '/guarded']));
+          expect(result.error).to.include('guarded/middleware.js uses expressMiddleware()');
+          expect(result.error).to.include(`and ${pin.label}`);
+        } finally {
+          rmSync(folder, { recursive: true, force: true });
+        }
+      });
 
       // Deno's import() takes a .js file for CommonJS only under "type": "commonjs": "require is not defined".
       it('loads CommonJS .js endpoints under a package.json that names no "type", as most Express apps have', () => {
