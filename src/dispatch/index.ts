@@ -43,7 +43,7 @@ export {
   failingRouter,
   type StandInHandler,
 } from './stand-ins';
-export { EndpointCall, emptyLocals, type CallHost } from './endpoint-call';
+export { EndpointCall, emptyLocals, whenRequestOver, type CallHost } from './endpoint-call';
 export { Failure, type Outcome } from './run-route';
 export {
   dispatchRequest,
