@@ -73,6 +73,8 @@ export type { MiddlewareTraceContext, RequestTraceContext } from './observe';
 export { mergeOpenAPI, type MergeOpenAPIOptions } from './openapi';
 export { jsonBody, type JsonBodyOptions } from './body';
 export { sendFile, serveStatic, FileError } from './files';
+export { multipart, saveFile, MultipartError, DEFAULT_LIMITS as MULTIPART_LIMITS } from './multipart';
+export type { MultipartOptions, MultipartLimits, Part, SaveFileOptions, SavedFile } from './multipart';
 export type { FileOptions, SendFileOptions, ServeStaticOptions, StaticContext, StaticHandler } from './files';
 export type {
   OpenAPIDocument,
