@@ -20,6 +20,7 @@ module.exports = {
     'test/integration/request-rules.test.ts',
     'test/integration/locals-hosts.test.ts',
     'test/hardening/client-gone.test.ts',
+    'test/multipart/hosts.test.ts',
   ],
   timeout: 20000,
   reporter: 'dot',
