@@ -17,6 +17,9 @@ export interface PartOwner {
   saved(path: string, temporary: boolean): { keep(): void };
 }
 
+const MOVED_ON = (name: string) =>
+  `multipart: part ${JSON.stringify(name)} was read after the loop moved past it; read a part before asking for the next`;
+
 export class Part {
   /** The field's name (Content-Disposition's `name`). */
   readonly name: string;
@@ -54,6 +57,7 @@ export class Part {
     this.body = new ReadableStream<Uint8Array>(
       {
         pull: async (controller) => {
+          if (this.#skipped) throw new TypeError(MOVED_ON(this.name));
           const chunk = await this.#next();
           if (chunk === null) controller.close();
           else controller.enqueue(chunk);
