@@ -110,6 +110,14 @@ class MultipartReader implements AsyncIterableIterator<Part>, PartOwner {
     this.#removeFiles(() => true).catch(() => {});
   }
 
+  partFailed(error: unknown): unknown {
+    // busboy's own error for a part cut short is a malformed body; where the body's stream failed first
+    // (the client gone, a limit), its error stands.
+    if (!this.#failed)
+      this.fail(error instanceof MultipartError ? error : MultipartError.malformed(messageOf(error)));
+    return this.#error;
+  }
+
   overLimit(part: Part): Error {
     return part.filename === undefined
       ? MultipartError.overLimit('fieldSize', this.#limits.fieldSize, part.name)

@@ -7,8 +7,11 @@ import type { Readable } from 'node:stream';
 
 /** What a part reports to the multipart() reading it. */
 export interface PartOwner {
-  /** The part crossed its size limit, or busboy's stream of it failed. */
-  fail(error: unknown): void;
+  /**
+   * The part crossed its size limit, or busboy's stream of it failed: the reading fails, and the error
+   * it fails with (the first, whichever part or the body had it) is what the part's stream fails with.
+   */
+  partFailed(error: unknown): unknown;
   /** The part's size limit, as a 413 error, made by the owner. */
   overLimit(part: Part): Error;
   /** The part wants more of the body: busboy is written more of it, if it is not already. */
@@ -27,8 +30,8 @@ export class Part {
   readonly filename: string | undefined;
   /** The part's Content-Type (`text/plain` when it has none, as RFC 7578 says). */
   readonly type: string;
-  /** The part's headers as busboy read them: Content-Disposition, Content-Type, Content-Transfer-Encoding. */
-  readonly headers: Headers;
+  #headers: Headers | undefined;
+  readonly #info: { name: string; filename: string | undefined; type: string; encoding: string };
   /** The part's bytes. Read it, or leave it: the loop moving on drains it. */
   readonly body: ReadableStream<Uint8Array>;
 
@@ -51,7 +54,7 @@ export class Part {
     this.name = info.name;
     this.filename = info.filename;
     this.type = info.type;
-    this.headers = partHeaders(info);
+    this.#info = info;
     // Errors of busboy's stream are the owner's to report: a part nobody reads must not throw them.
     file.on('error', () => {});
     this.body = new ReadableStream<Uint8Array>(
@@ -66,6 +69,14 @@ export class Part {
       },
       { highWaterMark: 0 },
     );
+  }
+
+  /**
+   * The part's headers as busboy read them: Content-Disposition, Content-Type, Content-Transfer-Encoding.
+   * Made on first use: most handlers read `name`, `filename` and `type` only.
+   */
+  get headers(): Headers {
+    return (this.#headers ??= partHeaders(this.#info));
   }
 
   /** The whole part as bytes: for small parts (a field, a file under a small limit). */
@@ -131,8 +142,7 @@ export class Part {
       chunk = await readChunk(this.#file);
     } catch (error) {
       this.#ended = true;
-      this.#owner.fail(error);
-      throw error;
+      throw this.#owner.partFailed(error);
     }
     if (chunk === null) {
       this.#ended = true;
@@ -141,9 +151,7 @@ export class Part {
     this.#size += chunk.byteLength;
     if (this.#size > this.#limit) {
       this.#ended = true;
-      const error = this.#owner.overLimit(this);
-      this.#owner.fail(error);
-      throw error;
+      throw this.#owner.partFailed(this.#owner.overLimit(this));
     }
     return chunk;
   }

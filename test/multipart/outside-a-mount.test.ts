@@ -88,6 +88,21 @@ describe('multipart() outside a mount', () => {
     expect((error as MultipartError).limit).to.deep.equal({ name: 'fileSize', value: 1024 });
   });
 
+  it("a part cut short fails its stream with the reading's 400, not busboy's own error", async () => {
+    const body =
+      '--B\r\nContent-Disposition: form-data; name="f"; filename="f.bin"\r\n\r\n' + 'x'.repeat(100);
+    const request = new Request('http://localhost/', {
+      method: 'POST',
+      headers: { 'content-type': 'multipart/form-data; boundary=B' },
+      body,
+    });
+    const error = await (async () => {
+      for await (const part of multipart(request)) await part.bytes();
+    })().catch((thrown: unknown) => thrown);
+    expect(error).to.be.instanceOf(MultipartError);
+    expect(error).to.include({ status: 400, code: 'MALFORMED_MULTIPART' });
+  });
+
   it('says a body already read was read', async () => {
     const request = await formRequest(oneFile());
     await request.arrayBuffer();
