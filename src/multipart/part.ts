@@ -32,8 +32,7 @@ export class Part {
   readonly type: string;
   #headers: Headers | undefined;
   readonly #info: { name: string; filename: string | undefined; type: string; encoding: string };
-  /** The part's bytes. Read it, or leave it: the loop moving on drains it. */
-  readonly body: ReadableStream<Uint8Array>;
+  #body: ReadableStream<Uint8Array> | undefined;
 
   readonly #file: Readable;
   readonly #owner: PartOwner;
@@ -57,18 +56,24 @@ export class Part {
     this.#info = info;
     // Errors of busboy's stream are the owner's to report: a part nobody reads must not throw them.
     file.on('error', () => {});
-    this.body = new ReadableStream<Uint8Array>(
+  }
+
+  /**
+   * The part's bytes. Read it, or leave it: the loop moving on drains it. Made on first use:
+   * `saveFile()`, `text()` and `bytes()` read the part without one.
+   */
+  get body(): ReadableStream<Uint8Array> {
+    return (this.#body ??= new ReadableStream<Uint8Array>(
       {
         pull: async (controller) => {
-          if (this.#skipped) throw new TypeError(MOVED_ON(this.name));
-          const chunk = await this.#next();
+          const chunk = await this.#take();
           if (chunk === null) controller.close();
           else controller.enqueue(chunk);
         },
         cancel: () => this.skip(),
       },
       { highWaterMark: 0 },
-    );
+    ));
   }
 
   /**
@@ -83,7 +88,7 @@ export class Part {
   async bytes(): Promise<Uint8Array<ArrayBuffer>> {
     const chunks: Uint8Array[] = [];
     let size = 0;
-    for await (const chunk of this.body as unknown as AsyncIterable<Uint8Array>) {
+    for (let chunk; (chunk = await this.#take()) !== null;) {
       chunks.push(chunk);
       size += chunk.byteLength;
     }
@@ -125,6 +130,17 @@ export class Part {
     this.#skipped = true;
     await this.#reading?.catch(() => {});
     while ((await this.#next().catch(() => null)) !== null);
+  }
+
+  /** @internal The next chunk of the part, for saveFile: as a read of `body` gives it. */
+  static take(part: Part): Promise<Uint8Array | null> {
+    return part.#take();
+  }
+
+  /** The next chunk for a reader of the part; a part the loop moved past fails, saying so. */
+  #take(): Promise<Uint8Array | null> {
+    if (this.#skipped) return Promise.reject(new TypeError(MOVED_ON(this.name)));
+    return this.#next();
   }
 
   /** The next chunk, counted; `null` at the part's end. One read at a time. */

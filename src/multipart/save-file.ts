@@ -52,10 +52,8 @@ export async function saveFile(part: Part, options: SaveFileOptions = {}): Promi
       file.once('open', () => resolve());
       file.once('error', reject);
     });
-    const reader = part.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
+    // Read as `part.body` would be, without making the Web stream: one less layer per chunk and per part.
+    for (let value; (value = await Part.take(part)) !== null;) {
       size += value.byteLength;
       hash?.update(value);
       // The next chunk is read while this one is written, and no further: the disk sets the pace.
