@@ -2,7 +2,9 @@
  * multipart() on a Request no mount serves (a unit test calling its handler): the `after` option
  * stands for the request's end (a handler's context has one); the limits it is given are checked; a part's headers are its own.
  */
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { expect } from 'chai';
 import { multipart, MultipartError, saveFile, type Part, type SavedFile } from '../../src';
 
@@ -101,6 +103,24 @@ describe('multipart() outside a mount', () => {
     })().catch((thrown: unknown) => thrown);
     expect(error).to.be.instanceOf(MultipartError);
     expect(error).to.include({ status: 400, code: 'MALFORMED_MULTIPART' });
+  });
+
+  it('a file saved while the loop moves on fails, saying so, and leaves nothing: never a file with holes', async () => {
+    const form = new FormData();
+    form.append('a', new Blob([new Uint8Array(300_000)]), 'a.bin');
+    form.append('b', new Blob(['b']), 'b.bin');
+    const directory = mkdtempSync(path.join(tmpdir(), 'multipart-unawaited-'));
+    const saving: Promise<SavedFile>[] = [];
+    for await (const part of multipart(await formRequest(form), { after: () => {} })) {
+      saving.push(saveFile(part, { directory })); // not awaited: the loop asks for the next part at once
+    }
+    const results = await Promise.allSettled(saving);
+    expect(results.map((result) => (result as PromiseRejectedResult).reason?.message)).to.satisfy(
+      (messages: string[]) =>
+        messages.every((message) => /part "[ab]" was read after the loop moved past it/.test(message)),
+    );
+    expect(readdirSync(directory)).to.deep.equal([]);
+    rmSync(directory, { recursive: true });
   });
 
   it('says a body already read was read', async () => {
