@@ -6,7 +6,7 @@
  * event streams handlers send;
  * handlers, their contracts and answers in Web terms; Node
  * I/O, validation, loading, typed routes, the route listing, the topics, reading bodies as Express's parsers do and
- * sending files as res.sendFile and express.static do; development mode, `check`, the test
+ * sending files as res.sendFile and express.static do, multipart bodies; development mode, `check`, the test
  * helpers, bridgeMiddleware, the OpenAPI document, the typed client, reading a build, WebSockets and
  * the Redis backplane; mounting and
  * writing a build; the entry points, the library's and the command line's.
@@ -38,6 +38,7 @@ const FLOORS = [
     'src/files/',
     'src/csrf/',
     'src/cache/',
+    'src/multipart/',
   ],
   [
     'src/dev/',

@@ -21,6 +21,7 @@ module.exports = {
     'test/integration/locals-hosts.test.ts',
     'test/hardening/client-gone.test.ts',
     'test/csrf/csrf.test.ts',
+    'test/multipart/hosts.test.ts',
   ],
   timeout: 20000,
   reporter: 'dot',

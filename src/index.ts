@@ -70,6 +70,8 @@ export { jsonBody, type JsonBodyOptions } from './body';
 export { sendFile, serveStatic, FileError } from './files';
 export { csrf, CrossSiteRequestError, type CsrfOptions } from './csrf';
 export { memoryCache, type MemoryCacheOptions } from './cache';
+export { multipart, saveFile, MultipartError, DEFAULT_LIMITS as MULTIPART_LIMITS } from './multipart';
+export type { MultipartOptions, MultipartLimits, Part, SaveFileOptions, SavedFile } from './multipart';
 export type { FileOptions, SendFileOptions, ServeStaticOptions, StaticContext, StaticHandler } from './files';
 export type { OpenAPIDocument } from './openapi';
 export type {

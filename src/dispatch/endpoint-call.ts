@@ -58,6 +58,30 @@ const localsPromiseError = () =>
     "The mount's `locals` option returned a promise from a function not declared `async`, so nothing waited for it: declare it `async` (`locals: async ({ req }) => ({ … })`), which the mount awaits before each request's middleware, or return the object itself.",
   );
 
+/**
+ * The call each Request the library built belongs to, so code handed only the Request (`multipart()`)
+ * can run work once the request is over. One map per process, on the global object, as getContext()'s
+ * storage: the ES module and CommonJS builds must find each other's requests.
+ */
+const CALLS = Symbol.for('express-file-endpoints.requestCalls');
+
+type WithCalls = typeof globalThis & { [CALLS]?: WeakMap<Request, { whenOver(fn: () => unknown): void }> };
+
+function callsOf(): WeakMap<Request, { whenOver(fn: () => unknown): void }> {
+  return ((globalThis as WithCalls)[CALLS] ??= new WeakMap());
+}
+
+/**
+ * Runs `fn` once the request `request` belongs to is over (answered, or the client gone), as an `after()`
+ * callback; `false`, and nothing scheduled, for a Request no mount is serving.
+ */
+export function whenRequestOver(request: Request, fn: () => unknown): boolean {
+  const call = callsOf().get(request);
+  if (call === undefined) return false;
+  call.whenOver(fn);
+  return true;
+}
+
 /** `after()` callbacks already ran: later ones run at once. */
 const RAN = 'ran';
 
@@ -96,7 +120,12 @@ export class EndpointCall implements EndpointContext {
    * middleware in front, never needs one. Static, so handlers see no `request` on their context.
    */
   static requestOf(call: EndpointCall): Request {
-    return (call.#request ??= call.#front.buildRequest());
+    let request = call.#request;
+    if (request === undefined) {
+      request = call.#request = call.#front.buildRequest();
+      callsOf().set(request, call);
+    }
+    return request;
   }
 
   /**

@@ -33,7 +33,14 @@ export {
   failingRouter,
   type StandInHandler,
 } from './stand-ins';
-export { EndpointCall, emptyLocals, renewRequest, requestIfBuilt, type CallFront } from './endpoint-call';
+export {
+  EndpointCall,
+  emptyLocals,
+  renewRequest,
+  requestIfBuilt,
+  whenRequestOver,
+  type CallFront,
+} from './endpoint-call';
 export { Failure, type Outcome } from './run-route';
 export {
   dispatchRequest,

@@ -12,6 +12,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildSync } from 'esbuild';
 import type { EndpointErrorInfo, ErrorReporter, RouteInfo } from '../../src';
@@ -229,7 +230,10 @@ function runtimeHost(key: RuntimeKey, binary: string): Host<Served> {
       if (needNode.length > 0) throw new Error(`${pin.label} has no Node app for ${needNode.join(', ')}`);
       let harness = harnesses.get(key);
       if (!harness) {
-        harness = new Harness(runtimeCommand(key, binary, HARNESS, [libraryBundle()]));
+        // Write access to the temporary folder only: where test/multipart's uploads are saved, as an app
+        // that saves uploads has it.
+        const uploads = [`--allow-write=${tmpdir()}`];
+        harness = new Harness(runtimeCommand(key, binary, HARNESS, [libraryBundle()], uploads));
         harnesses.set(key, harness);
       }
       const { id, port, routes } = await harness.start(options);

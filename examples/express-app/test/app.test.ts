@@ -43,6 +43,8 @@ describe('example app (supertest)', () => {
         '/events',
         '/feed',
         '/proxy/[[...path]]',
+        '/uploads',
+        '/uploads/[id]',
       ]);
       expect(endpointsOf(app).routes.find((r) => r.pattern === '/counter')?.websocket).to.equal(true);
       expect(table['/api/users']).to.include.members(['GET', 'POST']);

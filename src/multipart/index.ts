@@ -1,0 +1,9 @@
+/**
+ * multipart: `multipart/form-data` bodies for handlers, streamed: `multipart(request)` iterates the
+ * parts as they arrive, under limits; `saveFile(part)` writes one to disk with its size and hash.
+ */
+export { multipart, type MultipartOptions } from './multipart';
+export { saveFile, type SaveFileOptions, type SavedFile } from './save-file';
+export { MultipartError } from './errors';
+export { DEFAULT_LIMITS, type MultipartLimits, type LimitsInput } from './limits';
+export type { Part } from './part';

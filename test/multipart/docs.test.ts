@@ -1,0 +1,72 @@
+/**
+ * docs/uploads.md's endpoint, as the page shows it, in a tree of its own: it answers an upload sent by
+ * undici's fetch with the fields and the files' sizes and hashes, and refuses a file past its limit.
+ */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { expect } from 'chai';
+import express from 'express';
+import { mountEndpoints } from '../../src';
+import { snippet } from '../support/readme-snippets';
+import { listen, type Listening } from '../support/net';
+import { bytesOf, sha256 } from './forms';
+
+const SCRATCH = path.join(__dirname, '.scratch', 'docs-app');
+const SOURCE = path.resolve(__dirname, '../../src');
+
+describe("docs/uploads.md's endpoint", () => {
+  let server: Listening;
+  before(async () => {
+    const { code } = snippet('uploads-endpoint');
+    const file = path.join(SCRATCH, 'app/api/photos/endpoint.ts');
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, code.replace("from 'express-file-endpoints'", `from ${JSON.stringify(SOURCE)}`));
+    const app = express();
+    await mountEndpoints(app, { dir: path.join(SCRATCH, 'app') });
+    app.use(
+      (
+        error: { status?: number; message: string },
+        _req: express.Request,
+        res: express.Response,
+        _next: express.NextFunction,
+      ) => {
+        res.status(error.status ?? 500).json({ error: error.message });
+      },
+    );
+    server = await listen(http.createServer(app));
+  });
+  after(async () => {
+    await server.close();
+    rmSync(SCRATCH, { recursive: true, force: true });
+  });
+
+  it('answers the fields and each file with its size and sha256', async () => {
+    const photo = bytesOf(3 * 1024 * 1024, 3);
+    const form = new FormData();
+    form.append('album', 'Summer');
+    form.append('photo', new Blob([new Uint8Array(photo)], { type: 'image/jpeg' }), 'beach.jpg');
+    const response = await fetch(`${server.url}/api/photos`, { method: 'POST', body: form });
+    expect(response.status).to.equal(201);
+    expect(await response.json()).to.deep.equal({
+      fields: { album: 'Summer' },
+      files: [
+        {
+          field: 'photo',
+          filename: 'beach.jpg',
+          type: 'image/jpeg',
+          size: photo.length,
+          sha256: sha256(photo),
+        },
+      ],
+    });
+  });
+
+  it('refuses a file over its fileSize with a 413 for the error handler', async () => {
+    const form = new FormData();
+    form.append('photo', new Blob([new Uint8Array(20 * 1024 * 1024 + 1)]), 'big.jpg');
+    const response = await fetch(`${server.url}/api/photos`, { method: 'POST', body: form });
+    expect(response.status).to.equal(413);
+    expect(((await response.json()) as { error: string }).error).to.match(/limit of 20971520 bytes/);
+  });
+});
