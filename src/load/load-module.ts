@@ -37,7 +37,7 @@ import { pathToFileURL } from 'node:url';
 import { isTypeScriptFile } from '../discover';
 import { runtime } from '../runtime';
 import { assertCommonJsSyntax } from './commonjs-syntax';
-import { moduleExports, type ModuleExports } from './module-exports';
+import { moduleExports, requiredExports, type ModuleExports } from './module-exports';
 import { EndpointLoadError, commonJsHint, runnerHint, typeScriptHint } from './load-error';
 import { isCommonJsFile, isStrictlyCommonJsFile } from './module-format';
 import { isTopLevelAwait, requireBuild, requireCommonJsOnDeno } from './require-module';
@@ -121,7 +121,8 @@ export async function loadThroughRunner(
   displayPath: string,
 ): Promise<ModuleExports> {
   try {
-    return runnerRequire(file) as ModuleExports;
+    // `module.exports = function` is the module's default export, as Node's own loading gives it.
+    return requiredExports(runnerRequire(file));
   } catch (error) {
     if (!isEsModuleRefusal(error)) throw new EndpointLoadError(displayPath, error, runnerHint(file, error));
   }
