@@ -5,17 +5,14 @@
  * Only in development mode. In Debian's Chromium too (skipped without it, except under CI=true);
  * `SCREENSHOT=<file>` saves the page, for docs/development-mode.md.
  */
-import { existsSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { expect } from 'chai';
 import express from 'express';
-import { chromium } from 'playwright-core';
 import { mountEndpoints } from '../../src';
+import { launchChromium, requireChromium } from '../support/chromium';
 import { scratchTree, until, type ScratchTree } from './scratch-tree';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 const FILES = {
   'middleware.js': 'module.exports = (request, next) => next();',
@@ -89,11 +86,7 @@ describe('the development inspector', () => {
   describe('in Chromium', function () {
     this.timeout(60_000);
     before(function () {
-      if (existsSync(CHROMIUM)) return;
-      const hint = `Chromium not found at ${CHROMIUM}: apt-get update && apt-get install -y chromium (or set CHROMIUM_PATH)`;
-      if (process.env.CI) throw new Error(hint);
-      console.warn(`  skipping the inspector's browser test. ${hint}`);
-      this.skip();
+      requireChromium(this, "the inspector's browser test");
     });
 
     it('shows the table, then a request and a new route as they happen', async () => {
@@ -111,11 +104,7 @@ describe('the development inspector', () => {
       const server = http.createServer(app);
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        headless: true,
-        args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-      });
+      const browser = await launchChromium();
       try {
         const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
         const violations: string[] = [];

@@ -7,19 +7,19 @@
  * Needs Chromium at /usr/bin/chromium (or CHROMIUM_PATH); without it the browser tests are skipped, except
  * under CI=true, where they fail. `SCREENSHOT=<file>` saves the page, for docs/openapi.md.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import express from 'express';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import request from 'supertest';
 import { mountEndpoints, type OpenAPIDocument } from '../../src';
+import { launchChromium, requireChromium } from '../support/chromium';
 
 const DIR = path.join(__dirname, '../fixtures/openapi-app/app');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const openapi = { path: '/openapi.json', ui: '/reference', onWarning: () => {} };
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
@@ -91,12 +91,7 @@ describe('openapi.ui: the reference page', () => {
     let operations: { path: string; method: string }[];
 
     before(async function () {
-      if (!existsSync(CHROMIUM)) {
-        const hint = `Chromium not found at ${CHROMIUM}: apt-get update && apt-get install -y chromium (or set CHROMIUM_PATH)`;
-        if (process.env.CI) throw new Error(hint);
-        console.warn(`  skipping the reference page's browser test. ${hint}`);
-        this.skip();
-      }
+      requireChromium(this, "the reference page's browser test");
       const app = express();
       const endpoints = mountEndpoints({ dir: DIR, openapi });
       app.use(endpoints);
@@ -111,11 +106,7 @@ describe('openapi.ui: the reference page', () => {
       server = http.createServer(app);
       await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
       base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        headless: true,
-        args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-      });
+      browser = await launchChromium();
     });
     after(async () => {
       await browser?.close();
