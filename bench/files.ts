@@ -364,7 +364,7 @@ function writeResults(samples: Record<VariantId, Sample[]>, rounds: number, requ
   ] as const;
   const markdown = `# Files: sendFile against res.sendFile
 
-Written by \`bench/files.ts\` (see [README.md](./README.md#files)): ${rounds} rounds, ${requests} requests of 1 MiB per
+Written by \`bench/files.ts\` (see [README.md](./README.md#sending-files)): ${rounds} rounds, ${requests} requests of 1 MiB per
 variant and round, Node ${process.versions.node}, ${os.cpus()[0]?.model ?? 'unknown CPU'} × ${os.cpus().length}, ${new Date().toISOString().slice(0, 10)}.
 Medians over rounds; ratios are medians of same-round ratios to \`res.sendFile\` (range over rounds in brackets).
 
