@@ -1,0 +1,50 @@
+/**
+ * One server of the file bench (bench/files.ts): an Express 5 app whose GET /small and GET /big send
+ * SMALL_FILE and BIG_FILE, by `res.sendFile` on native routes or by `sendFile` in endpoints
+ * (bench/trees/files). Tells the driver its port, then, when asked (IPC), its CPU time or its peak RSS
+ * since the last reset.
+ *
+ *   VARIANT=ee|express SMALL_FILE=/tmp/a BIG_FILE=/tmp/b node --import tsx bench/files-server.ts
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import express from 'express';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+
+async function app(variant: string): Promise<express.Express> {
+  const app = express();
+  if (variant === 'ee') {
+    const { mountEndpoints } = await import('../src');
+    await mountEndpoints(app, { dir: path.join(HERE, 'trees/files') });
+    return app;
+  }
+  const small = process.env.SMALL_FILE!;
+  const big = process.env.BIG_FILE!;
+  app.get('/small', (req, res) => res.sendFile(small));
+  app.get('/big', (req, res) => res.sendFile(big));
+  return app;
+}
+
+/** The kernel's high-water mark of this process's RSS (Linux), reset by `resetPeak()`. */
+const peakRss = () => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))![1]) * 1024;
+const resetPeak = () => writeFileSync('/proc/self/clear_refs', '5');
+
+const server = http.createServer(await app(process.env.VARIANT!));
+server.listen(0, '127.0.0.1', () => process.send!({ port: (server.address() as AddressInfo).port }));
+
+process.on('message', (message: { ask: string }) => {
+  if (message.ask === 'cpu') {
+    const { user, system } = process.cpuUsage();
+    process.send!({ cpu: user + system });
+  } else if (message.ask === 'reset-peak') {
+    global.gc?.();
+    resetPeak();
+    process.send!({ rss: process.memoryUsage.rss() });
+  } else if (message.ask === 'peak') {
+    process.send!({ peak: peakRss() });
+  }
+});
