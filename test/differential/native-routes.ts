@@ -43,7 +43,8 @@ export function nativeRoutes(express: Express, version: 4 | 5): express5.Router 
   router.get('/nothing', (_req, res) => void res.end());
   router.get('/stream', (_req, res) => {
     res.write('first,');
-    setTimeout(() => res.end('second'), 10);
+    // Long enough that a busy machine never sees the stream end while the bridge looks for a whole body.
+    setTimeout(() => res.end('second'), 50);
   });
 
   // Statuses.
