@@ -75,14 +75,20 @@ export function redisCache(options: RedisCacheOptions = {}): RedisCacheStore {
   let client: RedisClientLike | undefined;
   let connecting: Promise<RedisClientLike> | undefined;
   let closed = false;
+  const unrecoverable = new WeakSet<object>();
 
   /** The client, once its first attempt to connect has succeeded or failed; it goes on retrying by itself. */
   const connect = async (): Promise<RedisClientLike> => {
     let base = options.client;
     if (base === undefined) {
-      const { createClient } = await loadRedisLibrary('redisCache()');
+      const { createClient } = await loadRedisLibrary('redisCache()').catch((error: unknown) => {
+        // A missing package is the app's mistake, not an outage: it fails the request, saying so.
+        if (typeof error === 'object' && error !== null) unrecoverable.add(error);
+        throw error;
+      });
       base = createClient({ url: options.url });
     }
+    if (closed) throw new Error('redisCache() is closed');
     // A command while Redis is away fails at once, so a request waits for its handler, not for Redis.
     const made = base.duplicate({ disableOfflineQueue: true });
     client = made;
@@ -110,6 +116,7 @@ export function redisCache(options: RedisCacheOptions = {}): RedisCacheStore {
     try {
       return await run();
     } catch (error) {
+      if (typeof error === 'object' && error !== null && unrecoverable.has(error)) throw error;
       onError(error);
       return fallback;
     }
