@@ -40,6 +40,7 @@ module.exports = {
     'test/websocket/without-ws.test.ts', // builds the package, runs it in child processes without ws
     'test/websocket/many-connections.test.ts', // 1,000 WebSockets per host against a child process's server
     'test/topics/redis.test.ts', // a redis-server per test, and three servers in child processes
+    'test/cache/redis-cache.test.ts', // a redis-server, and two cache servers in child processes
     'test/topics/cluster.test.ts', // a node:cluster primary and three workers, in child processes
     'test/topics/typed-topics.test.ts', // a TypeScript program over generated declarations: seconds
     'test/topics/property.test.ts', // 450 sockets over three child processes and a redis-server, for 5 s by design

@@ -107,7 +107,14 @@ export type {
   TopicSubscription,
   TopicsOptions,
 } from './types';
-export { redisBackplane, type RedisBackplaneOptions, type RedisClientLike } from './redis-backplane';
+export {
+  redisBackplane,
+  redisCache,
+  type RedisBackplaneOptions,
+  type RedisCacheOptions,
+  type RedisCacheStore,
+  type RedisClientLike,
+} from './redis-backplane';
 export type { DeliverTraceContext, DropMessage, PublishTraceContext } from './observe';
 export type { AttachOptions } from './websocket';
 

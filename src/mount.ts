@@ -562,6 +562,7 @@ class Mount implements DevLoopHost {
       ...this.#socketServers.map((sockets) => sockets.closeAll()),
       this.#topics.close(),
     ]);
+    await this.#cacheStore?.close?.();
   }
 }
 

@@ -66,6 +66,9 @@ export function cacheStep(
     const run = (async () => {
       if (!(await store!.lock(key, REFRESH_LOCK))) return undefined;
       try {
+        // Another process may have refreshed it between this request's read and its lock.
+        const current = await store!.get(key);
+        if (current && Date.now() - current.storedAt < maxAge) return current;
         return (await fill(key, next)).entry;
       } catch {
         // The stale answer stays: the handler's error was told to onError as its call reported it.

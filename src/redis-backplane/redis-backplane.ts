@@ -16,7 +16,7 @@
  */
 import type { Backplane, BackplaneLink } from '../types';
 import { decodeEnvelope, encodeEnvelope } from './envelope';
-import type { RedisClientLike, RedisMessageListener } from './redis-client';
+import { shut, type RedisClientLike, type RedisMessageListener } from './redis-client';
 import { loadRedisLibrary } from './redis-library';
 
 export interface RedisBackplaneOptions {
@@ -114,7 +114,7 @@ export function redisBackplane(options: RedisBackplaneOptions = {}): Backplane {
   const connect = async (given: BackplaneLink) => {
     let base = options.client;
     if (base === undefined) {
-      const { createClient } = await loadRedisLibrary();
+      const { createClient } = await loadRedisLibrary('redisBackplane()');
       base = createClient({ url: options.url, socket: { reconnectStrategy } });
     }
     if (closed) return;
@@ -163,14 +163,4 @@ export function redisBackplane(options: RedisBackplaneOptions = {}): Backplane {
       await Promise.all([publisher, subscriber].map((client) => client && shut(client)));
     },
   };
-}
-
-/** Closes a client: politely when connected, at once otherwise (it may be between retries). */
-async function shut(client: RedisClientLike): Promise<void> {
-  try {
-    if (client.isReady) await (client.close?.() ?? client.quit?.());
-    else if (client.isOpen) await (client.destroy?.() ?? client.disconnect?.());
-  } catch {
-    // Closing is best effort: the connection is going away either way.
-  }
 }

@@ -1,6 +1,6 @@
 /**
  * The `redis` package (node-redis), an optional peer dependency: imported only when a mount uses
- * the Redis backplane, so an app without one neither installs nor loads it.
+ * the Redis backplane or cache, so an app without one neither installs nor loads it.
  */
 import { importPackage } from '../load';
 import type { RedisClientLike } from './redis-client';
@@ -11,11 +11,17 @@ export interface RedisLibrary {
 
 let loading: Promise<RedisLibrary> | undefined;
 
-/** Resolves to `redis`, once per process; rejects with the install command when it is missing. */
-export function loadRedisLibrary(): Promise<RedisLibrary> {
+/** Resolves to `redis`, once per process; rejects with the install command, for `user`, when it is missing. */
+export function loadRedisLibrary(user: string): Promise<RedisLibrary> {
   if (loading === undefined) loading = importRedis();
-  return loading;
+  return loading.catch((error: unknown) => {
+    throw error instanceof MissingRedis
+      ? new Error(`${user} needs the redis package: npm install redis`, { cause: error.cause })
+      : error;
+  });
 }
+
+class MissingRedis extends Error {}
 
 async function importRedis(): Promise<RedisLibrary> {
   let mod: unknown;
@@ -25,7 +31,7 @@ async function importRedis(): Promise<RedisLibrary> {
     loading = undefined;
     const code = (error as { code?: unknown } | null)?.code;
     throw code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND'
-      ? new Error('redisBackplane() needs the redis package: npm install redis', { cause: error })
+      ? new MissingRedis('the redis package is not installed', { cause: error })
       : error;
   }
   // Under `import()`, a CommonJS package's exports may sit on `default` as well as beside it.

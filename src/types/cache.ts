@@ -43,6 +43,8 @@ export interface CacheStore {
   unlock(key: string): Promise<void>;
   /** Drops every answer of a route pattern (`/api/users/[id]`) or of a tag; resolves to how many. */
   invalidate(patternOrTag: string): Promise<number>;
+  /** Ends what the store holds open (a connection); the mount's `close()` calls it once requests are done. */
+  close?(): Promise<void>;
 }
 
 /** The `cache` mount option. */
