@@ -6,12 +6,11 @@
  *
  *   VARIANT=ee|express SMALL_FILE=/tmp/a BIG_FILE=/tmp/b node --import tsx bench/files-server.ts
  */
-import { readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
+import { serveMeasured } from './lib/measured-server';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
@@ -29,22 +28,4 @@ async function app(variant: string): Promise<express.Express> {
   return app;
 }
 
-/** The kernel's high-water mark of this process's RSS (Linux), reset by `resetPeak()`. */
-const peakRss = () => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))![1]) * 1024;
-const resetPeak = () => writeFileSync('/proc/self/clear_refs', '5');
-
-const server = http.createServer(await app(process.env.VARIANT!));
-server.listen(0, '127.0.0.1', () => process.send!({ port: (server.address() as AddressInfo).port }));
-
-process.on('message', (message: { ask: string }) => {
-  if (message.ask === 'cpu') {
-    const { user, system } = process.cpuUsage();
-    process.send!({ cpu: user + system });
-  } else if (message.ask === 'reset-peak') {
-    global.gc?.();
-    resetPeak();
-    process.send!({ rss: process.memoryUsage.rss() });
-  } else if (message.ask === 'peak') {
-    process.send!({ peak: peakRss() });
-  }
-});
+serveMeasured(http.createServer(await app(process.env.VARIANT!)));

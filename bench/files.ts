@@ -18,7 +18,7 @@
  * Not part of `npm test`. Run it on Node 24:
  * `node scripts/node-versions.mjs run 24 -- npx tsx bench/files.ts`.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import http from 'node:http';
@@ -26,6 +26,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { ask, forkServer } from './lib/measured-server';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const MiB = 1024 * 1024;
@@ -84,29 +85,10 @@ function makeFiles(): Files {
 }
 
 function start(variant: VariantId, files: Files): ChildProcess {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
+  return forkServer(path.join(HERE, 'files-server.ts'), {
     VARIANT: variant,
     SMALL_FILE: files.small,
     BIG_FILE: files.big,
-  };
-  delete env.NODE_OPTIONS;
-  return fork(path.join(HERE, 'files-server.ts'), [], {
-    execArgv: ['--import', 'tsx', '--expose-gc'],
-    env,
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-}
-
-function ask<T>(child: ChildProcess, question?: string): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const onExit = (code: number | null) => reject(new Error(`a bench server exited (${code})`));
-    child.once('exit', onExit);
-    child.once('message', (message) => {
-      child.off('exit', onExit);
-      resolve(message as T);
-    });
-    if (question) child.send({ ask: question });
   });
 }
 

@@ -6,13 +6,13 @@
  *
  *   VARIANT=ee|multer UPLOAD_DIR=/tmp/x node --import tsx bench/uploads-server.ts
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
+import { serveMeasured } from './lib/measured-server';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const dir = process.env.UPLOAD_DIR!;
@@ -32,28 +32,10 @@ async function app(variant: string): Promise<express.Express> {
   return app;
 }
 
-/** The kernel's high-water mark of this process's RSS (Linux), reset by `resetPeak()`. */
-const peakRss = () => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))![1]) * 1024;
-const resetPeak = () => writeFileSync('/proc/self/clear_refs', '5');
-
-const server = http.createServer(await app(process.env.VARIANT!));
 /** The files saved so far removed, between measurements: 256 MiB uploads must not fill the disk. */
 async function clear() {
   await Promise.all(readdirSync(dir).map((name) => rm(path.join(dir, name), { force: true })));
+  return { cleared: true };
 }
-server.listen(0, '127.0.0.1', () => process.send!({ port: (server.address() as AddressInfo).port }));
 
-process.on('message', (message: { ask: string }) => {
-  if (message.ask === 'cpu') {
-    const { user, system } = process.cpuUsage();
-    process.send!({ cpu: user + system });
-  } else if (message.ask === 'reset-peak') {
-    global.gc?.();
-    resetPeak();
-    process.send!({ rss: process.memoryUsage.rss() });
-  } else if (message.ask === 'peak') {
-    process.send!({ peak: peakRss() });
-  } else if (message.ask === 'clear') {
-    void clear().then(() => process.send!({ cleared: true }));
-  }
-});
+serveMeasured(http.createServer(await app(process.env.VARIANT!)), { clear });

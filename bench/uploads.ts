@@ -15,13 +15,14 @@
  * bench/uploads-results.md. Not part of `npm test`. Run it on Node 24:
  * `node scripts/node-versions.mjs run 24 -- npx tsx bench/uploads.ts`.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { ask, forkServer } from './lib/measured-server';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const MiB = 1024 * 1024;
@@ -43,25 +44,7 @@ interface Sample {
 const BOUNDARY = '----bench-uploads';
 
 function start(variant: VariantId, dir: string): ChildProcess {
-  const env: NodeJS.ProcessEnv = { ...process.env, VARIANT: variant, UPLOAD_DIR: dir };
-  delete env.NODE_OPTIONS;
-  return fork(path.join(HERE, 'uploads-server.ts'), [], {
-    execArgv: ['--import', 'tsx', '--expose-gc'],
-    env,
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-}
-
-function ask<T>(child: ChildProcess, question?: string): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const onExit = (code: number | null) => reject(new Error(`a bench server exited (${code})`));
-    child.once('exit', onExit);
-    child.once('message', (message) => {
-      child.off('exit', onExit);
-      resolve(message as T);
-    });
-    if (question) child.send({ ask: question });
-  });
+  return forkServer(path.join(HERE, 'uploads-server.ts'), { VARIANT: variant, UPLOAD_DIR: dir });
 }
 
 /** POSTs `size` bytes of one file, generated as they are sent; resolves with the milliseconds it took. */
