@@ -35,7 +35,15 @@ import {
   routeName,
 } from './lib/payloads';
 import { PEERS, peerListener } from './lib/peers';
-import { BYHAND_TREE, CONTRACT_TREE, REQUEST_TREE, SMALL_TREE, endpointFile, treeDir } from './lib/trees';
+import {
+  BYHAND_TREE,
+  CACHED_TREE,
+  CONTRACT_TREE,
+  REQUEST_TREE,
+  SMALL_TREE,
+  endpointFile,
+  treeDir,
+} from './lib/trees';
 
 export interface ServerConfig {
   scenario: 'a' | 'b' | 'c' | 'd' | 'f';
@@ -99,6 +107,8 @@ async function buildListener(config: ServerConfig): Promise<RequestListener> {
       | 'setproto'
       | 'helmet'
       | 'guard'
+      | 'cache'
+      | 'apicache'
       | undefined
     ),
     'etag' | undefined,
@@ -118,11 +128,13 @@ async function buildListener(config: ServerConfig): Promise<RequestListener> {
       ? treeDir(routes === 'many' ? 'many-js' : 'one-js')
       : extra === 'request'
         ? REQUEST_TREE
-        : extra === 'contract'
-          ? CONTRACT_TREE
-          : extra === 'byhand'
-            ? BYHAND_TREE
-            : SMALL_TREE;
+        : extra === 'cache'
+          ? CACHED_TREE
+          : extra === 'contract'
+            ? CONTRACT_TREE
+            : extra === 'byhand'
+              ? BYHAND_TREE
+              : SMALL_TREE;
 
   if (host === 'node') {
     if (library === 'raw') return extra === 'setproto' ? rawWithNewPrototypes() : rawNode(config.scenario);
@@ -171,6 +183,8 @@ async function buildListener(config: ServerConfig): Promise<RequestListener> {
         dir,
         asyncContext: extra === 'ctx',
         middleware: around.length > 0 ? [expressMiddleware(around)] : undefined,
+        // `+cache`: the endpoint exports `cache`, and the mount keeps its answer in memory.
+        cache: extra === 'cache' ? {} : undefined,
       });
       break;
     }
@@ -184,6 +198,7 @@ async function buildListener(config: ServerConfig): Promise<RequestListener> {
 /** `+helmet`: `helmet()` at its defaults; `+guard`: a trivial `(req, res, next)` guard; in front of the route. */
 function routeMiddleware(extra: string | undefined): Middleware[] {
   if (extra === 'helmet') return [helmet() as unknown as Middleware];
+  if (extra === 'apicache') return [apicacheStyle()];
   if (extra === 'guard') {
     return [
       (req, res, next) => {
@@ -194,6 +209,36 @@ function routeMiddleware(extra: string | undefined): Middleware[] {
     ];
   }
   return [];
+}
+
+/**
+ * `+apicache`: what apicache's memory store does for an Express route, written out: the answer's status,
+ * headers and body kept by URL the first time, and sent from there after (a hit writes them back itself).
+ */
+function apicacheStyle(): Middleware {
+  const kept = new Map<
+    string,
+    { status: number; headers: Record<string, string | string[] | number>; body: Buffer }
+  >();
+  return (req, res, next) => {
+    const hit = kept.get(req.url ?? '');
+    if (hit) {
+      res.writeHead(hit.status, hit.headers);
+      res.end(hit.body);
+      return;
+    }
+    const end = res.end.bind(res) as (chunk?: unknown) => typeof res;
+    (res as { end: unknown }).end = (chunk?: unknown) => {
+      const body = Buffer.isBuffer(chunk) ? chunk : Buffer.from(typeof chunk === 'string' ? chunk : '');
+      kept.set(req.url ?? '', {
+        status: res.statusCode,
+        headers: res.getHeaders() as Record<string, string | string[] | number>,
+        body,
+      });
+      return end(chunk);
+    };
+    next();
+  };
 }
 
 function nativeRoutes(

@@ -17,6 +17,8 @@ export const BENCH_DIR = (() => {
 export const SMALL_TREE = path.join(BENCH_DIR, 'trees', 'small');
 /** Scenario (a) with a handler that declares its Request parameter (the `+request` variants). */
 export const REQUEST_TREE = path.join(BENCH_DIR, 'trees', 'request');
+/** Scenario (a) with the answer kept by the mount's cache (`+cache`): every request a hit. */
+export const CACHED_TREE = path.join(BENCH_DIR, 'trees', 'cached');
 /** Scenario (b) with the body validated by a contract (`+contract`), and by the handler itself (`+byhand`). */
 export const CONTRACT_TREE = path.join(BENCH_DIR, 'trees', 'contract');
 export const BYHAND_TREE = path.join(BENCH_DIR, 'trees', 'byhand');

@@ -56,6 +56,10 @@ export const VARIANTS: Record<string, string> = {
     'express-file-endpoints in Express 5, a trivial `(req, res, next)` guard around the endpoint through `expressMiddleware`',
   'express5-native+helmet': 'Express 5 native route behind `helmet()` (`app.get(path, helmet(), handler)`)',
   'express5-native+guard': 'Express 5 native route behind the same trivial `(req, res, next)` guard',
+  'ee-express5+cache':
+    'express-file-endpoints in Express 5, the endpoint exporting `cache` and the mount keeping answers in memory: every request a hit',
+  'express5-native+apicache':
+    'Express 5 native route behind an apicache-style middleware: the answer kept by URL, written back on a hit',
   'ee-express5+ctx':
     'express-file-endpoints in Express 5, mounted with `asyncContext: true` (`getContext()`)',
   'ee-express5+request':
