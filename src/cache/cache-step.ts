@@ -124,7 +124,8 @@ export function cacheStep(
 function answerOf(entry: CacheEntry): Response {
   const headers = new Headers(entry.headers);
   headers.set('age', String(Math.floor((Date.now() - entry.storedAt) / 1000)));
-  return new Response(entry.body.slice(), { status: entry.status, headers });
+  // A Response copies the bytes it is given: the entry's stay as they are for the next hit.
+  return new Response(entry.body as Uint8Array<ArrayBuffer>, { status: entry.status, headers });
 }
 
 /** A success a shared cache may keep: no cookie, no Cache-Control of the handler's own. */
@@ -146,7 +147,7 @@ function isKeepable(response: Response): boolean {
   );
 }
 
-/** The method's answers are one: the route, the path, the query in a stable order, the varied headers, the key function's part. */
+/** The method's answers are one: the route, the URL with its query in a stable order, the varied headers, the key function's part. */
 function keyOf(
   request: Request,
   pattern: string,
@@ -154,9 +155,18 @@ function keyOf(
   key: CacheSettings['key'],
   context: EndpointContext | undefined,
 ): string {
-  const url = new URL(request.url);
-  url.searchParams.sort();
-  const parts = [pattern, `${url.pathname}?${url.searchParams}`];
+  // The path and the query, without the origin: processes behind one proxy may each see another Host (their
+  // own address), and must share. The query in a stable order, parsed only when there is one.
+  const url = request.url;
+  const at = url.indexOf('?');
+  const pathStart = url.indexOf('/', url.indexOf('//') + 2);
+  let text = at === -1 ? url.slice(pathStart) : url.slice(pathStart, at);
+  if (at !== -1) {
+    const query = new URLSearchParams(url.slice(at + 1));
+    query.sort();
+    text += `?${query}`;
+  }
+  const parts = [pattern, text];
   for (const name of vary) parts.push(`${name}=${request.headers.get(name) ?? ''}`);
   if (key && context) parts.push(key(request, context));
   return JSON.stringify(parts);
