@@ -65,7 +65,6 @@ import {
   type LoadedModules,
   type OpenAPIDocument,
 } from './openapi';
-import type { OpenAPIOptions } from './types';
 import { openBuild, type OpenedBuild } from './manifest';
 import type { Router } from './router';
 import { runtime } from './runtime';
@@ -74,6 +73,7 @@ import { TopicHub, TopicStream } from './topics';
 import type {
   CacheStore,
   MountOptions,
+  OpenAPIOptions,
   PublishTopic,
   SubscribeTopics,
   TopicStats,

@@ -27,7 +27,7 @@ import {
   type ShutdownError,
   traceRoute,
 } from '../dispatch';
-import { type CompiledRoute, type MountedRoute } from '../route';
+import type { CompiledRoute, MountedRoute } from '../route';
 import { requestObserved, type RequestTrace } from '../observe';
 import type { Router, RouterOptions } from '../router';
 import type { NodeContext } from '../types';
@@ -144,10 +144,10 @@ function handleNodeRequest(
   if (decision.kind === 'not-allowed' && hostGetsErrors && mount.passUnservedMethods) return void next();
   // Request loggers and metrics name a request by `req.route.path`, as for Express's own routes.
   (req as ExpressRequest).route = route.expressRoute;
-  const host = new NodeFront(req, res, next, hostGetsErrors, route, mount);
+  const front = new NodeFront(req, res, next, hostGetsErrors, route, mount);
   // Checked per request, and cheap: no subscriber and no OpenTelemetry SDK, no trace.
   const trace = requestObserved() ? traceRoute(route, method, decision, mountPathOf(req)) : undefined;
-  return serveRoute<void | Promise<void>>(host, route, params, decision, trace);
+  return serveRoute<void | Promise<void>>(front, route, params, decision, trace);
 }
 
 /** On `finish` (sent) or `close` (the client left), whichever comes first; at once if already so. */

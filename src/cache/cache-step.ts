@@ -7,8 +7,7 @@
  * in for a failing handler within `staleIfError`. Only GET and HEAD; never an answer with `Set-Cookie`, or
  * to a request with `Authorization` unless `authorized` says so. A route without the export has no such step.
  */
-import type { EndpointContext, WebMiddleware } from '../types';
-import type { CacheEntry, CacheSettings, CacheStore } from '../types';
+import type { CacheEntry, CacheSettings, CacheStore, EndpointContext, WebMiddleware } from '../types';
 
 /** Bodies larger than this are sent, never kept. */
 const MAX_ENTRY = 1024 * 1024;

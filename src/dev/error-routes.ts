@@ -11,7 +11,7 @@
 import { patternsWithPage } from '../describe-routes';
 import type { DiscoveredTree, RouteFile } from '../discover';
 import { answeringModule, answeringRouter, type StandInHandler } from '../dispatch';
-import { type MountSettings } from '../route';
+import type { MountSettings } from '../route';
 import { errorPage } from './error-page';
 import type { DevProblem } from '../types';
 

@@ -13,8 +13,7 @@ import { describeValue } from '../words';
 import { runInContext } from './async-context';
 import { EndpointCall } from './endpoint-call';
 import { runChain, type ChainHooks, type NextCalledTwiceError } from './run-chain';
-import type { HandlerEntry } from '../route';
-import type { CompiledRoute } from '../route';
+import type { CompiledRoute, HandlerEntry } from '../route';
 
 /** An error of the request that `onError` has been told about: the host answers it. */
 export class Failure {

@@ -49,7 +49,7 @@ import {
 import type { CompiledRoute } from '../route';
 import { Exchange, ServedRequest } from './served-request';
 
-/** `.fetch` as a host: no mount, no Node objects, no error handler but the answers below. */
+/** `.fetch` as a front: no mount, no Node objects, no error handler but the answers below. */
 class FetchFront implements RouteFront<Response | Promise<Response>>, InFlight {
   readonly node = undefined;
   readonly exchange = new Exchange();
@@ -230,12 +230,12 @@ export async function handleFetch(
   const { route, decision } = admission;
   // `pass`: the page that serves GET here lives in the host app, which `.fetch` does not have.
   if (decision.kind === 'pass') return answerResponse(NOT_FOUND);
-  const host = new FetchFront(request, route, settings);
+  const front = new FetchFront(request, route, settings);
   const trace = traceRoute(route, request.method, decision, undefined);
   // The request as it came, until a handler's call has the one the handler sees.
   if (trace !== undefined) trace.requestSource = () => request;
   const response = await serveRoute<Response | Promise<Response>>(
-    host,
+    front,
     route,
     admission.params,
     decision,
@@ -244,7 +244,7 @@ export async function handleFetch(
   // The request is over once the caller has read the body, cancelled it, or it failed.
   return watchedUntilOver(
     response,
-    host,
+    front,
     trace &&
       ((complete, error) => {
         if (error !== undefined) trace.failed(error);
@@ -260,15 +260,15 @@ export async function handleFetch(
  */
 function watchedUntilOver(
   response: Response,
-  host: FetchFront,
+  front: FetchFront,
   traced?: (complete: boolean, error?: unknown) => void,
 ): Response {
-  const { exchange, done } = host;
+  const { exchange, done } = front;
   // A response without a body is complete once the caller has it.
   if (response.body === null || !exchange.watched) exchange.complete();
   // A route with a timeout has its body watched, to be cut if it runs past it.
-  if (!exchange.watched && !done && !traced && host.route.timeout === false) return response;
-  return whenBodyDone(response, host, (complete, error) => {
+  if (!exchange.watched && !done && !traced && front.route.timeout === false) return response;
+  return whenBodyDone(response, front, (complete, error) => {
     if (complete) exchange.complete();
     else exchange.endedEarly(error ?? new DOMException('The client closed the connection', 'AbortError'));
     done?.();
@@ -343,7 +343,7 @@ function restOf(
  */
 function whenBodyDone(
   response: Response,
-  host: FetchFront,
+  front: FetchFront,
   done: (complete: boolean, error?: unknown) => void,
 ): Response {
   const body = response.body;
@@ -363,7 +363,7 @@ function whenBodyDone(
   const reader = body.getReader();
   const wrapped = new ReadableStream<Uint8Array>({
     start(controller) {
-      host.cutBody = (reason) => {
+      front.cutBody = (reason) => {
         if (ended) return;
         controller.error(reason);
         reader.cancel(reason).catch(() => {});

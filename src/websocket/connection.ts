@@ -7,7 +7,7 @@
 import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
 import { tellOnError } from '../dispatch';
-import { type CompiledRoute } from '../route';
+import type { CompiledRoute } from '../route';
 import { checkTopic, type Publication, type Subscriber, type TopicHub } from '../topics';
 import type { EndpointWebSocket, Topic, TopicDataOf, WebSocketContext, WebSocketHandler } from '../types';
 

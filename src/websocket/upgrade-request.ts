@@ -21,7 +21,7 @@ import {
   type SocketRoute,
   traceRoute,
 } from '../dispatch';
-import { type CompiledRoute, type HandlerEntry } from '../route';
+import type { CompiledRoute, HandlerEntry } from '../route';
 import { isResponse } from '../is-response';
 import type { RequestTrace } from '../observe';
 import type { Params, WebSocketContext } from '../types';
