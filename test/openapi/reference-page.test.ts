@@ -72,6 +72,24 @@ describe('openapi.ui: the reference page', () => {
     }
   });
 
+  it('says to install swagger-ui-dist where neither the tree nor the working folder has it', () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'ee-no-swagger-'));
+    const cwd = process.cwd();
+    try {
+      mkdirSync(path.join(root, 'app/users'), { recursive: true });
+      writeFileSync(path.join(root, 'package.json'), '{"type":"commonjs"}');
+      writeFileSync(path.join(root, 'app/users/endpoint.js'), 'exports.GET = () => Response.json([]);');
+      // Synchronous from here to the throw: no other test runs in this working folder.
+      process.chdir(root);
+      expect(() => mountEndpoints({ dir: path.join(root, 'app'), openapi })).to.throw(
+        'npm install swagger-ui-dist',
+      );
+    } finally {
+      process.chdir(cwd);
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it('refuses a ui path that is not below the mount, or is the document', () => {
     expect(() => mountEndpoints({ dir: DIR, openapi: { ...openapi, ui: 'docs' } })).to.throw(
       TypeError,
