@@ -31,6 +31,8 @@ export function cacheStep(
   const tags = settings.tags ?? [];
   // In this process, one fill or refresh per key at a time: the others wait for it, or serve what is there.
   const filling = new Map<string, Promise<CacheEntry | undefined>>();
+  // The answers this step marked for shared caches: the ones a store may keep.
+  const keepable = new WeakSet<Response>();
 
   /** Headers for a shared cache on a successful answer that has none of its own, and no cookie. */
   const withHeaders = (response: Response): Response => {
@@ -38,46 +40,68 @@ export function cacheStep(
     const headers = new Headers(response.headers);
     headers.set('cache-control', cacheControl);
     for (const name of vary) headers.append('vary', name);
-    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+    const marked = new Response(response.body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers,
+    });
+    if (store && response.status === 200) keepable.add(marked);
+    return marked;
   };
 
-  /** Runs the rest of the route and keeps what it answered, if it may be kept. */
+  /** Runs the rest of the route and keeps what it answered, if it may be kept: a 200 this step marked, of at most MAX_ENTRY bytes. */
   const fill = async (
     key: string,
     next: () => Promise<Response>,
   ): Promise<{ response: Response; entry?: CacheEntry }> => {
     const response = withHeaders(await next());
-    if (!isKeepable(response)) return { response };
-    const body = new Uint8Array(await response.arrayBuffer());
+    if (!keepable.has(response)) return { response };
+    const read = await readUpTo(response, MAX_ENTRY);
+    // Too large to keep: sent as it comes, the bytes read so far first.
+    if (read.rest) return { response: read.rest };
     const entry: CacheEntry = {
       status: response.status,
       headers: [...response.headers],
-      body,
+      body: read.body,
       storedAt: Date.now(),
     };
-    if (body.byteLength <= MAX_ENTRY)
-      await store!.set(key, entry, maxAge + Math.max(swr, sie), { pattern, tags });
+    // A store that fails keeps nothing; the answer goes out all the same.
+    await store!.set(key, entry, maxAge + Math.max(swr, sie), { pattern, tags }).catch(noop);
     return { response: answerOf(entry), entry };
+  };
+
+  /** What `promise` settles to, kept as the key's one fill or refresh until it does. */
+  const inFlight = (key: string, promise: Promise<CacheEntry | undefined>) => {
+    filling.set(key, promise);
+    void promise.then(() => {
+      // A later fill may have taken the key meanwhile: only this one's entry is dropped.
+      if (filling.get(key) === promise) filling.delete(key);
+    });
   };
 
   const refresh = (key: string, next: () => Promise<Response>) => {
     if (filling.has(key)) return;
-    const run = (async () => {
-      if (!(await store!.lock(key, REFRESH_LOCK))) return undefined;
-      try {
-        // Another process may have refreshed it between this request's read and its lock.
-        const current = await store!.get(key);
-        if (current && Date.now() - current.storedAt < maxAge) return current;
-        return (await fill(key, next)).entry;
-      } catch {
-        // The stale answer stays: the handler's error was told to onError as its call reported it.
-        return undefined;
-      } finally {
-        await store!.unlock(key);
-      }
-    })();
-    filling.set(key, run);
-    void run.finally(() => filling.delete(key));
+    inFlight(
+      key,
+      (async () => {
+        try {
+          if (!(await store!.lock(key, REFRESH_LOCK))) return undefined;
+        } catch {
+          return undefined;
+        }
+        try {
+          // Another process may have refreshed it between this request's read and its lock.
+          const current = await store!.get(key);
+          if (current && Date.now() - current.storedAt < maxAge) return current;
+          return (await fill(key, next)).entry;
+        } catch {
+          // The stale answer stays: the handler's error was told to onError as its call reported it.
+          return undefined;
+        } finally {
+          await store!.unlock(key).catch(noop);
+        }
+      })(),
+    );
   };
 
   return async function cache(request, next, context) {
@@ -86,28 +110,31 @@ export function cacheStep(
     if (request.headers.has('authorization') && settings.authorized !== true) return next();
     if (!store) return withHeaders(await next());
     const key = keyOf(request, pattern, vary, settings.key, context);
-    const entry = await store.get(key);
+    // A store that fails is a miss: the handler answers.
+    const entry = await store.get(key).catch(noop);
     const age = entry ? Date.now() - entry.storedAt : Infinity;
     if (entry && age < maxAge) return answerOf(entry);
+    // A HEAD is answered from what a GET stored, and refreshes or stores nothing itself: its handler may
+    // send no body.
+    if (method === 'HEAD') return entry && age < maxAge + swr ? answerOf(entry) : withHeaders(await next());
     if (entry && age < maxAge + swr) {
       // Stale: this request gets it now; one request refreshes it behind.
       refresh(key, next);
       return answerOf(entry);
     }
-    // A HEAD is answered from what a GET stored; it stores nothing itself, since its handler may send no body.
-    if (method === 'HEAD') return withHeaders(await next());
     const pending = filling.get(key);
     if (pending) {
       const filled = await pending;
       if (filled) return answerOf(filled);
     }
     const run = fill(key, next);
-    const kept = run.then(
-      ({ entry }) => entry,
-      () => undefined,
+    inFlight(
+      key,
+      run.then(
+        ({ entry }) => entry,
+        () => undefined,
+      ),
     );
-    filling.set(key, kept);
-    void kept.finally(() => filling.delete(key));
     try {
       const { response } = await run;
       if (response.status >= 500 && entry && age < maxAge + sie) return answerOf(entry);
@@ -117,6 +144,55 @@ export function cacheStep(
       throw error;
     }
   };
+}
+
+const noop = (): undefined => undefined;
+
+/**
+ * The body whole when it has at most `limit` bytes; else `rest`, the same answer with what was read put
+ * back in front of what was not, so that a large answer is streamed rather than held.
+ */
+async function readUpTo(
+  response: Response,
+  limit: number,
+): Promise<{ body: Uint8Array; rest?: undefined } | { rest: Response }> {
+  const reader = response.body?.getReader();
+  if (!reader) return { body: new Uint8Array(0) };
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.byteLength;
+    if (size > limit) {
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (const chunk of chunks) controller.enqueue(chunk);
+        },
+        async pull(controller) {
+          const next = await reader.read();
+          if (next.done) controller.close();
+          else controller.enqueue(next.value);
+        },
+        cancel: (reason) => reader.cancel(reason),
+      });
+      return {
+        rest: new Response(body, {
+          status: response.status,
+          statusText: response.statusText,
+          headers: response.headers,
+        }),
+      };
+    }
+  }
+  const body = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return { body };
 }
 
 /** A stored answer, as a new Response each time, with its age. */
@@ -134,15 +210,6 @@ function isShareable(response: Response): boolean {
     !response.headers.has('cache-control') &&
     !response.headers.has('set-cookie') &&
     !response.headers.get('content-type')?.startsWith('text/event-stream')
-  );
-}
-
-/** What the store keeps: a 200 this step marked as shareable. */
-function isKeepable(response: Response): boolean {
-  return (
-    response.status === 200 &&
-    response.headers.get('cache-control')?.startsWith('public,') === true &&
-    !response.headers.has('set-cookie')
   );
 }
 

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { mountEndpoints, type EndpointsMiddleware } from '../../src';
+import { mountEndpoints, type CacheStore, type EndpointsMiddleware } from '../../src';
 import { failing, runs } from '../fixtures/cache-app/app/_lib/counter';
 import { hostsWithFetch, type Served } from '../integration/hosts';
 import { snippet } from '../support/readme-snippets';
@@ -104,6 +104,45 @@ describe('export const cache', () => {
     expect(authorized.headers.get('cache-control')).to.equal(null);
     await get(endpoints, '/profile', { authorization: 'Bearer x' });
     expect(runs.profile).to.equal(2);
+  });
+
+  it("answers a stale HEAD from the GET's entry, and leaves the refresh to a GET", async () => {
+    const endpoints = mountEndpoints({ dir: DIR, cache: {} });
+    await get(endpoints, '/news?head=1');
+    await wait(1100);
+    const head = await endpoints.fetch(new Request('http://localhost/news?head=1', { method: 'HEAD' }));
+    expect(head.status).to.equal(200);
+    await wait(60);
+    expect(runs.news, 'no refresh from a HEAD').to.equal(1);
+  });
+
+  it("streams an answer too large to keep, and keeps none with the handler's own Cache-Control", async () => {
+    const endpoints = mountEndpoints({ dir: DIR, cache: {} });
+    for (let i = 0; i < 2; i++) {
+      const big = await endpoints.fetch(new Request('http://localhost/big'));
+      expect((await big.arrayBuffer()).byteLength).to.equal(1024 * 1024 + 10);
+    }
+    expect(runs.big).to.equal(2);
+    const own = await get(endpoints, '/own-policy');
+    expect(own.headers.get('cache-control')).to.equal('public, max-age=0');
+    await get(endpoints, '/own-policy');
+    expect(runs.own).to.equal(2);
+  });
+
+  it('answers through the handler when the store fails', async () => {
+    const failing = Promise.reject(new Error('the store is down'));
+    failing.catch(() => {});
+    const store = {
+      get: () => failing,
+      set: () => failing,
+      lock: () => failing,
+      unlock: () => failing,
+      invalidate: () => failing,
+    } as unknown as CacheStore;
+    const endpoints = mountEndpoints({ dir: DIR, cache: { store } });
+    const answer = await get(endpoints, '/news?down=1');
+    expect(answer.status).to.equal(200);
+    expect(runs.news).to.equal(1);
   });
 
   it('gives a cached answer its ETag and a 304, and drops what invalidate() names', async () => {
