@@ -43,15 +43,19 @@ export async function saveFile(part: Part, options: SaveFileOptions = {}): Promi
   const temporary = options.path === undefined;
   const path = options.path ?? join(options.directory ?? tmpdir(), `upload-${randomUUID()}`);
   const hash = options.hash === false ? undefined : createHash(options.hash ?? 'sha256');
-  // Registered before the first byte is written: a reading that fails removes it.
-  const saved = Part.saved(part, path, temporary);
   const file = createWriteStream(path, { flags: temporary ? 'wx' : 'w' });
   let size = 0;
+  // A file that could not be opened is not this call's to remove: a path that names a read-only file, a folder.
+  let opened = false;
+  let saved: ReturnType<typeof Part.saved> | undefined;
   try {
     await new Promise<void>((resolve, reject) => {
       file.once('open', () => resolve());
       file.once('error', reject);
     });
+    opened = true;
+    // Registered before the first byte is written: a reading that fails removes it.
+    saved = Part.saved(part, path, temporary);
     // Read as `part.body` would be, without making the Web stream: one less layer per chunk and per part.
     for (let value; (value = await Part.take(part)) !== null;) {
       size += value.byteLength;
@@ -65,7 +69,7 @@ export async function saveFile(part: Part, options: SaveFileOptions = {}): Promi
     });
   } catch (error) {
     file.destroy();
-    await rm(path, { force: true });
+    if (opened) await rm(path, { force: true });
     throw error;
   }
   return {
@@ -75,7 +79,7 @@ export async function saveFile(part: Part, options: SaveFileOptions = {}): Promi
     name: part.name,
     filename: part.filename,
     type: part.type,
-    keep: saved.keep,
+    keep: saved!.keep,
   };
 }
 

@@ -38,6 +38,20 @@ describe('multipart() outside a mount', () => {
     rmSync(saved[1]!.path);
   });
 
+  it('leaves a path it could not open as it was, and rejects with why', async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'ee-save-into-'));
+    try {
+      let failure: unknown;
+      for await (const part of multipart(await formRequest(oneFile()))) {
+        failure = await saveFile(part, { path: folder }).catch((error: unknown) => error);
+      }
+      expect((failure as { code?: string }).code).to.equal('EISDIR');
+      expect(existsSync(folder), 'the folder is still there').to.equal(true);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
   it("gives a part's name, filename (its last segment), type and headers", async () => {
     const parts: Part[] = [];
     const texts: string[] = [];
