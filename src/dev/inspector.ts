@@ -7,8 +7,9 @@
  * mode only; the requests are the request tracing channel's, to which it subscribes only then.
  */
 import { eventStream } from '../event-stream';
+import { escapeHtml } from '../files';
 import { requestChannel, type RequestTraceContext } from '../observe';
-import { generatedRoute, type GeneratedRoute } from '../route';
+import { generatedRoute, pagePath, type GeneratedRoute } from '../route';
 import type { RouteInfo } from '../describe-routes';
 import type { ModuleExports } from '../load';
 import { errorLocation } from './locate-error';
@@ -49,16 +50,12 @@ const POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; connect
 const NAME = 'the development inspector';
 
 export function createInspector(path: string, source: InspectorSource): Inspector {
-  if (typeof path !== 'string' || !path.startsWith('/') || path === '/') {
-    throw new TypeError(
-      `dev.inspector must be a path below the mount such as "/__endpoints", not ${JSON.stringify(path)}`,
-    );
-  }
-  const base = path.endsWith('/') ? path.slice(0, -1) : path;
+  const base = pagePath(path, 'dev.inspector', '/__endpoints');
   const served = new Map<string, Served[]>();
   const began = new WeakMap<RequestTraceContext, number>();
   const listeners = new Set<(event: string) => void>();
   const tell = (event: string) => listeners.forEach((listener) => listener(event));
+  let closed = false;
 
   const start = (context: RequestTraceContext) => void began.set(context, Date.now());
   const asyncEnd = (context: RequestTraceContext) => {
@@ -127,8 +124,10 @@ export function createInspector(path: string, source: InspectorSource): Inspecto
         wake?.();
       };
       listeners.add(listener);
+      // A client that leaves (or the mount closing the stream) wakes the loop, which then sees the stream closed.
+      stream.signal.addEventListener('abort', () => wake?.(), { once: true });
       try {
-        while (!stream.closed) {
+        while (!stream.closed && !closed) {
           if (pending === undefined) await new Promise<void>((resolve) => (wake = resolve));
           wake = undefined;
           const event = pending;
@@ -151,14 +150,16 @@ export function createInspector(path: string, source: InspectorSource): Inspecto
     reloaded: () => tell('routes'),
     close: () => {
       requestChannel.unsubscribe(subscribers);
-      listeners.clear();
+      closed = true;
+      // Each page's loop wakes, sees the inspector closed, and ends its stream.
+      tell('closed');
     },
   };
 }
 
 function pageHtml(at: string): string {
   // The mount path is the client's spelling: it goes into the page as text, never as markup.
-  const base = at.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  const base = escapeHtml(at);
   return `<!doctype html>
 <html lang="en">
   <head>

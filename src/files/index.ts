@@ -5,4 +5,5 @@
 export { sendFile, type SendFileOptions } from './send-file';
 export { serveStatic, type ServeStaticOptions, type StaticContext, type StaticHandler } from './serve-static';
 export { FileError } from './file-error';
+export { escapeHtml } from './http-text';
 export type { FileOptions } from './options';

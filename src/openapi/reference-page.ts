@@ -10,8 +10,8 @@
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { generatedRoute, type GeneratedRoute } from '../route';
-import { sendFile } from '../files';
+import { generatedRoute, pagePath, type GeneratedRoute } from '../route';
+import { escapeHtml, sendFile } from '../files';
 import type { EndpointContext, ServeOpenAPIOptions } from '../types';
 
 /**
@@ -48,15 +48,11 @@ window.ui = SwaggerUIBundle({
 
 /** The page's routes: `ui` itself, and its files below it. `from` is where `swagger-ui-dist` is looked for. */
 export function referenceRoutes(options: ServeOpenAPIOptions, from: string): GeneratedRoute[] {
-  const ui = options.ui!;
-  if (typeof ui !== 'string' || !ui.startsWith('/') || ui === '/') {
-    throw new TypeError(
-      `openapi.ui must be a path below the mount such as "/docs", not ${JSON.stringify(ui)}`,
-    );
-  }
-  const base = ui.endsWith('/') ? ui.slice(0, -1) : ui;
+  const base = pagePath(options.ui, 'openapi.ui', '/docs');
   if (base === options.path)
-    throw new TypeError(`openapi.ui must be another path than openapi.path, not ${JSON.stringify(ui)}`);
+    throw new TypeError(
+      `openapi.ui must be another path than openapi.path, not ${JSON.stringify(options.ui)}`,
+    );
   const dist = swaggerUiDist(from);
   const page = (_request: Request, context: EndpointContext) => {
     const mountPath = context.mountPath ?? '';
@@ -111,9 +107,4 @@ function pageHtml(base: string, documentUrl: string): string {
   </body>
 </html>
 `;
-}
-
-/** The mount path is the client's spelling: it goes into the page as text, never as markup. */
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

@@ -5,7 +5,7 @@
  */
 export { buildMethodTable, dispatch, methodsFor } from './method-table';
 export type { MethodTable, HandlerEntry, Dispatch } from './method-table';
-export { compileRoute, generatedRoute, LOADING, middlewareOptionNames } from './route';
+export { compileRoute, generatedRoute, LOADING, middlewareOptionNames, pagePath } from './route';
 export type {
   CompiledRoute,
   ExpressStyleRoute,

@@ -62,6 +62,19 @@ export function generatedRoute(
   return { file, exports };
 }
 
+/**
+ * Where a page of generated routes lives (`openapi.ui`, `dev.inspector`): `value` checked to be a path below the
+ * mount, its trailing slash dropped. `option` and `example` name it in the error.
+ */
+export function pagePath(value: unknown, option: string, example: string): string {
+  if (typeof value !== 'string' || !value.startsWith('/') || value === '/') {
+    throw new TypeError(
+      `${option} must be a path below the mount such as "${example}", not ${JSON.stringify(value)}`,
+    );
+  }
+  return value.endsWith('/') ? value.slice(0, -1) : value;
+}
+
 /** A segment of a generated route's path as a folder's name: decoded; kept as written if it is not valid percent-encoding. */
 function decodedFolder(raw: string): string {
   try {
