@@ -69,7 +69,9 @@ export function redisCache(options: RedisCacheOptions = {}): RedisCacheStore {
   const onError = options.onError ?? (() => {});
   const entryKey = (key: string) => `${prefix}:entry:${key}`;
   const lockKey = (key: string) => `${prefix}:lock:${key}`;
-  const indexKeys = (name: string) => [`${prefix}:pattern:${name}`, `${prefix}:tag:${name}`];
+  // The sets that list a route pattern's entries and a tag's.
+  const patternIndex = (pattern: string) => `${prefix}:pattern:${pattern}`;
+  const tagIndex = (tag: string) => `${prefix}:tag:${tag}`;
   /** The tokens of the locks this process holds. */
   const held = new Map<string, string>();
   let client: RedisClientLike | undefined;
@@ -130,7 +132,7 @@ export function redisCache(options: RedisCacheOptions = {}): RedisCacheStore {
       }),
     set: (key, entry, ttl, { pattern, tags }) =>
       quietly(undefined, async () => {
-        const indexes = [`${prefix}:pattern:${pattern}`, ...tags.map((tag) => `${prefix}:tag:${tag}`)];
+        const indexes = [patternIndex(pattern), ...tags.map(tagIndex)];
         const keys = [entryKey(key), ...indexes];
         await send([
           'EVAL',
@@ -157,7 +159,7 @@ export function redisCache(options: RedisCacheOptions = {}): RedisCacheStore {
         await send(['EVAL', UNLOCK_SCRIPT, '1', lockKey(key), token]);
       }),
     async invalidate(patternOrTag) {
-      const indexes = indexKeys(patternOrTag);
+      const indexes = [patternIndex(patternOrTag), tagIndex(patternOrTag)];
       const members = new Set<string>();
       for (const index of indexes) {
         for (const member of await send<string[]>(['ZRANGE', index, '0', '-1'])) members.add(member);
