@@ -4,9 +4,10 @@
  * (floor 0: debug.ts reads the environment through it); the public vocabulary and the
  * words messages share; files on disk; the route table, the tracing channels and the
  * event streams handlers send;
- * handlers, their contracts and answers in Web terms; Node
+ * handlers, what a contract is, and answers in Web terms; Node
  * I/O, validation, loading, typed routes, the route listing, the topics, reading bodies as Express's parsers do and
- * sending files as res.sendFile and express.static do, multipart bodies; development mode, `check`, the test
+ * sending files as res.sendFile and express.static do, multipart bodies; development mode, `check`, validating
+ * requests by their contracts, the test
  * helpers, bridgeMiddleware, the OpenAPI document, the typed client, reading a build, WebSockets and
  * the Redis backplane and cache; mounting and
  * writing a build; the entry points, the library's and the command line's.
@@ -43,6 +44,7 @@ const FLOORS = [
   [
     'src/dev/',
     'src/check/',
+    'src/define-handler/',
     'src/testing/',
     'src/bridge-middleware/',
     'src/express-middleware/',

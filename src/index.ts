@@ -14,7 +14,7 @@ export { eventStream } from './event-stream';
 export type { EventMessage, EventStream, EventStreamOptions } from './event-stream';
 export type { HttpMethod, HandlerExportName } from './http-methods';
 export type { CloseOptions, LocalsOf, MiddlewareContext, MiddlewareWithLocals } from './dispatch';
-export { defineHandler, EventContractError, ResponseContractError } from './contract';
+export { defineHandler, EventContractError, ResponseContractError } from './define-handler';
 export type {
   EndpointContract,
   ContractContext,

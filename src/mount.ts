@@ -51,7 +51,8 @@ import {
 } from './dispatch';
 import { handleFetch } from './fetch';
 import { WEBSOCKET_EXPORT } from './http-methods';
-import { mountChecksResponses, withContractSettings } from './contract';
+import { mountChecksResponses } from './contract';
+import { withContractSettings } from './define-handler';
 import {
   expressMiddlewareAroundSocket,
   expressMiddlewareRefused,

@@ -1,14 +1,16 @@
 /**
- * contract: endpoint contracts with Standard Schema validators. `defineHandler` wraps
- * a handler so that its request's params, query, headers and body are validated (and typed)
- * before it runs, answers an invalid request with RFC 9457 problem details, and checks its
- * responses in development and tests. Web Request/Response only; no validator is a dependency.
+ * contract: what an endpoint contract is, in the words every part of the library shares: the
+ * contract's shape and the types a handler and a client get from it (Standard Schema validators),
+ * how to read one off a handler, and when responses are checked. The validation itself, which runs
+ * a request through a contract, is define-handler's.
  */
-export { defineHandler, contractOf, withSettings, type ContractSettings } from './define-handler';
-export { withContractSettings } from './mount-settings';
-export { mountChecksResponses, markTestRequest, isTestRequest } from './response-checks';
-export { ResponseContractError } from './check-response';
-export { EventContractError } from './check-events';
+export { contractOf, contractRecordOf } from './contract-of';
+export {
+  directCallChecksResponses,
+  mountChecksResponses,
+  markTestRequest,
+  isTestRequest,
+} from './response-checks';
 export type {
   EndpointContract,
   ContractContext,
@@ -16,10 +18,10 @@ export type {
   ContractHandler,
   ContractHandlerFunction,
   ContractOf,
+  ContractRecord,
   ContractTypes,
   InputLocation,
   OperationDescription,
 } from './types';
-export { DESCRIPTION_FIELDS } from './types';
-export { INPUT_LOCATIONS } from './types';
+export { CONTRACT, DESCRIPTION_FIELDS, INPUT_LOCATIONS } from './types';
 export type { StandardSchemaV1, StandardJSONSchemaV1 } from './standard-schema';

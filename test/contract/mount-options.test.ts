@@ -10,7 +10,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import express from 'express';
 import { mountEndpoints, ResponseContractError, type EndpointErrorInfo, type MountOptions } from '../../src';
-import { withContractSettings } from '../../src/contract';
+import { withContractSettings } from '../../src/define-handler';
 import { createTestRequest } from '../../src/testing';
 import { httpRequest, listen } from '../support/net';
 import { CONTRACT_APP } from './targets';

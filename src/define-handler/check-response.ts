@@ -16,7 +16,7 @@
 import type { ContractIssue } from '../types';
 import { FoundIssues, locationIssue, validateWith } from './issues';
 import { mediaType } from './read-input';
-import type { EndpointContract } from './types';
+import type { EndpointContract } from '../contract';
 
 /** A handler answered with a body its contract's `responses` schema rejects. */
 export class ResponseContractError extends Error {

@@ -11,19 +11,20 @@
 import { isResponse } from '../is-response';
 import type { EndpointContextInit, InvalidInputHandler } from '../types';
 import { describeValue } from '../words';
-import { directCallChecksResponses } from './response-checks';
-import { problemResponse } from './problem';
-import { checkResponse } from './check-response';
-import { checkEventsOf } from './check-events';
 import {
   CONTRACT,
+  contractRecordOf,
+  directCallChecksResponses,
   INPUT_LOCATIONS,
   type ContractContext,
   type ContractHandler,
   type ContractHandlerFunction,
   type ContractRecord,
   type EndpointContract,
-} from './types';
+} from '../contract';
+import { problemResponse } from './problem';
+import { checkResponse } from './check-response';
+import { checkEventsOf } from './check-events';
 import { validateInput } from './validate-input';
 import { rawParams, ValidatedContext } from './validated-context';
 
@@ -66,20 +67,10 @@ export function defineHandler<C extends EndpointContract>(
   return contractHandler({ contract, handler }, DIRECT_CALL);
 }
 
-/** The contract of a handler `defineHandler` made; `undefined` for anything else. */
-export function contractOf(value: unknown): EndpointContract | undefined {
-  return recordOf(value)?.contract;
-}
-
 /** The same handler with `settings` (a mount's); any other value is returned as it is. */
 export function withSettings(value: unknown, settings: ContractSettings): unknown {
-  const record = recordOf(value);
+  const record = contractRecordOf(value);
   return record ? contractHandler(record, settings) : value;
-}
-
-function recordOf(value: unknown): ContractRecord | undefined {
-  if (typeof value !== 'function') return undefined;
-  return (value as Partial<ContractHandler>)[CONTRACT];
 }
 
 function contractHandler<C extends EndpointContract>(

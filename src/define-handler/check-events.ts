@@ -10,7 +10,7 @@
 import { setEventData, type EventMessage } from '../event-stream';
 import type { ContractIssue } from '../types';
 import { FoundIssues, locationIssue, validateWith } from './issues';
-import type { StandardSchemaV1 } from './standard-schema';
+import type { StandardSchemaV1 } from '../contract';
 
 /** An event a handler sent with data its contract's `events` schema rejects. */
 export class EventContractError extends Error {

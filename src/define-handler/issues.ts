@@ -5,7 +5,7 @@
  * value, no schema internals.
  */
 import type { ContractIssue, ContractLocation } from '../types';
-import type { StandardSchemaV1 } from './standard-schema';
+import type { StandardSchemaV1 } from '../contract';
 
 /** A name that reads well after a dot: `body.email`; anything else goes in brackets: `headers["x-api-key"]`. */
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;

@@ -7,7 +7,7 @@
 import type { ContractIssue, Params } from '../types';
 import { FoundIssues, validateWith } from './issues';
 import { headersOf, queryOf, readBody } from './read-input';
-import type { EndpointContract, InputLocation } from './types';
+import type { EndpointContract, InputLocation } from '../contract';
 
 export type InputValidation =
   | { values: Partial<Record<InputLocation, unknown>> }

@@ -3,7 +3,8 @@
  * each export made by `defineHandler` is bound to the mount's settings. Exports without a
  * contract are untouched, and a module without any is returned as it is: they pay nothing.
  */
-import { contractOf, withSettings, type ContractSettings } from './define-handler';
+import { contractOf } from '../contract';
+import { withSettings, type ContractSettings } from './define-handler';
 
 export function withContractSettings(
   exports: Record<string, unknown>,

@@ -5,7 +5,7 @@
  */
 import { eventStream, type EventStreamOptions, type EventStreamRun } from '../event-stream';
 import type { EndpointContext, EndpointContextInit, NodeContext, Params } from '../types';
-import type { InputLocation } from './types';
+import type { InputLocation } from '../contract';
 
 export class ValidatedContext {
   params: unknown;
