@@ -22,6 +22,7 @@ module.exports = {
     'test/hardening/client-gone.test.ts',
     'test/csrf/csrf.test.ts',
     'test/multipart/hosts.test.ts',
+    'test/contract/uploads.test.ts',
   ],
   timeout: 20000,
   reporter: 'dot',

@@ -1,7 +1,7 @@
 /**
  * `createClient<RouteRegistry>({ baseUrl })`: calls name the route pattern and the method, and the
  * client builds the URL (as `url()` does), the query (a repeated key per array item), the headers and
- * the body (JSON unless it is already a body `fetch` takes), then reads the answer: JSON when its
+ * the body (JSON unless it is already a body `fetch` takes, a form when it holds a file), then reads the answer: JSON when its
  * Content-Type says so and it parses, text otherwise, nothing for a body-less status. Any status
  * resolves; only what `fetch` itself rejects with (the network) rejects.
  */
@@ -133,7 +133,11 @@ function baseUrlOf(given: string | URL | undefined): URL {
   return new URL(location?.origin ?? 'http://localhost');
 }
 
-/** A body `fetch` takes as it is; anything else (an object, an array, a number) as JSON. */
+/**
+ * A body `fetch` takes as it is; an object with a file in it (a `Blob`, or an array of them) as a
+ * form, which `fetch` sends as multipart/form-data; anything else (an object, an array, a number)
+ * as JSON.
+ */
 function encodeBody(body: unknown, headers: Headers): BodyLike | undefined {
   if (body === undefined || body === null) return undefined;
   if (
@@ -147,8 +151,39 @@ function encodeBody(body: unknown, headers: Headers): BodyLike | undefined {
   ) {
     return body as BodyLike;
   }
+  if (hasFile(body)) return formOf(body as Record<string, unknown>);
   if (!headers.has('content-type')) headers.set('content-type', 'application/json');
   return JSON.stringify(body);
+}
+
+function hasFile(body: unknown): boolean {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
+  return Object.values(body).some(
+    (value) => value instanceof Blob || (Array.isArray(value) && value.some((item) => item instanceof Blob)),
+  );
+}
+
+/** Each field once per value: an array is the field repeated, as a form's `multiple` input sends it. */
+function formOf(fields: Record<string, unknown>): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) {
+    for (const item of Array.isArray(value) ? value : [value]) {
+      if (item === undefined || item === null) continue;
+      if (item instanceof Blob) form.append(name, item);
+      else if (
+        typeof item === 'string' ||
+        typeof item === 'number' ||
+        typeof item === 'boolean' ||
+        typeof item === 'bigint'
+      )
+        form.append(name, String(item));
+      else
+        throw new TypeError(
+          `createClient: the form field ${JSON.stringify(name)} is an object; a form holds strings, numbers, booleans and files`,
+        );
+    }
+  }
+  return form;
 }
 
 async function readBody(method: ClientMethod, response: Response): Promise<unknown> {

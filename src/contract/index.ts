@@ -25,3 +25,4 @@ export type {
 } from './types';
 export { CONTRACT, DESCRIPTION_FIELDS, INPUT_LOCATIONS } from './types';
 export type { StandardSchemaV1, StandardJSONSchemaV1 } from './standard-schema';
+export { jsonSchemaOf, type Direction, type JsonSchema } from './json-schema';

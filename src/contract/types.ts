@@ -4,7 +4,13 @@
  * (`StandardSchemaV1.InferOutput`), so a transform's result is what the handler sees.
  */
 import type { EventStream, EventStreamOptions } from '../event-stream';
-import type { EndpointContext, EndpointContextInit, InvalidInputHandler, Params } from '../types';
+import type {
+  EndpointContext,
+  EndpointContextInit,
+  InvalidInputHandler,
+  MultipartContract,
+  Params,
+} from '../types';
 import type { StandardSchemaV1 } from './standard-schema';
 
 /** The request parts a contract can check, in the order their issues are listed. */
@@ -24,9 +30,16 @@ export interface EndpointContract extends OperationDescription {
   headers?: StandardSchemaV1;
   /**
    * The body, read by its Content-Type: JSON parsed, a form (urlencoded or multipart) as an object
-   * of its fields (files stay `File`s), `text/*` as a string; no body is `undefined`.
+   * of its fields (files as `File`s), `text/*` as a string; no body is `undefined`.
    */
   body?: StandardSchemaV1;
+  /**
+   * The body is a `multipart/form-data` form (an upload): it is read as it arrives, under these
+   * limits (`multipart()`'s, whose defaults `true` keeps), each file into a temporary file that its
+   * `File` reads from, removed once the request is over. A body of another type is refused with 415;
+   * the OpenAPI document describes a form, and the typed client sends one.
+   */
+  multipart?: true | MultipartContract;
   /**
    * The bodies the handler answers with, by status: `{ 201: User }`. Checked in development and
    * tests (see `checkResponses`), never in production by default.

@@ -25,6 +25,7 @@ import {
 import { problemResponse } from './problem';
 import { checkResponse } from './check-response';
 import { checkEventsOf } from './check-events';
+import { inputReadingOf } from './read-input';
 import { validateInput } from './validate-input';
 import { rawParams, ValidatedContext } from './validated-context';
 
@@ -81,10 +82,11 @@ function contractHandler<C extends EndpointContract>(
   const onInvalid = contract.onInvalid ?? settings.onInvalid;
   const responses = contract.responses;
   const events = contract.events;
+  const reading = inputReadingOf(contract);
 
   // Two declared parameters: dispatch gives a handler its Request only when it declares one.
   async function validatingHandler(request: Request, context?: EndpointContextInit): Promise<Response> {
-    const input = await validateInput(contract, request, rawParams(context));
+    const input = await validateInput(contract, request, rawParams(context), reading, context?.after);
     if ('issues' in input) {
       const { issues, omittedIssues, status } = input;
       return onInvalid
@@ -145,6 +147,17 @@ function assertContract(contract: unknown): asserts contract is EndpointContract
   }
   if (parts.events !== undefined && !isStandardSchema(parts.events)) {
     throw new TypeError(notASchema('contract.events', parts.events));
+  }
+  const form = parts.multipart;
+  if (form !== undefined && form !== true && (typeof form !== 'object' || form === null)) {
+    throw new TypeError(
+      'defineHandler: contract.multipart must be true or an object of multipart() options ({ limits, preservePath })',
+    );
+  }
+  if (form !== undefined && parts.body === undefined) {
+    throw new TypeError(
+      'defineHandler: contract.multipart says how the body is read: give a body schema too',
+    );
   }
 }
 

@@ -6,20 +6,34 @@
  *
  * A body that cannot be what its Content-Type says (JSON that does not parse, a broken
  * multipart body) is refused before any validation; one of a type no schema can be given (an
- * image, a PDF) is refused with 415.
+ * image, a PDF), or not the form a contract's `multipart` asks for, is refused with 415.
  */
+import { jsonSchemaOf, type EndpointContract, type StandardSchemaV1 } from '../contract';
+import {
+  MultipartError,
+  readForm,
+  resolveLimits,
+  type MultipartOptions,
+  type ReadFormOptions,
+} from '../multipart';
 import type { ContractIssue } from '../types';
 import { locationIssue } from './issues';
 
 /** What reading a body gave: its value, or why it cannot be validated and with which status. */
 export type BodyReading = { value: unknown } | { issue: ContractIssue; status: 400 | 415 };
 
-/** Keys and values as an object: one key, one value; a repeated key, an array of its values in order. */
-export function fieldsOf<V>(entries: Iterable<[string, V]>): Record<string, V | V[]> {
+/**
+ * Keys and values as an object: one key, one value; a repeated key, an array of its values in order,
+ * and so is a key in `arrays` sent once, for a schema that wants an array there.
+ */
+export function fieldsOf<V>(
+  entries: Iterable<[string, V]>,
+  arrays: ReadonlySet<string> = NO_KEYS,
+): Record<string, V | V[]> {
   const fields = new Map<string, V | V[]>();
   for (const [key, value] of entries) {
     const earlier = fields.get(key);
-    if (earlier === undefined) fields.set(key, value);
+    if (earlier === undefined) fields.set(key, arrays.has(key) ? [value] : value);
     else if (Array.isArray(earlier)) earlier.push(value);
     else fields.set(key, [earlier, value]);
   }
@@ -27,8 +41,32 @@ export function fieldsOf<V>(entries: Iterable<[string, V]>): Record<string, V | 
   return Object.fromEntries(fields);
 }
 
-export function queryOf(request: Request): Record<string, string | string[]> {
-  return fieldsOf(new URL(request.url).searchParams);
+const NO_KEYS: ReadonlySet<string> = new Set();
+
+/**
+ * The keys a schema of fields (a query, a form) declares as arrays (`type: 'array'` in its JSON
+ * Schema), found when first asked: a form sends a list as its key repeated, so a list of one is the
+ * key once, and it is still the array the schema wants. A union of one and many is left as sent.
+ * A validator without Standard JSON Schema gets the fields as they were sent.
+ */
+export function arrayKeysOf(schema: StandardSchemaV1 | undefined): () => ReadonlySet<string> {
+  let keys: ReadonlySet<string> | undefined;
+  return () => (keys ??= schema === undefined ? NO_KEYS : declaredArrays(schema));
+}
+
+function declaredArrays(schema: StandardSchemaV1): ReadonlySet<string> {
+  const converted = jsonSchemaOf(schema, 'input');
+  if ('problem' in converted) return NO_KEYS;
+  const properties = converted.schema.properties;
+  if (typeof properties !== 'object' || properties === null) return NO_KEYS;
+  const keys = Object.entries(properties)
+    .filter(([, property]) => (property as { type?: unknown } | null)?.type === 'array')
+    .map(([key]) => key);
+  return keys.length === 0 ? NO_KEYS : new Set(keys);
+}
+
+export function queryOf(request: Request, arrays: ReadonlySet<string>): Record<string, string | string[]> {
+  return fieldsOf(new URL(request.url).searchParams, arrays);
 }
 
 export function headersOf(request: Request): Record<string, string> {
@@ -36,14 +74,70 @@ export function headersOf(request: Request): Record<string, string> {
   return Object.fromEntries(request.headers);
 }
 
+/** How a contract reads a multipart body: whether it asks for one, and under which limits. */
+export interface FormReading {
+  /** The contract declares `multipart`: a body of any other type is refused. */
+  required: boolean;
+  options: Pick<ReadFormOptions, 'limits' | 'preservePath' | 'directory'>;
+  /** The fields the body's schema wants as arrays (a form's, urlencoded or multipart). */
+  arrays: () => ReadonlySet<string>;
+}
+
+/** How a contract reads its request, decided once per handler: its form, and the query's arrays. */
+export interface InputReading {
+  form: FormReading;
+  queryArrays: () => ReadonlySet<string>;
+}
+
+/** The contract's `multipart`, its limits resolved at once (a mistake in them is the contract's, found at load). */
+export function inputReadingOf(contract: EndpointContract): InputReading {
+  const declared = contract.multipart === true ? {} : contract.multipart;
+  let limits;
+  try {
+    limits = resolveLimits(declared?.limits);
+  } catch (error) {
+    throw new TypeError(`defineHandler: contract.${(error as Error).message}`);
+  }
+  return {
+    form: {
+      required: declared !== undefined,
+      options: { limits, preservePath: declared?.preservePath ?? false, directory: declared?.directory },
+      arrays: arrayKeysOf(contract.body),
+    },
+    queryArrays: arrayKeysOf(contract.query),
+  };
+}
+
 /**
  * The body's value: `undefined` when there is none; otherwise by media type. A body an Express
- * parser already read arrives here re-encoded by the bridge, so it reads the same way.
+ * parser already read arrives here re-encoded by the bridge, so it reads the same way. A
+ * multipart form is read as it arrives, under the contract's limits (`readForm`).
  */
-export async function readBody(request: Request): Promise<BodyReading> {
+export async function readBody(
+  request: Request,
+  form: FormReading,
+  after: MultipartOptions['after'],
+): Promise<BodyReading> {
   if (request.body === null) return { value: undefined };
   const contentType = request.headers.get('content-type') ?? '';
   const type = mediaType(contentType);
+  if (type === 'multipart/form-data') {
+    if (request.headers.get('content-length') === '0') return { value: undefined };
+    try {
+      return { value: fieldsOf(await readForm(request, { ...form.options, after }), form.arrays()) };
+    } catch (error) {
+      // Past a limit (413), the client gone, the route's bodyLimit: the host answers as for any body.
+      if (!(error instanceof MultipartError) || error.status !== 400) throw error;
+      return { issue: locationIssue('body', 'The body is not valid multipart/form-data'), status: 400 };
+    }
+  }
+  if (form.required) {
+    const sent = type === '' ? 'A body without a Content-Type' : `Content-Type ${type}`;
+    return {
+      issue: locationIssue('body', `${sent} is not what this endpoint reads: send multipart/form-data`),
+      status: 415,
+    };
+  }
   // Read whole first, so that an error of the stream (a body over the limit, a client that left)
   // stays itself for the host to answer, and only the parsing below can make a 400.
   const bytes = new Uint8Array(await request.arrayBuffer());
@@ -57,16 +151,7 @@ export async function readBody(request: Request): Promise<BodyReading> {
     }
   }
   if (type === 'application/x-www-form-urlencoded') {
-    return { value: fieldsOf(new URLSearchParams(utf8(bytes))) };
-  }
-  if (type === 'multipart/form-data') {
-    try {
-      // The Fetch standard's own multipart parser: fields are strings, files stay `File`s.
-      const form = await new Response(bytes, { headers: { 'content-type': contentType } }).formData();
-      return { value: fieldsOf(form) };
-    } catch {
-      return { issue: locationIssue('body', 'The body is not valid multipart/form-data'), status: 400 };
-    }
+    return { value: fieldsOf(new URLSearchParams(utf8(bytes)), form.arrays()) };
   }
   if (type.startsWith('text/')) return { value: utf8(bytes) };
   const sent = type === '' ? 'A body without a Content-Type' : `Content-Type ${type}`;

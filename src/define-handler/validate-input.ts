@@ -6,7 +6,7 @@
  */
 import type { ContractIssue, Params } from '../types';
 import { FoundIssues, validateWith } from './issues';
-import { headersOf, queryOf, readBody } from './read-input';
+import { headersOf, queryOf, readBody, type InputReading } from './read-input';
 import type { EndpointContract, InputLocation } from '../contract';
 
 export type InputValidation =
@@ -17,17 +17,25 @@ export async function validateInput(
   contract: EndpointContract,
   request: Request,
   params: Params,
+  reading: InputReading,
+  after: ((fn: () => unknown) => void) | undefined,
 ): Promise<InputValidation> {
   let body: unknown;
   if (contract.body) {
-    const reading = await readBody(request);
-    if ('issue' in reading) return { issues: [reading.issue], omittedIssues: 0, status: reading.status };
-    body = reading.value;
+    const read = await readBody(request, reading.form, after);
+    if ('issue' in read) return { issues: [read.issue], omittedIssues: 0, status: read.status };
+    body = read.value;
   }
   const issues = new FoundIssues();
   const values: Partial<Record<InputLocation, unknown>> = {};
   if (contract.params) values.params = await validateWith(contract.params, params, 'params', issues);
-  if (contract.query) values.query = await validateWith(contract.query, queryOf(request), 'query', issues);
+  if (contract.query)
+    values.query = await validateWith(
+      contract.query,
+      queryOf(request, reading.queryArrays()),
+      'query',
+      issues,
+    );
   if (contract.headers)
     values.headers = await validateWith(contract.headers, headersOf(request), 'headers', issues);
   if (contract.body) values.body = await validateWith(contract.body, body, 'body', issues);

@@ -79,6 +79,11 @@ export function whenRequestOver(request: Request, fn: () => unknown): boolean {
   return true;
 }
 
+/** Whether a mount is serving `request`, so that `whenRequestOver` would schedule work for it. */
+export function isServedRequest(request: Request): boolean {
+  return (request as WithCall)[CALL] !== undefined;
+}
+
 /** `after()` callbacks already ran: later ones run at once. */
 const RAN = 'ran';
 

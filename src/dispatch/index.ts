@@ -39,6 +39,7 @@ export {
   renewRequest,
   requestIfBuilt,
   whenRequestOver,
+  isServedRequest,
   type CallFront,
 } from './endpoint-call';
 export { Failure, type Outcome } from './run-route';

@@ -5,5 +5,6 @@
 export { multipart, type MultipartOptions } from './multipart';
 export { saveFile, type SaveFileOptions, type SavedFile } from './save-file';
 export { MultipartError } from './errors';
-export { DEFAULT_LIMITS, type MultipartLimits, type LimitsInput } from './limits';
+export { DEFAULT_LIMITS, resolveLimits, type MultipartLimits, type MultipartLimitsInput } from './limits';
 export type { Part } from './part';
+export { readForm, type FormEntries, type ReadFormOptions } from './read-form';

@@ -4,24 +4,9 @@
  * protect one, and a route that takes more says so.
  */
 import { byteSize } from '../dispatch';
+import type { MultipartLimits, MultipartLimitsInput } from '../types';
 
-export interface MultipartLimits {
-  /** Bytes of one file. Default 10 MiB. */
-  fileSize: number;
-  /** Number of files. Default 10. */
-  files: number;
-  /** Number of fields (parts without a filename). Default 100. */
-  fields: number;
-  /** Bytes of one field's value. Default 100 KiB (`express.urlencoded()`'s limit for a whole form). */
-  fieldSize: number;
-  /** Number of parts, files and fields together. Default 110. */
-  parts: number;
-  /**
-   * Bytes of one part's header block. Default 16 KiB (Node's limit for a request's headers). Past it
-   * busboy keeps reading but drops the rest of the header, so memory stays bounded.
-   */
-  headerSize: number;
-}
+export type { MultipartLimits, MultipartLimitsInput };
 
 export const DEFAULT_LIMITS: Readonly<MultipartLimits> = Object.freeze({
   fileSize: 10 * 1024 * 1024,
@@ -32,10 +17,7 @@ export const DEFAULT_LIMITS: Readonly<MultipartLimits> = Object.freeze({
   headerSize: 16 * 1024,
 });
 
-/** What a caller may pass: a number, a size as multer and body-parser spell it (`'50mb'`), or `Infinity`. */
-export type LimitsInput = { [Name in keyof MultipartLimits]?: number | string };
-
-export function resolveLimits(given: LimitsInput | undefined): MultipartLimits {
+export function resolveLimits(given: MultipartLimitsInput | undefined): MultipartLimits {
   const limits = { ...DEFAULT_LIMITS };
   for (const [name, value] of Object.entries(given ?? {}) as [keyof MultipartLimits, unknown][]) {
     if (value === undefined) continue;

@@ -13,17 +13,12 @@ import type { Readable } from 'node:stream';
 import { Busboy, type BusboyInstance } from '@fastify/busboy';
 import { whenRequestOver } from '../dispatch';
 import { MultipartError } from './errors';
-import { resolveLimits, type LimitsInput, type MultipartLimits } from './limits';
+import type { MultipartFormOptions } from '../types';
+import { resolveLimits, type MultipartLimits } from './limits';
 import { Part, type PartOwner } from './part';
 
-export interface MultipartOptions {
-  /** Limits, each a number (bytes or a count), a size as multer spells it (`'50mb'`), or `Infinity`. */
-  limits?: LimitsInput;
-  /**
-   * Keep the folders of a filename (`a/b.txt`) rather than only its last segment. Default `false`:
-   * a filename is a name, never a path to write to.
-   */
-  preservePath?: boolean;
+/** multipart()'s options: the limits and `preservePath` a contract's `multipart` takes too, and `after`. */
+export interface MultipartOptions extends MultipartFormOptions {
   /**
    * Runs a function once the request is over. The temporary files `saveFile()` writes are removed
    * then. A Request a mount serves needs none; for one made elsewhere (a unit test), pass the

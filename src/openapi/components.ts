@@ -6,7 +6,7 @@
  * document's root, not the schema's. Two different schemas never share a name: the second gets
  * `UserInput` (a request's form of it) or a number.
  */
-import type { Direction } from './json-schema';
+import type { Direction } from '../contract';
 import type { JsonSchema } from './types';
 
 /** Component names: `^[a-zA-Z0-9.\-_]+$` (section 4.8.7.1). */

@@ -4,10 +4,15 @@
  * contract's description fields. Requests are described by each schema's input, responses by its
  * output (a transform's result is what a client receives).
  */
-import { DESCRIPTION_FIELDS, type EndpointContract, type StandardSchemaV1 } from '../contract';
+import {
+  DESCRIPTION_FIELDS,
+  jsonSchemaOf,
+  type Direction,
+  type EndpointContract,
+  type StandardSchemaV1,
+} from '../contract';
 import { isNullBodyStatus } from '../dispatch';
 import { isObject, type SchemaComponents } from './components';
-import { jsonSchemaOf, type Direction } from './json-schema';
 import type { PathParam } from './paths';
 import type { JsonSchema } from './types';
 import type { OpenAPIVersion } from '../types';
@@ -69,10 +74,8 @@ export function buildOperation(source: OperationSource, settings: OperationSetti
 
   if (contract?.body) {
     const body = schema('body', contract.body, 'input');
-    operation.requestBody = {
-      required: true,
-      content: { [body.type === 'string' ? 'text/plain' : 'application/json']: { schema: body } },
-    };
+    const type = requestMediaType(contract, body, propertiesOf(body, settings.components));
+    operation.requestBody = { required: true, content: { [type]: { schema: body } } };
   }
 
   const responses: Json = {};
@@ -106,6 +109,25 @@ export function buildOperation(source: OperationSource, settings: OperationSetti
   if (Object.keys(responses).length === 0) responses.default = { description: 'The endpoint’s response' };
   operation.responses = responses;
   return operation;
+}
+
+/**
+ * What a client sends the body as: a form where the contract reads one (`multipart`) or where the
+ * schema has a file in it (a binary string, as Zod's `z.file()` describes one: OpenAPI 3.1's
+ * section 4.8.14.3 on uploads), text for a string schema, JSON otherwise.
+ */
+function requestMediaType(contract: EndpointContract, body: JsonSchema, properties: Json): string {
+  if (contract.multipart !== undefined || Object.values(properties).some(isBinary)) {
+    return 'multipart/form-data';
+  }
+  return body.type === 'string' ? 'text/plain' : 'application/json';
+}
+
+/** A file's schema, or an array of them. */
+function isBinary(schema: unknown): boolean {
+  if (!isObject(schema)) return false;
+  if (schema.format === 'binary' || schema.contentEncoding === 'binary') return true;
+  return schema.type === 'array' && isBinary(schema.items);
 }
 
 /**

@@ -17,6 +17,12 @@ export type {
 export type { EndpointErrorInfo, ErrorReporter } from './errors';
 export type { ContractLocation, ContractSummary, ContractIssue, InvalidInputHandler } from './contracts';
 export type { EndpointsManifest, MountOptions } from './mount';
+export type {
+  MultipartContract,
+  MultipartLimits,
+  MultipartLimitsInput,
+  MultipartFormOptions,
+} from './multipart';
 export type { DevOptions, DevLogger, DevProblem, DevReload } from './dev';
 export type {
   WebSocketHandler,

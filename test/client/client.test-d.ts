@@ -36,6 +36,13 @@ export async function calls(): Promise<void> {
   // @ts-expect-error -- the body is required
   await api.POST('/api/users');
 
+  // A multipart contract's body: its fields and its files, sent as a form.
+  const photo = new File(['x'], 'x.png', { type: 'image/png' });
+  const uploaded = await api.POST('/uploads', { body: { title: 'Holiday', photos: [photo] } });
+  if (uploaded.status === 201) void uploaded.data.count.toFixed();
+  // @ts-expect-error -- photos are Files, not names
+  await api.POST('/uploads', { body: { title: 'Holiday', photos: ['x.png'] } });
+
   // The query is typed from the contract's input: limit may be given as a string, coerced by the schema.
   const list = await api.GET('/api/users', { query: { limit: 10, tag: ['a', 'b'] } });
   if (list.status === 200) void list.data.users[0]?.email;

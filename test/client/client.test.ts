@@ -50,6 +50,22 @@ function calls(client: () => ReturnType<typeof createClient<Api>>) {
     ]);
   });
 
+  it('sends a body with files in it as a form, which a multipart contract reads', async () => {
+    const api = client();
+    const png = (text: string) => new File([text], `${text}.png`, { type: 'image/png' });
+    const uploaded = await api.POST('/uploads', { body: { title: 'Holiday', photos: [png('a'), png('b')] } });
+    expect([uploaded.status, uploaded.data]).to.deep.equal([201, { count: 2 }]);
+    // An array of one is the field once, and still the array the contract's schema wants.
+    const one = await api.POST('/uploads', { body: { title: 'One', photos: [png('c')] } });
+    expect([one.status, one.data]).to.deep.equal([201, { count: 1 }]);
+    // A field that is an object has no form spelling: the call says so rather than sending "[object Object]".
+    const nested = api.POST('/uploads', { body: { title: { text: 'x' }, photos: [png('a')] } as never });
+    await nested.then(
+      () => expect.fail('expected a TypeError'),
+      (error: unknown) => expect(String(error)).to.match(/form field "title" is an object/),
+    );
+  });
+
   it('calls QUERY, ANY, catch-alls, text answers and a 204', async () => {
     const api = client();
     expect((await api.QUERY('/search', { body: { text: 'ada' } })).data).to.deep.equal({ hits: ['ada'] });

@@ -18,6 +18,10 @@ export interface Api {
     params: { id: string };
     methods: EndpointMethods<typeof import('../fixtures/openapi-app/app/api/users/[id]/endpoint.js')>;
   };
+  '/avatars': {
+    params: Record<string, never>;
+    methods: EndpointMethods<typeof import('../fixtures/openapi-app/app/avatars/endpoint.js')>;
+  };
   '/contact': {
     params: Record<string, never>;
     methods: EndpointMethods<typeof import('../fixtures/openapi-app/app/contact/endpoint.js')>;
@@ -49,5 +53,9 @@ export interface Api {
   '/stats': {
     params: Record<string, never>;
     methods: EndpointMethods<typeof import('../fixtures/openapi-app/app/(admin)/stats/endpoint.js')>;
+  };
+  '/uploads': {
+    params: Record<string, never>;
+    methods: EndpointMethods<typeof import('../fixtures/openapi-app/app/uploads/endpoint.js')>;
   };
 }

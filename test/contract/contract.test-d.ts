@@ -155,3 +155,18 @@ mountEndpoints({
     if (error instanceof EventContractError) void [error.event.event, error.event.id, error.issues[0]?.path];
   },
 });
+
+// A multipart contract: the body's files are Files, and its options are typed.
+export const UPLOAD = defineHandler(
+  {
+    body: z.object({ title: z.string(), photos: z.array(z.file()) }),
+    multipart: { limits: { fileSize: '5mb', files: 3 }, preservePath: false, directory: '/var/uploads' },
+  },
+  (_request, { body }) => {
+    const photos: File[] = body.photos;
+    assertType<Equal<typeof body.photos, File[]>>();
+    return Response.json({ count: photos.length });
+  },
+);
+// @ts-expect-error -- no such limit
+defineHandler({ body: z.object({}), multipart: { limits: { size: 1 } } }, () => new Response());

@@ -156,6 +156,72 @@ describe('contracts: defineHandler called directly', () => {
       expect(headers).to.deep.equal({ 'x-custom': 'Yes' });
     });
 
+    it('a multipart contract called directly: files in memory without an after(), on disk with one', async () => {
+      const handler = defineHandler(
+        { body: handWritten(), multipart: { limits: { fileSize: 8 } } },
+        async (_request, { body }) => {
+          const { note, file } = body as { note: string; file: File };
+          return Response.json({ note, name: file.name, text: await file.text() });
+        },
+      );
+      const form = () => {
+        const data = new FormData();
+        data.append('note', 'hi');
+        data.append('file', new File(['12345678'], 'n.txt', { type: 'text/plain' }));
+        return data;
+      };
+      const direct = await handler(post('/', form()));
+      expect(await direct.json()).to.deep.equal({ note: 'hi', name: 'n.txt', text: '12345678' });
+      const withAfter = await handler(post('/', form()), createTestContext());
+      expect(await withAfter.json()).to.deep.equal({ note: 'hi', name: 'n.txt', text: '12345678' });
+
+      const over = new FormData();
+      over.append('file', new File(['123456789'], 'n.txt'));
+      const error = await handler(post('/', over)).then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      );
+      expect(error).to.include({ name: 'MultipartError', status: 413, code: 'LIMIT_FILE_SIZE' });
+    });
+
+    it('a key the schema wants as an array is one when sent once: in the query and in forms; unions stay as sent', async () => {
+      const handler = defineHandler(
+        {
+          query: z.object({ tag: z.array(z.string()), one: z.union([z.string(), z.array(z.string())]) }),
+          body: z.object({ files: z.array(z.file()), name: z.string() }),
+        },
+        (_request, { query, body }) =>
+          Response.json({ query, files: body.files.map((file) => file.name), name: body.name }),
+      );
+      const form = new FormData();
+      form.append('files', new File(['x'], 'only.txt'));
+      form.append('name', 'n');
+      const res = await handler(post('/?tag=a&one=b', form));
+      expect(await res.json()).to.deep.equal({
+        query: { tag: ['a'], one: 'b' },
+        files: ['only.txt'],
+        name: 'n',
+      });
+      const urlencoded = defineHandler(
+        { body: z.object({ tags: z.array(z.string()) }) },
+        (_request, { body }) => Response.json(body),
+      );
+      const encoded = await urlencoded(
+        post('/', 'tags=x', { 'content-type': 'application/x-www-form-urlencoded' }),
+      );
+      expect(await encoded.json()).to.deep.equal({ tags: ['x'] });
+    });
+
+    it('multipart: true reads a form under the default limits, and refuses any other type', async () => {
+      const handler = defineHandler({ body: handWritten(), multipart: true }, echo);
+      const res = await handler(post('/', 'a=1', { 'content-type': 'application/x-www-form-urlencoded' }));
+      expect(res.status).to.equal(415);
+      const problem = (await res.json()) as { issues: { message: string }[] };
+      expect(problem.issues[0]!.message).to.equal(
+        'Content-Type application/x-www-form-urlencoded is not what this endpoint reads: send multipart/form-data',
+      );
+    });
+
     it('a contract without a body schema leaves the body unread', async () => {
       let used: boolean | undefined;
       const handler = defineHandler({ query: handWritten() }, (request) => {
@@ -362,6 +428,21 @@ describe('contracts: defineHandler called directly', () => {
         /onInvalid must be a function/,
       ],
       ['no handler', () => defineHandler({}, undefined as never), /the handler must be a function/],
+      [
+        'multipart not an object',
+        () => defineHandler({ body: z.object({}), multipart: 'yes' } as never, echo),
+        /contract\.multipart must be true or an object/,
+      ],
+      [
+        'multipart without a body schema',
+        () => defineHandler({ multipart: true }, echo),
+        /contract\.multipart says how the body is read: give a body schema too/,
+      ],
+      [
+        'a multipart limit that is not one',
+        () => defineHandler({ body: z.object({}), multipart: { limits: { fileSize: 'big' } } }, echo),
+        /defineHandler: contract\.multipart: limits\.fileSize must be a number/,
+      ],
     ];
     for (const [what, call, message] of cases) {
       it(what, () => {

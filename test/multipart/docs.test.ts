@@ -70,3 +70,61 @@ describe("docs/uploads.md's endpoint", () => {
     expect(((await response.json()) as { error: string }).error).to.match(/limit of 20971520 bytes/);
   });
 });
+
+describe("docs/uploads.md's contract", () => {
+  let server: Listening;
+  before(async () => {
+    const { code } = snippet('uploads-contract');
+    const file = path.join(SCRATCH, 'contract-app/api/albums/endpoint.ts');
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, code.replace("from 'express-file-endpoints'", `from ${JSON.stringify(SOURCE)}`));
+    const app = express();
+    await mountEndpoints(app, { dir: path.join(SCRATCH, 'contract-app') });
+    app.use(
+      (
+        error: { status?: number; message: string },
+        _req: express.Request,
+        res: express.Response,
+        _next: express.NextFunction,
+      ) => {
+        res.status(error.status ?? 500).json({ error: error.message });
+      },
+    );
+    server = await listen(http.createServer(app));
+  });
+  after(async () => {
+    await server.close();
+    rmSync(SCRATCH, { recursive: true, force: true });
+  });
+
+  it('answers the title and each photo, one photo sent being the array the schema wants', async () => {
+    const form = new FormData();
+    form.append('title', 'Summer');
+    form.append(
+      'photos',
+      new Blob([new Uint8Array(bytesOf(3 * 1024 * 1024, 5))], { type: 'image/jpeg' }),
+      'beach.jpg',
+    );
+    const response = await fetch(`${server.url}/api/albums`, { method: 'POST', body: form });
+    expect(response.status).to.equal(201);
+    expect(await response.json()).to.deep.equal({
+      title: 'Summer',
+      photos: [{ name: 'beach.jpg', size: 3 * 1024 * 1024 }],
+    });
+  });
+
+  it('refuses a photo over the contract’s fileSize with a 413 for the error handler, and a GIF with a 400', async () => {
+    const big = new FormData();
+    big.append('title', 'Big');
+    big.append('photos', new Blob([new Uint8Array(20 * 1024 * 1024 + 1)], { type: 'image/png' }), 'big.png');
+    const tooLarge = await fetch(`${server.url}/api/albums`, { method: 'POST', body: big });
+    expect(tooLarge.status).to.equal(413);
+    expect(((await tooLarge.json()) as { error: string }).error).to.match(/limit of 20971520 bytes/);
+
+    const gif = new FormData();
+    gif.append('title', 'Gif');
+    gif.append('photos', new Blob([new Uint8Array(10)], { type: 'image/gif' }), 'a.gif');
+    const wrongType = await fetch(`${server.url}/api/albums`, { method: 'POST', body: gif });
+    expect(wrongType.status).to.equal(400);
+  });
+});

@@ -50,8 +50,25 @@ describe('OpenAPI document of a tree with every convention', () => {
         '/plain',
         '/search',
         '/stats',
+        '/uploads',
+        '/avatars',
       ].sort(),
     );
+  });
+
+  it('documents an upload as a multipart/form-data body, its files as binary strings of their media types', async () => {
+    const { paths, components } = await documentOf('3.1');
+    const upload = paths['/uploads'].post.requestBody;
+    expect(Object.keys(upload.content)).to.deep.equal(['multipart/form-data']);
+    const schema = upload.content['multipart/form-data'].schema as Json;
+    const resolved = schema.$ref ? components.schemas[String(schema.$ref).split('/').pop()!] : schema;
+    expect(resolved.properties.title).to.deep.equal({ type: 'string' });
+    expect(resolved.properties.photos.items).to.include({ type: 'string', format: 'binary' });
+    expect(JSON.stringify(resolved.properties.photos.items)).to.include('"contentMediaType":"image/png"');
+    // A body schema with a file in it is a form even where the contract does not say `multipart`.
+    expect(Object.keys(paths['/avatars'].put.requestBody.content)).to.deep.equal(['multipart/form-data']);
+    // JSON bodies stay JSON.
+    expect(Object.keys(paths['/api/users'].post.requestBody.content)).to.deep.equal(['application/json']);
   });
 
   it('documents path params: from the contract, and a catch-all as one string spanning segments', async () => {

@@ -230,9 +230,11 @@ function runtimeHost(key: RuntimeKey, binary: string): Host<Served> {
       if (needNode.length > 0) throw new Error(`${pin.label} has no Node app for ${needNode.join(', ')}`);
       let harness = harnesses.get(key);
       if (!harness) {
-        // Write access to the temporary folder only: where test/multipart's uploads are saved, as an app
-        // that saves uploads has it.
-        const uploads = [`--allow-write=${tmpdir()}`];
+        // Write access to where uploads are saved only, as an app that saves uploads has it: the temporary
+        // folder (test/multipart) and the contract fixture's own folder (test/contract/uploads.test.ts).
+        const uploads = [
+          `--allow-write=${tmpdir()},${path.join(ROOT, 'test/fixtures/contract-app/.uploads')}`,
+        ];
         harness = new Harness(runtimeCommand(key, binary, HARNESS, [libraryBundle()], uploads));
         harnesses.set(key, harness);
       }

@@ -1,11 +1,13 @@
 /**
- * A contract's schema as JSON Schema, through Standard JSON Schema (https://standard-schema.dev):
+ * A contract's schema as JSON Schema, for the OpenAPI document and for reading forms, through Standard JSON Schema (https://standard-schema.dev):
  * `~standard.jsonSchema.input()` for what a client sends, `.output()` for what it gets back. A
  * validator that does not implement it, or a schema it cannot describe (Zod's `z.date()`), is a
  * warning, never an error: the operation is still documented, with an open schema.
  */
-import type { StandardJSONSchemaV1, StandardSchemaV1 } from '../contract';
-import type { JsonSchema } from './types';
+import type { StandardJSONSchemaV1, StandardSchemaV1 } from './standard-schema';
+
+/** A JSON Schema, keyword by keyword. */
+export type JsonSchema = { [keyword: string]: unknown };
 
 export type Direction = 'input' | 'output';
 
