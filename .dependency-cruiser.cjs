@@ -9,8 +9,8 @@
  * sending files as res.sendFile and express.static do, multipart bodies; development mode, `check`, validating
  * requests by their contracts, the test
  * helpers, bridgeMiddleware, the OpenAPI document, the typed client, reading a build, WebSockets and
- * the Redis backplane and cache; mounting and
- * writing a build; the entry points, the library's and the command line's.
+ * the Redis backplane and cache; mounting,
+ * writing a build and migrating an Express app's routes; the entry points, the library's and the command line's.
  * A folder may import from itself and from any floor below its own, never from its own floor's
  * other folders or from above.
  */
@@ -54,7 +54,7 @@ const FLOORS = [
     'src/websocket/',
     'src/redis-backplane/',
   ],
-  ['src/mount.ts', 'src/build/'],
+  ['src/mount.ts', 'src/build/', 'src/migrate/'],
   ['src/index.ts', 'src/cli/'],
 ];
 

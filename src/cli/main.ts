@@ -4,7 +4,8 @@
  * its options for node:util's parseArgs, and what it runs), so a new command is one more entry and one more file
  * beside this one. `check` and `routes` read files statically and never run endpoint code (`check --load` runs
  * it in a child process); `init` adds a starter endpoint to an app; `typegen` writes the typed-routes file;
- * `openapi` prints the OpenAPI document, from modules loaded in a child process too.
+ * `openapi` prints the OpenAPI document, from modules loaded in a child process too; `migrate` moves an Express
+ * app's routes into endpoint files.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { LOAD_WORKER_FLAG, runLoadWorker } from '../check';
@@ -12,6 +13,7 @@ import { libraryVersion } from '../manifest';
 import { build } from './build';
 import { check } from './check';
 import { init } from './init';
+import { migrate } from './migrate';
 import { openapi, OPENAPI_WORKER_FLAG, runOpenAPIWorker } from './openapi';
 import { routes } from './routes';
 import { typegen } from './typegen';
@@ -24,7 +26,7 @@ interface Command {
   synopsis: string;
   /** One entry per line of the usage. */
   summary: readonly string[];
-  /** Its options besides --help; every command takes at most one folder argument. */
+  /** Its options besides --help; every command takes at most one folder (or, for migrate, file) argument. */
   options: Options;
   run(dir: string | undefined, values: Values): number | Promise<number>;
 }
@@ -90,6 +92,33 @@ const COMMANDS: Record<string, Command> = {
           out: values.out as string | undefined,
           format: values.format as string | undefined,
           version: values.version as string | undefined,
+        },
+        process.argv[1] as string,
+      ),
+  },
+  migrate: {
+    synopsis: 'migrate [entry] [options]',
+    summary: [
+      "move the Express app's routes (from entry, default package.json main) into endpoint files:",
+      'prints the plan, the routes it leaves and why, and the diff. --write makes the changes',
+      '(on a clean git tree, or --allow-dirty), --dir folder (default app), --only path|file, --json',
+    ],
+    options: {
+      dir: { type: 'string' },
+      write: { type: 'boolean' },
+      only: { type: 'string' },
+      json: { type: 'boolean' },
+      'allow-dirty': { type: 'boolean' },
+    },
+    run: (entry, values) =>
+      migrate(
+        entry,
+        {
+          ...(values.dir !== undefined ? { dir: values.dir as string } : {}),
+          ...(values.only !== undefined ? { only: values.only as string } : {}),
+          write: values.write === true,
+          json: values.json === true,
+          allowDirty: values['allow-dirty'] === true,
         },
         process.argv[1] as string,
       ),

@@ -1,0 +1,737 @@
+/**
+ * The migration, planned: the routes found, grouped into one endpoint file per folder, each handler rewritten
+ * as a Response where the command can and moved as it is (through `expressMiddleware`) where it cannot, the
+ * route middleware beside it, the moved routes' statements deleted from their routers, and the tree mounted
+ * in the entry where the first router was. Nothing is written here: `writePlan` does that.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { createTwoFilesPatch } from 'diff';
+import MagicString from 'magic-string';
+import { folderPath, overlaps, type PathSegment } from './express-path';
+import {
+  findRoutes,
+  rel,
+  setMessageRoot,
+  type AppFile,
+  type Discovery,
+  type Binding,
+  type FoundRoute,
+  type LeftRoute,
+} from './find-routes';
+import { rewriteHandler, type RewriteOptions } from './rewrite-handler';
+import { freeNames, type Node } from './syntax';
+
+export interface MigrateOptions {
+  /** The app's entry file. */
+  entry: string;
+  /** The tree's folder. */
+  dir: string;
+  /** Only the routes under this path (`/api/users`), or of this router file. */
+  only?: string;
+  /** Express's major version; read from the app's installed express when not given. */
+  major?: number;
+}
+
+export interface MovedRoute {
+  method: string;
+  path: string;
+  from: string;
+  to: string;
+  /** `rewritten`: a Response handler; `as-is`: the Express handler, run with req and res. */
+  how: 'rewritten' | 'as-is';
+  /** Why it moved as it was, or what it still reads of Node. */
+  note?: string;
+}
+
+export interface FileChange {
+  file: string;
+  before: string | null;
+  after: string;
+}
+
+export interface Plan {
+  root: string;
+  major: number;
+  found: number;
+  moved: MovedRoute[];
+  left: LeftRoute[];
+  changes: FileChange[];
+  notes: string[];
+}
+
+const GLOBALS = new Set(Object.getOwnPropertyNames(globalThis));
+for (const name of ['require', 'module', 'exports', '__dirname', '__filename', 'undefined', 'arguments'])
+  GLOBALS.add(name);
+
+export function planMigration(options: MigrateOptions): Plan {
+  const entry = path.resolve(options.entry);
+  const root = appRoot(entry);
+  setMessageRoot(root);
+  const dir = path.resolve(options.dir);
+  const major = options.major ?? expressMajor(root);
+  const discovery = findRoutes(entry, major);
+  const left = [...discovery.left];
+  const notes: string[] = [];
+  const leave = (route: FoundRoute, reason: string) =>
+    left.push({
+      what: `${route.method === 'ANY' ? 'all' : route.method.toLowerCase()} ${route.path}`,
+      file: route.file,
+      line: route.line,
+      reason,
+    });
+
+  let candidates = discovery.routes;
+  if (options.only !== undefined) {
+    const only = options.only;
+    const file = path.resolve(only);
+    candidates = candidates.filter((r) =>
+      only.startsWith('/') && !existsSync(file)
+        ? r.path === only || r.path.startsWith(`${only.replace(/\/$/, '')}/`)
+        : r.file === file,
+    );
+  }
+
+  // What each route needs from its file, and whether it can have it in another file.
+  const needs = new Map<FoundRoute, Map<string, Binding>>();
+  const movable = candidates.filter((route) => {
+    const appFile = discovery.files.get(route.file)!;
+    const carried = new Map<string, Binding>();
+    const problem = collectNeeds([route.handler, ...route.middleware], appFile, carried);
+    if (problem) {
+      leave(route, problem);
+      return false;
+    }
+    needs.set(route, carried);
+    return true;
+  });
+  // The tree is mounted in front of the routers: a route some path of which an endpoint already answers
+  // would be answered by it, not by the file the command writes.
+  const tree = existingEndpoints(dir);
+  for (const route of [...movable]) {
+    const covering = tree.find((endpoint) => route.variants.some((v) => overlaps(endpoint.segments, v)));
+    if (!covering) continue;
+    movable.splice(movable.indexOf(route), 1);
+    leave(
+      route,
+      `${rel(covering.file)} answers some of its paths first: the tree is in front of the routers`,
+    );
+  }
+  // A statement moves whole (a route() chain declares several routes), or not at all.
+  const moving = new Set(movable);
+  for (const route of movable) {
+    if (route.statement.routes.some((other) => !moving.has(other))) {
+      moving.delete(route);
+      leave(route, 'another method of its route() chain stays, and the chain moves whole or not at all');
+    }
+  }
+
+  // One endpoint file per folder.
+  const folders = new Map<string, { segments: PathSegment[]; routes: FoundRoute[] }>();
+  for (const route of moving) {
+    for (const segments of route.variants) {
+      const key = folderPath(segments);
+      const folder = folders.get(key) ?? { segments, routes: [] };
+      folder.routes.push(route);
+      folders.set(key, folder);
+    }
+  }
+  const changes: FileChange[] = [];
+  const moved: MovedRoute[] = [];
+  const unmoved = new Set<FoundRoute>();
+  const planned = [...folders.keys()];
+  for (const [key, folder] of folders) {
+    const first = folder.routes[0]!;
+    const ext = path.extname(first.file) || '.js';
+    const folderDir = path.join(dir, key);
+    const endpointFile = path.join(folderDir, `endpoint${ext}`);
+    const existing = ['.js', '.ts', '.mjs', '.cjs', '.mts', '.cts']
+      .map((e) => path.join(folderDir, `endpoint${e}`))
+      .find(existsSync);
+    const kind = moduleKind(discovery.files.get(first.file)!);
+    // Route middleware every method of the folder shares goes to its middleware file, when no endpoint lies
+    // below the folder for it to wrap too.
+    const chains = folder.routes.map((r) => chainKey(r));
+    const below =
+      planned.some((other) => other !== key && (key === '' ? true : other.startsWith(`${key}/`))) ||
+      hasEndpointsBelow(folderDir);
+    const middlewareExt = kind.typescript ? '.ts' : '.js';
+    const middlewareFile = path.join(folderDir, `middleware${middlewareExt}`);
+    const shared =
+      chains[0] !== '' && chains.every((c) => c === chains[0]) && !below && !existsSync(middlewareFile);
+    const generated = endpointModule(
+      folder.segments,
+      folder.routes,
+      needs,
+      endpointFile,
+      kind,
+      major,
+      shared,
+      discovery.front,
+      discovery.files,
+    );
+    if (existing && readFileSync(existing, 'utf8') !== generated.text) {
+      for (const route of folder.routes) unmoved.add(route);
+      continue;
+    }
+    if (!existing) changes.push({ file: endpointFile, before: null, after: generated.text });
+    if (shared)
+      changes.push({
+        file: middlewareFile,
+        before: null,
+        after: middlewareModule(first, needs.get(first)!, middlewareFile, kind, discovery.files),
+      });
+    for (const route of folder.routes) {
+      const how = generated.how.get(route)!;
+      moved.push({
+        method: route.method,
+        path: route.path,
+        from: `${rel(route.file)}:${route.line}`,
+        to: rel(endpointFile),
+        ...how,
+      });
+    }
+  }
+  for (const route of unmoved) {
+    leave(
+      route,
+      `${rel(path.join(dir, folderPath(route.variants[0]!)))} already has an endpoint file, other than the one the command would write`,
+    );
+  }
+
+  // The routers, without the statements that moved.
+  const removed = new Map<string, Set<string>>();
+  const edits = new Map<string, MagicString>();
+  for (const route of moving) {
+    if (unmoved.has(route) || route.statement.routes.some((r) => unmoved.has(r))) continue;
+    const key = route.statement.range.join(':');
+    const done = removed.get(route.file) ?? new Set();
+    if (done.has(key)) continue;
+    done.add(key);
+    removed.set(route.file, done);
+    const edit = edits.get(route.file) ?? new MagicString(discovery.files.get(route.file)!.source);
+    edit.remove(...route.statement.range);
+    edits.set(route.file, edit);
+  }
+  if (moved.length > 0 && !discovery.mounted) {
+    const mount = discovery.mountBefore;
+    if (!mount)
+      notes.push(
+        `No app found in ${rel(entry)} to mount the tree in: mount it where its routers were (docs/migrating.md).`,
+      );
+    else {
+      const appFile = discovery.files.get(mount.file)!;
+      const edit = edits.get(mount.file) ?? new MagicString(appFile.source);
+      addMount(edit, appFile, mount, dir);
+      edits.set(mount.file, edit);
+    }
+  }
+  for (const [file, edit] of edits) {
+    const before = discovery.files.get(file)!.source;
+    changes.push({ file, before, after: edit.toString() });
+  }
+  for (const route of candidates)
+    if (!moving.has(route) && !left.some((l) => l.file === route.file && l.line === route.line))
+      leave(route, 'it stays with its route() chain');
+  left.sort((a, b) => (a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1));
+  return { root, major, found: discovery.routes.length + discovery.left.length, moved, left, changes, notes };
+}
+
+/**
+ * The source of a node as it would read at the start of a line: the indentation of the line it starts on
+ * taken off each of its lines, so a handler written inside `router.post(` reads flush in its new file.
+ */
+export function sourceOf(appFile: AppFile | string, node: Node): string {
+  const source = typeof appFile === 'string' ? appFile : appFile.source;
+  return dedent(source.slice(node.start!, node.end!), lineIndent(source, node.start!));
+}
+
+export function lineIndent(source: string, offset: number): number {
+  const lineStart = source.lastIndexOf('\n', offset - 1) + 1;
+  return /^[ \t]*/.exec(source.slice(lineStart))![0].length;
+}
+
+export function dedent(text: string, by: number): string {
+  if (by === 0) return text;
+  return text
+    .split('\n')
+    .map((line, i) => (i === 0 ? line : line.slice(Math.min(by, /^[ \t]*/.exec(line)![0].length))))
+    .join('\n');
+}
+
+/** Writes a plan's files, creating folders. */
+export function writePlan(plan: Plan): void {
+  for (const change of plan.changes) {
+    mkdirSync(path.dirname(change.file), { recursive: true });
+    writeFileSync(change.file, change.after);
+  }
+}
+
+/** The unified diff of every file the plan creates or changes, paths relative to the app. */
+export function planDiff(plan: Plan): string {
+  return plan.changes
+    .map((change) => {
+      const name = path.relative(plan.root, change.file);
+      return createTwoFilesPatch(
+        change.before === null ? '/dev/null' : `a/${name}`,
+        `b/${name}`,
+        change.before ?? '',
+        change.after,
+        undefined,
+        undefined,
+        { context: 3 },
+      )
+        .split('\n')
+        .slice(1) // the "Index:" and "====" lines jsdiff starts with
+        .filter((line, i) => !(i === 0 && /^=+$/.test(line)))
+        .join('\n');
+    })
+    .join('');
+}
+
+interface ModuleKind {
+  typescript: boolean;
+  esModule: boolean;
+}
+
+function moduleKind(appFile: AppFile): ModuleKind {
+  return {
+    typescript: /\.[cm]?ts$/.test(appFile.file),
+    esModule: appFile.esModule || /\.m[jt]s$/.test(appFile.file),
+  };
+}
+
+/** Where the app's package.json is: the folder paths are relative to. */
+function appRoot(entry: string): string {
+  for (let dir = path.dirname(entry); ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'package.json'))) return dir;
+    if (path.dirname(dir) === dir) return path.dirname(entry);
+  }
+}
+
+/** The major version of the express the app has installed; 5 when none is found. */
+function expressMajor(root: string): number {
+  try {
+    const file = createRequire(path.join(root, 'package.json')).resolve('express/package.json');
+    return Number((JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version.split('.')[0]);
+  } catch {
+    return 5;
+  }
+}
+
+/** The endpoint files under the tree's folder, with the segments of their folders (groups add none). */
+function existingEndpoints(dir: string): { file: string; segments: PathSegment[] }[] {
+  const found: { file: string; segments: PathSegment[] }[] = [];
+  const walk = (folder: string, segments: PathSegment[]) => {
+    let names: string[];
+    try {
+      names = readdirSync(folder);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const full = path.join(folder, name);
+      if (/^endpoint\.[cm]?[jt]s$/.test(name)) found.push({ file: full, segments });
+      else if (!name.includes('.') || /^\[/.test(name)) {
+        if (name === 'node_modules' || name.startsWith('_')) continue;
+        const catchAll = /^\[\[?\.\.\.(.+?)\]\]?$/.exec(name);
+        const param = /^\[(.+)\]$/.exec(name);
+        const segment: PathSegment | undefined = /^\(.*\)$/.test(name)
+          ? undefined
+          : catchAll
+            ? { kind: 'catchAll', value: catchAll[1]! }
+            : param
+              ? { kind: 'param', value: param[1]! }
+              : { kind: 'static', value: name };
+        walk(full, segment ? [...segments, segment] : segments);
+      }
+    }
+  };
+  walk(dir, []);
+  return found;
+}
+
+function hasEndpointsBelow(folder: string): boolean {
+  // A folder the command writes into is new, or holds the endpoint being compared: nothing below is rare
+  // enough that an existing subfolder is reason enough to keep the middleware in the endpoint.
+  return existsSync(folder) && readdirSync(folder).some((name) => !name.includes('.'));
+}
+
+/** The middleware a route runs behind, as one text, to tell which routes share theirs. */
+function chainKey(route: FoundRoute): string {
+  return route.middleware.map((m) => `${route.file}:${m.start}`).join(',');
+}
+
+/**
+ * The top-level names the route's code reads from its file: imports it re-imports, `const`s and functions it
+ * copies (with what they read in turn). A reason when one cannot go along.
+ */
+function collectNeeds(
+  nodes: readonly Node[],
+  appFile: AppFile,
+  into: Map<string, Binding>,
+): string | undefined {
+  for (const node of nodes) {
+    for (const name of freeNames(node)) {
+      if (into.has(name)) continue;
+      const binding = appFile.bindings.get(name);
+      if (!binding) {
+        if (GLOBALS.has(name)) continue;
+        return `it uses ${name}, which is not declared at the top of ${rel(appFile.file)}: the command moves only what it can import or copy`;
+      }
+      if (binding.kind === 'app' || binding.kind === 'router')
+        return `it uses the ${binding.kind} ${name} itself`;
+      if (binding.kind === 'local' && binding.mutable) {
+        return `it uses ${name}, a variable of ${rel(appFile.file)} that other code may change: make it a module of its own that both import`;
+      }
+      into.set(name, binding);
+      if (binding.kind === 'local') {
+        const problem = collectNeeds([binding.declaration], appFile, into);
+        if (problem) return problem;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Import statements and copied declarations for the names a module needs, from the file they came from. */
+function preamble(
+  needs: Map<string, Binding>,
+  from: AppFile,
+  file: string,
+  kind: ModuleKind,
+  extra: [string, string, string][],
+): string {
+  const bySpecifier = new Map<string, { default?: string; namespace?: string; named: [string, string][] }>();
+  const add = (specifier: string, imported: string, local: string) => {
+    const entry = bySpecifier.get(specifier) ?? { named: [] };
+    if (imported === 'default') entry.default = local;
+    else if (imported === '*') entry.namespace = local;
+    else if (!entry.named.some(([, l]) => l === local)) entry.named.push([imported, local]);
+    bySpecifier.set(specifier, entry);
+  };
+  for (const [specifier, imported, local] of extra) add(specifier, imported, local);
+  const copied: Node[] = [];
+  for (const [name, binding] of needs) {
+    if (binding.kind === 'import')
+      add(moveSpecifier(binding.specifier, from.file, file), binding.imported, name);
+    else if (binding.kind === 'express') add('express', 'default', name);
+    else if (binding.kind === 'router-factory') add('express', 'Router', name);
+    else if (binding.kind === 'local' && !copied.includes(binding.declaration))
+      copied.push(binding.declaration);
+  }
+  const lines: string[] = [];
+  for (const [specifier, { default: def, namespace, named }] of bySpecifier) {
+    const list = named
+      .map(([imported, local]) =>
+        imported === local ? local : kind.esModule ? `${imported} as ${local}` : `${imported}: ${local}`,
+      )
+      .join(', ');
+    if (kind.esModule) {
+      const parts = [
+        ...(def ? [def] : []),
+        ...(namespace ? [`* as ${namespace}`] : []),
+        ...(list ? [`{ ${list} }`] : []),
+      ];
+      lines.push(`import ${parts.join(', ')} from '${specifier}';`);
+    } else {
+      if (def) lines.push(`const ${def} = require('${specifier}');`);
+      if (list) lines.push(`const { ${list} } = require('${specifier}');`);
+    }
+  }
+  const declarations = copied
+    .sort((a, b) => a.start! - b.start!)
+    .map((d) => {
+      const node = d.type === 'ExportNamedDeclaration' && d.declaration ? d.declaration : d;
+      return from.source.slice(node.start!, node.end!);
+    });
+  return [lines.join('\n'), declarations.join('\n\n')].filter((part) => part !== '').join('\n\n');
+}
+
+/** A relative import, as seen from the new file; a package's name as it is. */
+function moveSpecifier(specifier: string, from: string, to: string): string {
+  if (!specifier.startsWith('.')) return specifier;
+  const target = path.resolve(path.dirname(from), specifier);
+  const relative = path.relative(path.dirname(to), target).split(path.sep).join('/');
+  return relative.startsWith('.') ? relative : `./${relative}`;
+}
+
+const EXPORT_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'ANY'];
+
+function endpointModule(
+  segments: readonly PathSegment[],
+  routes: readonly FoundRoute[],
+  needs: Map<FoundRoute, Map<string, Binding>>,
+  file: string,
+  kind: ModuleKind,
+  major: number,
+  sharedMiddleware: boolean,
+  front: Discovery['front'],
+  files: Map<string, AppFile>,
+): { text: string; how: Map<FoundRoute, Omit<MovedRoute, 'method' | 'path' | 'from' | 'to'>> } {
+  const sorted = [...routes].sort((a, b) => EXPORT_ORDER.indexOf(a.method) - EXPORT_ORDER.indexOf(b.method));
+  const from = files.get(sorted[0]!.file)!;
+  const allNeeds = new Map<string, Binding>();
+  const extra: [string, string, string][] = [];
+  const typeImports = new Set<string>();
+  const how = new Map<FoundRoute, Omit<MovedRoute, 'method' | 'path' | 'from' | 'to'>>();
+  const blocks: string[] = [];
+  let nextRouteUsed = false;
+  const wildcardName = segments.find((s) => s.kind === 'catchAll')?.value;
+  const params = segments
+    .filter((s) => s.kind !== 'static')
+    .map((s) => ({ name: s.value, catchAll: s.kind === 'catchAll' }));
+  for (const route of sorted) {
+    const source = files.get(route.file)!.source;
+    const routeNeeds = needs.get(route)!;
+    const ownMiddleware = sharedMiddleware ? [] : route.middleware;
+    const options: RewriteOptions = {
+      major,
+      typescript: kind.typescript,
+      ...(route.wildcard !== undefined && wildcardName
+        ? { wildcard: { index: route.wildcard, name: wildcardName } }
+        : {}),
+      params,
+      body: bodyRule(route, front, files),
+    };
+    const found = rewriteHandler(route.handler, source, options);
+    const rewritten =
+      found.kind === 'rewritten'
+        ? { ...found, code: dedent(found.code, lineIndent(source, route.handler.start!)) }
+        : found;
+    const name = route.method.toLowerCase();
+    const text = (node: Node) => sourceOf(source, node);
+    const exportAs = (value: string) =>
+      kind.esModule ? `export const ${route.method} = ${value};` : `exports.${route.method} = ${value};`;
+    const contextType = kind.typescript ? ': EndpointContext' : '';
+    const requestType = kind.typescript ? ': Request' : '';
+    if (kind.typescript) typeImports.add('EndpointContext');
+    if (rewritten.kind === 'rewritten') {
+      for (const used of rewritten.imports) {
+        if (used === 'jsonBody') extra.push(['express-file-endpoints', 'jsonBody', 'jsonBody']);
+        if (used === 'querystring') extra.push(['node:querystring', 'default', 'querystring']);
+      }
+      // Names the rewritten handler no longer reads (req.params read through params) are still imported
+      // only if the middleware or the handler's new text reads them.
+      if (ownMiddleware.length === 0) blocks.push(exportAs(rewritten.code));
+      else {
+        extra.push(['express-file-endpoints', 'expressMiddleware', 'expressMiddleware']);
+        blocks.push(
+          [
+            `// The route's own middleware, in front of its handler as Express ran them.`,
+            `const ${name}Middleware = expressMiddleware(${ownMiddleware.map(text).join(', ')});`,
+            `const ${name}Handler = ${rewritten.code};`,
+            exportAs(
+              params.length === 0
+                ? `(request${requestType}, context${contextType}) => ${name}Middleware(request, () => ${name}Handler(request, context), context)`
+                : `(request${requestType}, context${contextType}) => {\n  ${expressParams(route, wildcardName, kind)}\n  return ${name}Middleware(request, () => ${name}Handler(request, context), context);\n}`,
+            ),
+          ].join('\n'),
+        );
+      }
+      how.set(route, {
+        how: 'rewritten',
+        ...(rewritten.readsNode ? { note: 'reads the Node request (context.node)' } : {}),
+      });
+    } else {
+      extra.push(['express-file-endpoints', 'expressMiddleware', 'expressMiddleware']);
+      nextRouteUsed = true;
+      blocks.push(
+        [
+          `// Moved as it was, to run with Express's req and res (Node hosts only): ${rewritten.reason}.`,
+          `// Rewrite it to return a Response to serve it under .fetch and in unit tests (docs/migrating.md).`,
+          `const ${name}Route = expressMiddleware(${[...ownMiddleware, route.handler].map(text).join(', ')});`,
+          exportAs(
+            params.length === 0
+              ? `(request${requestType}, context${contextType}) => ${name}Route(request, nextRoute, context)`
+              : `(request${requestType}, context${contextType}) => {\n  ${expressParams(route, wildcardName, kind)}\n  return ${name}Route(request, nextRoute, context);\n}`,
+          ),
+        ].join('\n'),
+      );
+      how.set(route, { how: 'as-is', note: rewritten.reason });
+    }
+    for (const [k, v] of routeNeeds) {
+      if (
+        !sharedMiddleware ||
+        !route.middleware.some((m) => freeNames(m).has(k)) ||
+        freeNames(route.handler).has(k)
+      )
+        allNeeds.set(k, v);
+    }
+  }
+  if (nextRouteUsed) {
+    blocks.unshift(
+      [
+        '// Express went on to the next route when a handler called next() without an error; no route follows',
+        "// an endpoint, so the request is your error handler's 404.",
+        "const nextRoute = () => Promise.reject(Object.assign(new Error('Not Found'), { status: 404, expose: true }));",
+      ].join('\n'),
+    );
+  }
+  const header = `// ${sorted.map((r) => `${r.method} ${r.path}`).join(', ')}: moved from ${rel(from.file)} by express-file-endpoints migrate.`;
+  const body = blocks.join('\n\n');
+  // Only what the new text still reads.
+  const used = new Set<string>();
+  for (const match of body.matchAll(/[A-Za-z_$][\w$]*/g)) used.add(match[0]);
+  const needed = new Map([...allNeeds].filter(([k]) => used.has(k) || isReadByCopied(k, allNeeds, used)));
+  const types =
+    kind.typescript && typeImports.size > 0 && /EndpointContext/.test(body)
+      ? [`import type { ${[...typeImports].join(', ')} } from 'express-file-endpoints';`]
+      : [];
+  const imports = preamble(needed, from, file, kind, dedupe(extra));
+  const head = [header, ...types, imports].filter(Boolean).join('\n');
+  return { text: `${head}\n\n${body}\n`, how };
+}
+
+/**
+ * The statement that gives Express code its `req.params`: the tree's mount matched no route of Express's, so
+ * the Node request's are empty until the endpoint's params are handed over. Express 4's `*` is `params[0]`,
+ * its segments joined.
+ */
+function expressParams(route: FoundRoute, wildcardName: string | undefined, kind: ModuleKind): string {
+  const star =
+    route.wildcard !== undefined && wildcardName
+      ? `, ${route.wildcard}: context.params.${wildcardName}.join('/')`
+      : '';
+  const req = kind.typescript ? '(context.node!.req as unknown as { params: unknown })' : 'context.node.req';
+  return `${req}.params = { ...context.params${star} }; // Express's req.params, for the code that reads them`;
+}
+
+/** A copied declaration's own imports stay, when the declaration is kept. */
+function isReadByCopied(name: string, needs: Map<string, Binding>, used: Set<string>): boolean {
+  for (const [other, binding] of needs) {
+    if (other === name || binding.kind !== 'local' || !used.has(other)) continue;
+    if (freeNames(binding.declaration).has(name)) return true;
+  }
+  return false;
+}
+
+function dedupe(list: [string, string, string][]): [string, string, string][] {
+  const seen = new Set<string>();
+  return list.filter((entry) => {
+    const key = entry.join('\0');
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function middlewareModule(
+  route: FoundRoute,
+  needs: Map<string, Binding>,
+  file: string,
+  kind: ModuleKind,
+  files: Map<string, AppFile>,
+): string {
+  const from = files.get(route.file)!;
+  const used = new Map<string, Binding>();
+  for (const m of route.middleware)
+    for (const name of freeNames(m)) if (needs.has(name)) used.set(name, needs.get(name)!);
+  for (const [name, binding] of needs)
+    if (isReadByCopied(name, needs, new Set(used.keys()))) used.set(name, binding);
+  const items = route.middleware.map((m) => sourceOf(from, m));
+  const inline = `expressMiddleware(${items.join(', ')})`;
+  const call =
+    inline.length <= 80 && !inline.includes('\n')
+      ? inline
+      : `expressMiddleware(\n  ${items.map((i) => i.replace(/\n/g, '\n  ')).join(',\n  ')},\n)`;
+  const imports = preamble(used, from, file, kind, [
+    ['express-file-endpoints', 'expressMiddleware', 'expressMiddleware'],
+  ]);
+  const exported = kind.esModule ? 'export default' : 'module.exports =';
+  const header = `// The middleware ${route.method} ${route.path} ran behind in ${rel(route.file)}, in the same order.`;
+  if (!route.variants.some((v) => v.some((s) => s.kind !== 'static')))
+    return `${header}\n${imports}\n\n${exported} ${call};\n`;
+  const wildcardName = route.variants[0]!.find((s) => s.kind === 'catchAll')?.value;
+  const types = kind.typescript
+    ? ['request: Request', 'next: () => Promise<Response>', 'context: EndpointContext']
+    : ['request', 'next', 'context'];
+  const typeImport = kind.typescript
+    ? "import type { EndpointContext } from 'express-file-endpoints';\n"
+    : '';
+  return `${header}\n${typeImport}${imports}\n\nconst middleware = ${call};\n\n${exported} (${types.join(', ')}) => {\n  if (context?.node) ${expressParams(route, wildcardName, kind)}\n  return middleware(request, next, context);\n};\n`;
+}
+
+/**
+ * How a handler reads `req.body`: with jsonBody, under express.json()'s rules and options, when that parser
+ * runs in front of every route and the route has no middleware of its own; otherwise from the Node request,
+ * where the route's own middleware left it.
+ */
+function bodyRule(
+  route: FoundRoute,
+  front: Discovery['front'],
+  files: Map<string, AppFile>,
+): RewriteOptions['body'] {
+  if (route.middleware.length > 0) return { kind: 'node' };
+  // Another parser in front (a form's, text, raw) gives req.body for other types: the Node request has it.
+  const parsers = front.map(({ node, file }) => ({ node, file, name: parserName(node) }));
+  if (parsers.some((p) => p.name !== undefined && p.name !== 'json')) return { kind: 'node' };
+  for (const { node, file } of parsers) {
+    if (node.type !== 'CallExpression' || node.callee.type !== 'MemberExpression') continue;
+    const property = node.callee.property;
+    if (property.type !== 'Identifier' || property.name !== 'json') continue;
+    const argument = node.arguments[0];
+    if (!argument) return { kind: 'json' };
+    if (argument.type === 'ObjectExpression') {
+      return { kind: 'json', options: files.get(file)!.source.slice(argument.start!, argument.end!) };
+    }
+    return { kind: 'node' };
+  }
+  return { kind: 'node' };
+}
+
+function parserName(node: Node): string | undefined {
+  if (node.type !== 'CallExpression' || node.callee.type !== 'MemberExpression') return undefined;
+  const property = node.callee.property;
+  return property.type === 'Identifier' && ['json', 'urlencoded', 'text', 'raw'].includes(property.name)
+    ? property.name
+    : undefined;
+}
+
+/** `app.use(mountEndpoints({ dir }))` before the app's first route or router, and its import. */
+function addMount(
+  edit: MagicString,
+  appFile: AppFile,
+  mount: { offset: number; app: string },
+  dir: string,
+): void {
+  const source = appFile.source;
+  const indent = /^[ \t]*/.exec(source.slice(mount.offset))![0];
+  const esModule = appFile.esModule;
+  let pathName: string | undefined;
+  for (const [name, binding] of appFile.bindings) {
+    if (
+      binding.kind === 'import' &&
+      (binding.specifier === 'node:path' || binding.specifier === 'path') &&
+      (binding.imported === 'default' || binding.imported === '*')
+    )
+      pathName = name;
+  }
+  const relative = path.relative(path.dirname(appFile.file), dir).split(path.sep).join('/');
+  const here = esModule ? 'import.meta.dirname' : '__dirname';
+  const imports: string[] = [];
+  if (!pathName) {
+    pathName = 'path';
+    imports.push(esModule ? "import path from 'node:path';" : "const path = require('node:path');");
+  }
+  imports.push(
+    esModule
+      ? "import { mountEndpoints } from 'express-file-endpoints';"
+      : "const { mountEndpoints } = require('express-file-endpoints');",
+  );
+  edit.appendLeft(
+    mount.offset,
+    `${indent}// The endpoints the routes below moved to: they answer first, and what they do not serve goes on.\n${indent}${mount.app}.use(mountEndpoints({ dir: ${pathName}.join(${here}, '${relative}') }));\n`,
+  );
+  const body = appFile.ast.program.body;
+  const lastImport = [...body]
+    .reverse()
+    .find(
+      (s) =>
+        s.type === 'ImportDeclaration' ||
+        (s.type === 'VariableDeclaration' && /\brequire\(/.test(source.slice(s.start!, s.end!))),
+    );
+  const at = lastImport ? lastImport.end! : 0;
+  edit.appendLeft(at, lastImport ? `\n${imports.join('\n')}` : `${imports.join('\n')}\n`);
+}

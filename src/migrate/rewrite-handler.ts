@@ -1,0 +1,478 @@
+/**
+ * A route's handler, `(req, res, next) => …`, as an endpoint's `(request, context) => Response`, where every
+ * use of `res` is an answer the command can write as a Response (`res.status(201).json(x)`,
+ * `res.sendStatus(404)`, `return res.redirect(url)`…), `next` is only called with an error, and `req` is read
+ * in ways it knows (`req.params.id`, `req.query`, `req.get()`, `req.headers[…]`, `req.body` behind
+ * express.json()). What else it reads of `req` (`req.user`, `req.session`) it reads from the Node request,
+ * `context.node.req`, which Express middleware decorated. Anything else (`res` handed to a helper, `res.render`,
+ * an answer in a callback) is not rewritten: the caller moves the handler as it is instead, with the reason.
+ */
+// mime-types ships no types: the files module declares the one function used here too.
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference -- an ambient declaration has no module to import
+/// <reference path="../files/mime-types.d.ts" />
+import mime from 'mime-types';
+import type { Node } from './syntax';
+
+export interface RewriteOptions {
+  /** Express's major version, 4 or 5: how `req.query` and `req.body` read. */
+  major: number;
+  typescript: boolean;
+  /** The param Express 4's `*` is read by, and the folder's name for it. */
+  wildcard?: { index: string; name: string };
+  /** Params of the path, for the type of `params` in TypeScript: name and whether it is a catch-all. */
+  params: { name: string; catchAll: boolean }[];
+  /**
+   * How `req.body` reads: `jsonBody` with express.json()'s options as written, when that parser runs in front
+   * of every route; `node` when the route's own middleware parse it (the Node request's `body`, as they left
+   * it), or when the parser is another one.
+   */
+  body: { kind: 'json'; options?: string } | { kind: 'node' };
+}
+
+export type Rewritten =
+  | {
+      kind: 'rewritten';
+      /** The function, rewritten. */
+      code: string;
+      /** What the module needs imported for it. */
+      imports: Set<'jsonBody' | 'querystring' | 'EndpointContext'>;
+      /** Whether it reads the Node request (`context.node`), so runs on the Node hosts only. */
+      readsNode: boolean;
+    }
+  | { kind: 'as-is'; reason: string };
+
+interface Edit {
+  start: number;
+  end: number;
+  text: string;
+}
+
+// The texts res.sendStatus() sends, for the statuses routes send most; another status moves as it is.
+const STATUS_TEXTS: Record<number, string> = {
+  200: 'OK',
+  201: 'Created',
+  202: 'Accepted',
+  204: 'No Content',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  410: 'Gone',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  501: 'Not Implemented',
+  503: 'Service Unavailable',
+};
+
+const HEADER_METHODS = new Set(['set', 'header']);
+const ANSWERS = new Set(['json', 'send', 'end', 'sendStatus', 'redirect']);
+const OWN_NAMES = ['request', 'params', 'node', 'query', 'body'];
+
+export function rewriteHandler(handler: Node, source: string, options: RewriteOptions): Rewritten {
+  const asIs = (reason: string): Rewritten => ({ kind: 'as-is', reason });
+  if (handler.type !== 'ArrowFunctionExpression' && handler.type !== 'FunctionExpression') {
+    return asIs('its handler is defined elsewhere');
+  }
+  if (handler.generator) return asIs('its handler is a generator');
+  const names = handler.params.map((p) => (p.type === 'Identifier' ? p.name : undefined));
+  if (names.some((n) => n === undefined) || names.length > 3)
+    return asIs('its handler takes its parameters in a form the command does not rewrite');
+  const [reqName, resName, nextName] = names as string[];
+  const all = new Set<string>();
+  visitAncestors(handler.body, (node, ancestors) => {
+    const parent = ancestors[ancestors.length - 1];
+    if (node.type === 'Identifier' && !(parent && isPropertyName(node, parent))) all.add(node.name);
+  });
+  const taken = OWN_NAMES.find((name) => all.has(name) && name !== reqName);
+  if (taken) return asIs(`its handler has a name of its own, "${taken}", that the rewritten handler needs`);
+
+  const edits: Edit[] = [];
+  const imports = new Set<'jsonBody' | 'querystring' | 'EndpointContext'>();
+  let usesParams = false;
+  let usesQuery = false;
+  let usesBody = false;
+  let readsNode = false;
+  let failure: string | undefined;
+  const fail = (reason: string) => {
+    failure ??= reason;
+  };
+
+  // `res`, `next` and `req`, wherever the handler uses them.
+  const answers: { top: Node; holder: Node; calls: { name: string; args: Node[] }[] }[] = [];
+  const throws: { holder: Node; error: Node }[] = [];
+  visitAncestors(handler.body, (node, ancestors) => {
+    if (node.type !== 'Identifier') return;
+    const parent = ancestors[ancestors.length - 1];
+    if (parent && isPropertyName(node, parent)) return;
+    const inOwnBody = nearestFunction(ancestors) === undefined;
+    if (node.name === resName) {
+      if (!inOwnBody) return fail('it answers from a callback or a nested function');
+      const answer = readAnswer(node, [handler, ...ancestors], handler);
+      if (typeof answer === 'string') return fail(answer);
+      answers.push(answer);
+    } else if (node.name === nextName) {
+      const call = parent;
+      const holder = ancestors[ancestors.length - 2];
+      if (!inOwnBody || call?.type !== 'CallExpression' || call.callee !== node)
+        return fail('it hands next on, or calls it from a callback');
+      if (call.arguments.length !== 1 || call.arguments[0]!.type === 'SpreadElement')
+        return fail('it calls next() without an error: Express went on to the next route');
+      if (holder?.type !== 'ExpressionStatement' && holder?.type !== 'ReturnStatement')
+        return fail('it calls next(err) inside an expression');
+      throws.push({ holder, error: call.arguments[0]! });
+    } else if (node.name === reqName) {
+      const read = readRequest(node, ancestors);
+      if (read === undefined) readsNode = true;
+      else if (typeof read === 'object' && 'fail' in read) fail(read.fail);
+      else edits.push(read);
+    }
+  });
+  if (failure) return asIs(failure);
+  if (answers.length === 0) return asIs('it never answers with res, as far as the command can see');
+
+  function readRequest(id: Node, ancestors: Node[]): Edit | { fail: string } | undefined {
+    const member = ancestors[ancestors.length - 1];
+    if (member?.type !== 'MemberExpression' || member.object !== id || member.computed) return undefined;
+    const property = (member.property as { name: string }).name;
+    const outer = ancestors[ancestors.length - 2];
+    const assigned = outer?.type === 'AssignmentExpression' && outer.left === member;
+    switch (property) {
+      case 'params': {
+        if (outer?.type === 'MemberExpression' && outer.object === member) {
+          const key = outer.computed ? literalKey(outer.property) : (outer.property as { name: string }).name;
+          if (options.wildcard && key === options.wildcard.index) {
+            usesParams = true;
+            return {
+              start: outer.start!,
+              end: outer.end!,
+              text: `params.${options.wildcard.name}.join('/')`,
+            };
+          }
+          if (key === undefined) return { fail: 'it reads req.params by a computed name' };
+        } else if (options.wildcard) {
+          return { fail: "it reads req.params whole, and Express 4's * is an array in the tree" };
+        }
+        usesParams = true;
+        return { start: id.start!, end: member.end!, text: 'params' };
+      }
+      case 'query':
+        if (assigned) return { fail: 'it assigns req.query' };
+        if (options.major < 5) return undefined; // Express 4 parses it with qs: the Node request's own is the same
+        usesQuery = true;
+        return { start: id.start!, end: member.end!, text: 'query' };
+      case 'get':
+      case 'header': {
+        if (outer?.type !== 'CallExpression' || outer.callee !== member || outer.arguments.length !== 1)
+          return undefined;
+        const name = literalKey(outer.arguments[0]!);
+        if (name === undefined || /^(referr?er|set-cookie)$/i.test(name)) return undefined;
+        return {
+          start: outer.start!,
+          end: outer.end!,
+          text: `(request.headers.get(${quote(name.toLowerCase())}) ?? undefined)`,
+        };
+      }
+      case 'headers': {
+        if (outer?.type !== 'MemberExpression' || outer.object !== member) return undefined;
+        const name = outer.computed ? literalKey(outer.property) : (outer.property as { name: string }).name;
+        if (
+          name === undefined ||
+          name.toLowerCase() === 'set-cookie' ||
+          ancestors[ancestors.length - 3]?.type === 'AssignmentExpression'
+        )
+          return undefined;
+        return {
+          start: outer.start!,
+          end: outer.end!,
+          text: `(request.headers.get(${quote(name.toLowerCase())}) ?? undefined)`,
+        };
+      }
+      case 'body':
+        if (options.body.kind === 'node') return undefined;
+        if (
+          assigned ||
+          (outer?.type === 'MemberExpression' &&
+            ancestors[ancestors.length - 3]?.type === 'AssignmentExpression')
+        ) {
+          return { fail: 'it changes req.body' };
+        }
+        usesBody = true;
+        imports.add('jsonBody');
+        return { start: id.start!, end: member.end!, text: 'body' };
+      case 'method':
+        if (assigned) return { fail: 'it assigns req.method' };
+        return { start: id.start!, end: member.end!, text: 'request.method' };
+      default:
+        return undefined;
+    }
+  }
+
+  // Each answer and each next(err), with the request's edits inside them applied.
+  const inner = (node: Node) => render(source, node.start!, node.end!, edits);
+  const outerEdits: Edit[] = [];
+  for (const answer of answers) {
+    const response = buildResponse(answer.calls, inner, options.major);
+    if (typeof response !== 'string' || response.startsWith('!')) {
+      return asIs(typeof response === 'string' ? response.slice(1) : 'an answer it cannot write');
+    }
+    if (answer.holder === handler)
+      outerEdits.push({ start: answer.top.start!, end: answer.top.end!, text: response });
+    else
+      outerEdits.push({ start: answer.holder.start!, end: answer.holder.end!, text: `return ${response};` });
+  }
+  for (const { holder, error } of throws) {
+    outerEdits.push({ start: holder.start!, end: holder.end!, text: `throw ${inner(error)};` });
+  }
+  const remaining = edits.filter((e) => !outerEdits.some((o) => o.start <= e.start && e.end <= o.end));
+  const bodyNode = handler.body as Node;
+  let body = render(source, bodyNode.start!, bodyNode.end!, [...remaining, ...outerEdits]);
+
+  // What the body now reads, declared at its top.
+  const ts = options.typescript;
+  const declarations: string[] = [];
+  if (readsNode) {
+    declarations.push(
+      ts ? `const req = node!.req as unknown as import('express').Request;` : 'const req = node.req;',
+    );
+  }
+  if (usesQuery) {
+    imports.add('querystring');
+    declarations.push('const query = querystring.parse(new URL(request.url).search.slice(1));');
+  }
+  if (usesBody) {
+    const call = `await jsonBody(request${options.body.kind === 'json' && options.body.options ? `, ${options.body.options}` : ''})`;
+    // Express 4's body-parser gave `{}` for a body it did not parse; jsonBody gives undefined, as Express 5 does.
+    declarations.push(`const body = ${options.major < 5 ? `(${call}) ?? {}` : call};`);
+  }
+  if (declarations.length > 0) {
+    // At the indentation of the handler's own lines, which the caller takes off with the rest.
+    const lineStart = source.lastIndexOf('\n', handler.start! - 1) + 1;
+    const base = /^[ \t]*/.exec(source.slice(lineStart))![0];
+    const indent = `${base}  `;
+    const lines = declarations.map((d) => indent + d).join('\n');
+    if (bodyNode.type === 'BlockStatement')
+      body = `{\n${lines}${body.slice(1).startsWith('\n') ? '' : '\n'}${body.slice(1)}`;
+    else body = `{\n${lines}\n${indent}return ${body};\n${base}}`;
+  }
+
+  const contextNames = [...(usesParams ? ['params'] : []), ...(readsNode ? ['node'] : [])];
+  const needsRequest = /\brequest\b/.test(body) || contextNames.length > 0;
+  let parameters = '';
+  if (needsRequest) {
+    parameters = ts ? 'request: Request' : 'request';
+    if (contextNames.length > 0) {
+      const context = `{ ${contextNames.join(', ')} }`;
+      if (ts) imports.add('EndpointContext');
+      parameters += ts ? `, ${context}: EndpointContext${paramsType(options.params)}` : `, ${context}`;
+    }
+  }
+  const isAsync = handler.async || usesBody;
+  const code =
+    handler.type === 'ArrowFunctionExpression'
+      ? `${isAsync ? 'async ' : ''}(${parameters}) => ${body}`
+      : `${isAsync ? 'async ' : ''}function ${handler.id ? handler.id.name : ''}(${parameters}) ${body}`;
+  return { kind: 'rewritten', code, imports, readsNode };
+}
+
+function paramsType(params: RewriteOptions['params']): string {
+  if (params.length === 0) return '';
+  return `<{ ${params.map((p) => `${/^[A-Za-z_$][\w$]*$/.test(p.name) ? p.name : quote(p.name)}: ${p.catchAll ? 'string[]' : 'string'}`).join('; ')} }>`;
+}
+
+/**
+ * `res.status(201).set('x', '1').json(x)`: the chain on `res`, up to the call that answers, and the
+ * statement it is (or the arrow's body).
+ */
+function readAnswer(
+  id: Node,
+  ancestors: Node[],
+  handler: Node,
+): { top: Node; holder: Node; calls: { name: string; args: Node[] }[] } | string {
+  const calls: { name: string; args: Node[] }[] = [];
+  let current: Node = id;
+  let i = ancestors.length - 1;
+  for (;;) {
+    const member = ancestors[i];
+    const call = ancestors[i - 1];
+    if (member?.type !== 'MemberExpression' || member.object !== current || member.computed) break;
+    if (call?.type !== 'CallExpression' || call.callee !== member) {
+      return `it reads res.${(member.property as { name?: string }).name ?? '…'}`;
+    }
+    calls.push({ name: (member.property as { name: string }).name, args: call.arguments as Node[] });
+    current = call;
+    i -= 2;
+  }
+  if (calls.length === 0) return 'it hands res to other code';
+  const last = calls[calls.length - 1]!;
+  if (!ANSWERS.has(last.name))
+    return `it answers with res.${last.name}(), which the command does not rewrite`;
+  const holder = ancestors[i];
+  if (
+    (holder === handler && (handler as { body: Node }).body === current) ||
+    holder?.type === 'ExpressionStatement' ||
+    (holder?.type === 'ReturnStatement' && holder.argument === current)
+  ) {
+    return { top: current, holder: holder!, calls };
+  }
+  return `it answers inside an expression (${holder?.type ?? 'unknown'})`;
+}
+
+/** The Response a chain of `res` calls answers with; a string starting with `!` says why it cannot. */
+function buildResponse(
+  calls: { name: string; args: Node[] }[],
+  inner: (node: Node) => string,
+  major: number,
+): string {
+  let status: string | undefined;
+  let type: string | undefined;
+  const headers: [string, string][] = [];
+  for (const { name, args } of calls.slice(0, -1)) {
+    if (name === 'status' && args.length === 1) status = inner(args[0]!);
+    else if (HEADER_METHODS.has(name) && args.length === 2) {
+      const key = literalKey(args[0]!)?.toLowerCase();
+      if (key === undefined) return `!it sets a header by a computed name (res.${name}())`;
+      if (key === 'content-type') {
+        const value = literalKey(args[1]!);
+        if (value === undefined) return '!it sets a Content-Type known only when it runs';
+        type = value;
+      } else headers.push([key, inner(args[1]!)]);
+    } else if (name === 'type' && args.length === 1) {
+      const value = literalKey(args[0]!);
+      const looked = value === undefined ? false : value.includes('/') ? value : mime.contentType(value);
+      if (!looked) return '!it sets a type known only when it runs (res.type())';
+      type = looked;
+    } else if (name === 'location' && args.length === 1) headers.push(['location', inner(args[0]!)]);
+    else return `!it calls res.${name}(), which the command does not rewrite`;
+  }
+  const { name, args } = calls[calls.length - 1]!;
+  const init = (extra: [string, string][] = [], statusOverride?: string) => {
+    const all = [...extra, ...headers];
+    const parts = [
+      ...((statusOverride ?? status) ? [`status: ${statusOverride ?? status}`] : []),
+      ...(all.length > 0 ? [`headers: { ${all.map(([k, v]) => `${quote(k)}: ${v}`).join(', ')} }`] : []),
+    ];
+    return parts.length > 0 ? `{ ${parts.join(', ')} }` : '';
+  };
+  const withInit = (head: string, extra?: [string, string][], statusOverride?: string) => {
+    const i = init(extra, statusOverride);
+    return i ? `${head}, ${i})` : `${head})`;
+  };
+  const utf8 = (value: string) => quote(`${value.replace(/;\s*charset=[^;]*/i, '')}; charset=utf-8`);
+  const json = (value: Node) =>
+    withInit(`Response.json(${inner(value)}`, [['content-type', utf8(type ?? 'application/json')]]);
+  switch (name) {
+    case 'json':
+      if (args.length !== 1) return '!it calls res.json() with other than one value';
+      return json(args[0]!);
+    case 'send': {
+      if (args.length === 0)
+        return withInit('new Response(null', type ? [['content-type', quote(type)]] : []);
+      const value = args[0]!;
+      if (args.length !== 1) return '!it calls res.send() with more than one value';
+      if (value.type === 'ObjectExpression' || value.type === 'ArrayExpression') return json(value);
+      if (value.type === 'StringLiteral' || value.type === 'TemplateLiteral') {
+        return withInit(`new Response(${inner(value)}`, [['content-type', utf8(type ?? 'text/html')]]);
+      }
+      return '!it sends a value whose kind (text, bytes, an object) is known only when it runs (res.send(value))';
+    }
+    case 'end':
+      if (args.length > 0) return '!it writes a body with res.end()';
+      if (type) return '!it sets a type on a body it ends empty';
+      return withInit('new Response(null');
+    case 'sendStatus': {
+      const code = args.length === 1 && args[0]!.type === 'NumericLiteral' ? args[0]!.value : undefined;
+      if (code === undefined) return '!it calls res.sendStatus() with a status known only when it runs';
+      const empty = code === 204 || code === 304;
+      const statusText = STATUS_TEXTS[code];
+      if (statusText === undefined && !empty)
+        return `!it calls res.sendStatus(${code}), whose text the command does not know`;
+      const body = empty ? 'null' : quote(statusText!);
+      headers.length = 0;
+      return withInit(
+        `new Response(${body}`,
+        empty ? [] : [['content-type', quote('text/plain; charset=utf-8')]],
+        String(code),
+      );
+    }
+    case 'redirect': {
+      const [first, second] = args;
+      if (!first || args.length > 2) return '!it calls res.redirect() with other than a URL and a status';
+      const [code, url] = second ? [inner(first), second] : ['302', first];
+      if (major < 5 && second && first.type !== 'NumericLiteral')
+        return '!it calls res.redirect(url, status), an Express 3 form';
+      return withInit('new Response(null', [['location', inner(url)]], code);
+    }
+    default:
+      return `!it calls res.${name}()`;
+  }
+}
+
+/** The text of `node` with the edits inside it applied, in order. */
+function render(source: string, start: number, end: number, edits: readonly Edit[]): string {
+  const inside = edits.filter((e) => e.start >= start && e.end <= end).sort((a, b) => a.start - b.start);
+  let out = '';
+  let at = start;
+  for (const edit of inside) {
+    if (edit.start < at) continue; // inside an edit already applied
+    out += source.slice(at, edit.start) + edit.text;
+    at = edit.end;
+  }
+  return out + source.slice(at, end);
+}
+
+function literalKey(node: Node): string | undefined {
+  if (node.type === 'StringLiteral') return node.value;
+  if (node.type === 'NumericLiteral') return String(node.value);
+  if (node.type === 'TemplateLiteral' && node.expressions.length === 0)
+    return node.quasis[0]!.value.cooked ?? undefined;
+  return undefined;
+}
+
+export function quote(value: string): string {
+  return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;
+}
+
+function isPropertyName(id: Node, parent: Node): boolean {
+  if (
+    (parent.type === 'MemberExpression' || parent.type === 'OptionalMemberExpression') &&
+    parent.property === id
+  )
+    return !parent.computed;
+  if (
+    (parent.type === 'ObjectProperty' || parent.type === 'ObjectMethod') &&
+    parent.key === id &&
+    !parent.computed
+  ) {
+    return !(parent.type === 'ObjectProperty' && parent.shorthand);
+  }
+  return false;
+}
+
+/** The nearest function around a node inside the handler's body, if any. */
+function nearestFunction(ancestors: readonly Node[]): Node | undefined {
+  for (let i = ancestors.length - 1; i >= 0; i--) {
+    const node = ancestors[i]!;
+    if (/Function|ObjectMethod|ClassMethod/.test(node.type)) return node;
+  }
+  return undefined;
+}
+
+function visitAncestors(root: Node, fn: (node: Node, ancestors: Node[]) => void): void {
+  const ancestors: Node[] = [];
+  const step = (node: Node) => {
+    fn(node, ancestors);
+    ancestors.push(node);
+    for (const key of Object.keys(node)) {
+      if (key === 'loc' || key.endsWith('Comments') || key === 'extra' || key === 'typeAnnotation') continue;
+      const value = (node as unknown as Record<string, unknown>)[key];
+      if (Array.isArray(value)) {
+        for (const item of value) if (item && typeof item === 'object' && 'type' in item) step(item as Node);
+      } else if (value && typeof value === 'object' && 'type' in value) step(value as Node);
+    }
+    ancestors.pop();
+  };
+  step(root);
+}

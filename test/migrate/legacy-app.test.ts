@@ -1,0 +1,77 @@
+/**
+ * `migrate --write` on test/fixtures/legacy-app as it was before any route moved (its routers only, on
+ * Express 4): the command writes the endpoints and middleware files, deletes the routes from the routers and
+ * mounts the tree, and the app's own Jest suite, unchanged, passes. A second run changes nothing.
+ */
+import { readFileSync, rmSync, symlinkSync } from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import { ROOT, RUNNERS, removeScratchApps, runNode, scratchApp } from '../support/runner-apps';
+import { ensureBuilt } from '../integration/loading-apps';
+
+// create-app.js as the app had it before: its routers, mounted one by one, and its error handler.
+const ROUTERS_ONLY = `const express = require('express');
+const { passport } = require('./lib/auth');
+
+async function createApp() {
+  const app = express();
+  app.use(passport.initialize());
+  app.use('/api/session', require('./routes/session'));
+  app.use('/api/me', require('./routes/me'));
+  app.use('/api/avatars', require('./routes/avatars'));
+  app.use('/api/reports', require('./routes/reports'));
+  app.use('/api/contact', require('./routes/contact'));
+  // eslint-disable-next-line no-unused-vars -- Express tells error handlers by their four parameters
+  app.use((err, req, res, next) => {
+    const status = err.status ?? err.statusCode ?? (err.code === 'LIMIT_FILE_SIZE' ? 413 : 500);
+    res.status(status).json({ error: status === 500 ? 'Internal Server Error' : err.message, code: err.code });
+  });
+  return app;
+}
+
+module.exports = { createApp };
+`;
+
+function legacyApp(): string {
+  const dir = scratchApp('legacy-app', { 'create-app.js': ROUTERS_ONLY });
+  rmSync(path.join(dir, 'app'), { recursive: true });
+  rmSync(path.join(dir, 'node_modules/express'));
+  symlinkSync(path.join(ROOT, 'node_modules/express4'), path.join(dir, 'node_modules/express'), 'dir');
+  return dir;
+}
+
+const cli = (dir: string) => path.join(dir, 'node_modules/express-file-endpoints/dist/cli.js');
+
+describe('migrate: a legacy Express 4 app, its own Jest suite after the command', function () {
+  this.timeout(120_000);
+  before(async function () {
+    this.timeout(120_000);
+    await ensureBuilt();
+  });
+  after(removeScratchApps);
+
+  it('moves every route, and the suite passes unchanged; a second run changes nothing', async () => {
+    const dir = legacyApp();
+    const plan = await runNode([cli(dir), 'migrate', 'create-app.js'], dir);
+    expect(plan.code, plan.output).to.equal(0);
+    expect(plan.output).to.include('6 routes found: 6 moved (4 rewritten, 2 as they were), 0 left.');
+    expect(plan.output).to.include('+++ b/app/api/me/endpoint.js');
+
+    const write = await runNode([cli(dir), 'migrate', 'create-app.js', '--write', '--allow-dirty'], dir);
+    expect(write.code, write.output).to.equal(0);
+    expect(write.output).to.match(/6 endpoints, 0 problems/);
+    // The routers lost their routes; the entry mounts the tree where the first router was.
+    expect(readFileSync(path.join(dir, 'routes/me.js'), 'utf8')).not.to.include('router.get(');
+    expect(readFileSync(path.join(dir, 'create-app.js'), 'utf8')).to.include(
+      "app.use(mountEndpoints({ dir: path.join(__dirname, 'app') }));",
+    );
+
+    const suite = await runNode([RUNNERS.jest30, '--ci'], dir);
+    expect(suite.output, suite.output).to.match(/Tests:\s+9 passed, 9 total/);
+    expect(suite.code, suite.output).to.equal(0);
+
+    const again = await runNode([cli(dir), 'migrate', 'create-app.js', '--write', '--allow-dirty'], dir);
+    expect(again.code, again.output).to.equal(0);
+    expect(again.output).to.include('Nothing to change.');
+  });
+});
