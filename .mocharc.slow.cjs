@@ -19,6 +19,7 @@ module.exports = {
     'test/integration/module-systems.test.ts', // an app per package type, each in a child process
     'test/integration/typescript-loading.test.ts', // an app per TypeScript loader, in child processes
     'test/integration/type-stripping.test.ts', // an app per TypeScript construct, stripped or through tsx, in child processes
+    'test/integration/compiled-routes.test.ts', // TypeScript apps started two to four times each, in child processes
     'test/integration/http2-express.test.ts', // an app on http2-express, in a child process
     'test/integration/test-runners.test.ts', // Jest, Vitest, node:test and mocha on fixture apps, in child processes
     'test/integration/nodenext-app.test.ts', // a NodeNext TypeScript app under Node, Vitest and pnpm's layout, in child processes

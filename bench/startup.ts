@@ -32,6 +32,8 @@ async function main(): Promise<void> {
       total: t2 - t0,
       sinceProcessStart: Date.now() - processStart,
     });
+    // Development mode (NODE_ENV=development) may keep the process up: it ends once the compile cache is written.
+    setTimeout(() => process.exit(0), 1000).unref();
     return;
   }
   const tree = discoverTree(config.dir);

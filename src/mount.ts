@@ -58,7 +58,7 @@ import {
   expressMiddlewareRefused,
   isExpressMiddleware,
 } from './express-middleware';
-import { loadedExportInfo, loadModule, requireModule, type ModuleExports } from './load';
+import { compileRouteFiles, loadedExportInfo, loadModule, requireModule, type ModuleExports } from './load';
 import {
   documentRoute,
   generateOpenAPI,
@@ -383,12 +383,20 @@ class Mount implements DevLoopHost {
     const modules = new Map<RouteFile, ModuleExports>();
     // JavaScript first: the first CommonJS TypeScript file registers tsx's require hook, which would compile an
     // ES module required after it to CommonJS, so such a module could then only load later, through import().
+    // The TypeScript files are compiled ahead where they can be (src/load/compiled-routes.ts), once the JavaScript
+    // ones have started loading, for the same reason.
     const files = tree.files.filter((f) => f.kind !== 'page');
-    const inLoadOrder = [
-      ...files.filter((f) => !isTypeScriptFile(f.file)),
-      ...files.filter((f) => isTypeScriptFile(f.file)),
-    ];
-    await Promise.all(inLoadOrder.map(async (file) => modules.set(file, await load(file))));
+    const typescript = files.filter((f) => isTypeScriptFile(f.file));
+    const loading = files
+      .filter((f) => !isTypeScriptFile(f.file))
+      .map(async (file) => modules.set(file, await load(file)));
+    if (!this.#build)
+      compileRouteFiles(
+        tree.root,
+        typescript.map((f) => f.file),
+      );
+    loading.push(...typescript.map(async (file) => modules.set(file, await load(file))));
+    await Promise.all(loading);
     // Validate again against what the modules really export (`export * from`, computed exports, contracts).
     // The exports go along, for `.routes` to show which handlers have a contract.
     const loaded: DiscoveredTree = {

@@ -37,6 +37,7 @@ import { pathToFileURL } from 'node:url';
 import { isTypeScriptFile } from '../discover';
 import { runtime } from '../runtime';
 import { assertCommonJsSyntax } from './commonjs-syntax';
+import { whenCompiled } from './compiled-routes';
 import { moduleExports, requiredExports, type ModuleExports } from './module-exports';
 import { EndpointLoadError, commonJsHint, runnerHint, typeScriptHint } from './load-error';
 import { isCommonJsFile, isStrictlyCommonJsFile } from './module-format';
@@ -68,6 +69,8 @@ async function loadTypeScript(file: string, displayPath: string): Promise<Module
       throw new EndpointLoadError(displayPath, error);
     }
   }
+  // A route file compiled ahead (compiled-routes.ts) is imported once its code is there.
+  await whenCompiled(file);
   const esModule = !isCommonJsFile(file);
   let stripped: unknown;
   if (esModule && !isTsxRegistered() && mayStripTypes() && linksWhenStripped(file)) {

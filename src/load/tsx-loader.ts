@@ -66,6 +66,47 @@ export async function registerTsxFrom(dir: string): Promise<boolean> {
   return true;
 }
 
+/**
+ * Registers tsx's module hooks alone, found from the folder of `probe` (a `.ts` file), for the route files the
+ * library compiled itself (compiled-routes.ts): true when they are in the process and run in-thread, for
+ * `require()` as for `import`, so that tsx resolves what those files import (extensionless paths, tsconfig
+ * `paths`) and compiles the rest of the app's TypeScript. tsx 4.23 and later register them with Node's
+ * `module.registerHooks` where Node has it; an older tsx or Node runs them off-thread, for `import` only: false
+ * then, and tsx is registered as before (startTsxFrom). Told apart by what they do: only tsx's in-thread hooks
+ * make `require.resolve` find a `.ts` file by its name without an extension.
+ */
+export function startTsxHooksFrom(probe: string): boolean {
+  if (failure || registration) return registration !== undefined && hooksInThread(probe);
+  const dir = path.dirname(probe);
+  if (noTsxIn.has(dir)) return false;
+  const api = findTsx(dir);
+  if (!api) {
+    noTsxIn.add(dir);
+    return false;
+  }
+  try {
+    // The CommonJS build of `tsx/esm/api`, which registers at once; its wrong hooks path (see findTsx) is the
+    // off-thread one's, which the check below turns down.
+    (api.require(api.esm.replace(/\.mjs$/, '.cjs')) as { register(): unknown }).register();
+  } catch {
+    return false;
+  }
+  registration = Promise.resolve();
+  if (hooksInThread(probe)) return true;
+  // Off-thread hooks serve `import()` only: tsx's CommonJS hook, as without this path.
+  registration = undefined;
+  return false;
+}
+
+function hooksInThread(probe: string): boolean {
+  const bare = probe.slice(0, -path.extname(probe).length);
+  try {
+    return createRequire(probe).resolve(`./${path.basename(bare)}`) === probe;
+  } catch {
+    return false;
+  }
+}
+
 /** True once tsx's hooks are in the process: every `.ts` file loads through them from then on. */
 export function isTsxRegistered(): boolean {
   return registration !== undefined;
@@ -74,6 +115,11 @@ export function isTsxRegistered(): boolean {
 /** True when tsx can be found from `dir`, as `registerTsxFrom` looks for it (for `check`). */
 export function canFindTsx(dir: string): boolean {
   return findTsx(dir) !== undefined;
+}
+
+/** The file of tsx's CommonJS API found from `dir`, to find what tsx depends on from it. */
+export function findTsxFrom(dir: string): string | undefined {
+  return findTsx(dir)?.cjs;
 }
 
 function findTsx(dir: string): { require: NodeJS.Require; cjs: string; esm: string } | undefined {
@@ -134,4 +180,14 @@ function asModule(specifier: string): ResolveResult {
     .filter((part) => part !== AS_MODULE)
     .join('&');
   return { url: url.href, format: 'module', shortCircuit: true };
+}
+
+/**
+ * True when tsx's CommonJS hook is in the process (the library's, or the app's `--require tsx/cjs` or
+ * `--import tsx`): it compiles every `.ts` file `require()` loads itself, past any other hook. It adds `.mjs` to
+ * Node's `Module._extensions`, which Node's own table has not (require-module.ts asks the same).
+ */
+export function tsxRequireHookInProcess(): boolean {
+  const extensions = (Module as unknown as { _extensions?: Record<string, unknown> })._extensions;
+  return extensions !== undefined && '.mjs' in extensions;
 }

@@ -24,17 +24,28 @@ interface CompilerOptions {
 
 /** True when stripping and tsx agree under the tsconfig tsx would use from `cwd`. */
 export function tsconfigAllowsStripping(cwd = process.cwd(), env = process.env): boolean {
-  const file = env.TSX_TSCONFIG_PATH ? path.resolve(cwd, env.TSX_TSCONFIG_PATH) : nearestTsconfig(cwd);
-  if (file === undefined) return true;
-  let options: CompilerOptions;
-  try {
-    options = compilerOptions(file, 0);
-  } catch {
-    return false;
-  }
+  const options = tsxCompilerOptions(cwd, env);
+  if (options === undefined) return false;
   if (options.paths !== undefined || options.baseUrl !== undefined) return false;
   if (typeof options.useDefineForClassFields === 'boolean') return options.useDefineForClassFields;
   return options.target === undefined || definesClassFields(options.target);
+}
+
+/**
+ * The compilerOptions of the tsconfig tsx would use from `cwd`, `extends` merged in: `{}` without one, `undefined`
+ * for one this cannot read to the end. What the library compiles route files with, as tsx would compile them.
+ */
+export function tsxCompilerOptions(
+  cwd = process.cwd(),
+  env = process.env,
+): Record<string, unknown> | undefined {
+  const file = env.TSX_TSCONFIG_PATH ? path.resolve(cwd, env.TSX_TSCONFIG_PATH) : nearestTsconfig(cwd);
+  if (file === undefined) return {};
+  try {
+    return compilerOptions(file, 0) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
 }
 
 function nearestTsconfig(dir: string): string | undefined {

@@ -1,0 +1,130 @@
+/**
+ * TypeScript route files compiled ahead and kept in node_modules/.cache (src/load/compiled-routes.ts), in apps
+ * written as users write TypeScript: extensionless imports, `import type`, an enum, a helper the app imports too.
+ * Each case runs the built package in a child process (test/fixtures/ts-load/compiled-app.cjs), CommonJS and ES
+ * module packages alike. What the cache holds is seen from outside: an entry changed on disk is what the next start
+ * serves, as long as the source and the tsconfig are those it was compiled from.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { expect } from 'chai';
+import { builtEntry, ensureBuilt, removeApps, writeApp } from './loading-apps';
+
+const run = promisify(execFile);
+const script = path.join(__dirname, '../fixtures/ts-load/compiled-app.cjs');
+
+const label = `export enum Tone { Plain = 'plain' }
+export interface Label { text: string; tone: Tone }
+(globalThis as { labelLoads?: number }).labelLoads = ((globalThis as { labelLoads?: number }).labelLoads ?? 0) + 1;
+export function label(text: string): Label {
+  return { text, tone: Tone.Plain };
+}
+`;
+const endpoint = (word: string) => `import { label } from '../../_lib/label';
+import type { Label } from '../../_lib/label';
+
+export function GET(_req: Request, { params }: { params: { id: string } }): Response {
+  const made: Label = label(params.id);
+  const where = new Error('here').stack!.split('\\n')[1];
+  return Response.json({ word: '${word}', made, where, dir: typeof __dirname === 'string' ? __dirname : import.meta.dirname });
+}
+`;
+
+function app(type: 'commonjs' | 'module'): Record<string, string> {
+  return {
+    'package.json': JSON.stringify({ type }),
+    'tsconfig.json': '{ "compilerOptions": { "strict": true } }\n',
+    'app/_lib/label.ts': label,
+    'app/items/[id]/endpoint.ts': endpoint('one'),
+    'app/other/[id]/endpoint.ts': endpoint('two'),
+  };
+}
+
+interface Outcome {
+  responses?: Array<{ status: number; body: { word: string; made: unknown; where: string; dir: string } }>;
+  labelLoads?: number;
+  crash?: string;
+}
+
+async function start(dir: string): Promise<Outcome> {
+  const env = { ...process.env };
+  delete env.NODE_OPTIONS;
+  const { stdout } = await run(process.execPath, [script, builtEntry, dir, '/items/a', '/other/b'], {
+    cwd: dir,
+    env,
+    timeout: 20_000,
+    killSignal: 'SIGKILL',
+  });
+  const outcome = JSON.parse(stdout.trim().split('\n').pop()!) as Outcome;
+  if (outcome.crash) throw new Error(outcome.crash);
+  return outcome;
+}
+
+function cacheFile(dir: string): string | undefined {
+  const folder = path.join(dir, 'node_modules/.cache/express-file-endpoints');
+  if (!existsSync(folder)) return undefined;
+  const name = readdirSync(folder).find((file) => /^typescript-.*\.json$/.test(file));
+  return name && path.join(folder, name);
+}
+
+/** Rewrites every cached entry's word, so a start that serves the cache says so. */
+function poison(dir: string): void {
+  const file = cacheFile(dir)!;
+  const entries = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
+  for (const key of Object.keys(entries)) entries[key] = entries[key]!.replace(/"(one|two)"/, '"cached-$1"');
+  writeFileSync(file, JSON.stringify(entries));
+}
+
+describe('integration: TypeScript route files compiled ahead, kept in node_modules/.cache', function () {
+  this.timeout(90_000);
+  before(async function () {
+    this.timeout(120_000);
+    await ensureBuilt();
+  });
+  after(removeApps);
+
+  for (const type of ['commonjs', 'module'] as const) {
+    describe(`"type": "${type}"`, () => {
+      it('loads an enum, extensionless imports and import type; one instance of the shared module; .ts lines', async () => {
+        const dir = writeApp(app(type), { tsx: true });
+        const outcome = await start(dir);
+        expect(outcome.responses!.map((r) => [r.status, r.body.word, r.body.made])).to.deep.equal([
+          [200, 'one', { text: 'a', tone: 'plain' }],
+          [200, 'two', { text: 'b', tone: 'plain' }],
+        ]);
+        // The endpoints and the app's own import ran the module once.
+        expect(outcome.labelLoads).to.equal(1);
+        // The source file's own line and folder, not the compiled code's.
+        expect(outcome.responses![0]!.body.where).to.match(/items\/\[id\]\/endpoint\.ts:6:\d+\)?$/);
+        expect(outcome.responses![0]!.body.dir).to.equal(path.join(dir, 'app/items/[id]'));
+      });
+
+      it('serves the cache on the next start, recompiles a changed file, and all of them on a tsconfig change', async () => {
+        const dir = writeApp(app(type), { tsx: true });
+        await start(dir);
+        expect(cacheFile(dir), 'the cache file').to.be.a('string');
+        poison(dir);
+        const words = async () => (await start(dir)).responses!.map((r) => r.body.word);
+        expect(await words()).to.deep.equal(['cached-one', 'cached-two']);
+        writeFileSync(path.join(dir, 'app/items/[id]/endpoint.ts'), endpoint('changed'));
+        expect(await words()).to.deep.equal(['changed', 'cached-two']);
+        poison(dir);
+        writeFileSync(path.join(dir, 'tsconfig.json'), '{ "compilerOptions": { "strict": false } }\n');
+        expect(await words()).to.deep.equal(['changed', 'two']);
+      });
+
+      it('compiles in memory where the cache cannot be written', async () => {
+        const dir = writeApp(app(type), { tsx: true });
+        // A file where the cache folder would be: nothing can be made under it.
+        writeFileSync(path.join(dir, 'node_modules/.cache'), 'not a folder\n');
+        const first = await start(dir);
+        const second = await start(dir);
+        expect(first.responses!.map((r) => r.body.word)).to.deep.equal(['one', 'two']);
+        expect(second).to.deep.equal(first);
+        rmSync(path.join(dir, 'node_modules/.cache'));
+      });
+    });
+  }
+});
