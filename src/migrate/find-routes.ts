@@ -530,7 +530,7 @@ function callsOn(ast: ReturnType<typeof parseModule>, name: string): RouterCall[
   const calls: RouterCall[] = [];
   const statements = new Map<Node, Node>();
   const seen = new Set<Node>();
-  visitWithParents(ast.program, (node, parent) => {
+  visit(ast.program, (node, parent) => {
     if (parent?.type === 'ExpressionStatement') statements.set(node, parent);
     if (node.type !== 'CallExpression' || seen.has(node)) return;
     const callee = node.callee;
@@ -572,21 +572,6 @@ function callsOn(ast: ReturnType<typeof parseModule>, name: string): RouterCall[
     calls.push({ method, args: first.arguments as Node[], statement: statements.get(outer), chain });
   });
   return calls.filter((c) => METHODS[c.method] !== undefined || c.method === 'use' || c.method === 'route');
-}
-
-function visitWithParents(root: Node, fn: (node: Node, parent: Node | undefined) => void): void {
-  const step = (node: Node, parent: Node | undefined) => {
-    fn(node, parent);
-    for (const key of Object.keys(node)) {
-      if (key === 'loc' || key.endsWith('Comments') || key === 'extra') continue;
-      const value = (node as unknown as Record<string, unknown>)[key];
-      if (Array.isArray(value)) {
-        for (const item of value)
-          if (item && typeof item === 'object' && 'type' in item) step(item as Node, node);
-      } else if (value && typeof value === 'object' && 'type' in value) step(value as Node, node);
-    }
-  };
-  step(root, undefined);
 }
 
 function literalText(node: Node): string | undefined {

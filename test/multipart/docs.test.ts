@@ -1,6 +1,6 @@
 /**
- * docs/uploads.md's endpoint, as the page shows it, in a tree of its own: it answers an upload sent by
- * undici's fetch with the fields and the files' sizes and hashes, and refuses a file past its limit.
+ * docs/uploads.md's endpoint and contract, as the page shows them, each in a tree of its own: they answer an
+ * upload sent by undici's fetch with the fields and the files, and refuse a file past its limit.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -15,26 +15,32 @@ import { bytesOf, sha256 } from './forms';
 const SCRATCH = path.join(__dirname, '.scratch', 'docs-app');
 const SOURCE = path.resolve(__dirname, '../../src');
 
+/** The snippet `name` as the endpoint at `route` of a tree of its own, in an Express app with an error handler. */
+async function serveSnippet(name: string, route: string): Promise<Listening> {
+  const { code } = snippet(name);
+  const dir = path.join(SCRATCH, name);
+  const file = path.join(dir, route, 'endpoint.ts');
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, code.replace("from 'express-file-endpoints'", `from ${JSON.stringify(SOURCE)}`));
+  const app = express();
+  await mountEndpoints(app, { dir });
+  app.use(
+    (
+      error: { status?: number; message: string },
+      _req: express.Request,
+      res: express.Response,
+      _next: express.NextFunction,
+    ) => {
+      res.status(error.status ?? 500).json({ error: error.message });
+    },
+  );
+  return listen(http.createServer(app));
+}
+
 describe("docs/uploads.md's endpoint", () => {
   let server: Listening;
   before(async () => {
-    const { code } = snippet('uploads-endpoint');
-    const file = path.join(SCRATCH, 'app/api/photos/endpoint.ts');
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, code.replace("from 'express-file-endpoints'", `from ${JSON.stringify(SOURCE)}`));
-    const app = express();
-    await mountEndpoints(app, { dir: path.join(SCRATCH, 'app') });
-    app.use(
-      (
-        error: { status?: number; message: string },
-        _req: express.Request,
-        res: express.Response,
-        _next: express.NextFunction,
-      ) => {
-        res.status(error.status ?? 500).json({ error: error.message });
-      },
-    );
-    server = await listen(http.createServer(app));
+    server = await serveSnippet('uploads-endpoint', 'api/photos');
   });
   after(async () => {
     await server.close();
@@ -74,23 +80,7 @@ describe("docs/uploads.md's endpoint", () => {
 describe("docs/uploads.md's contract", () => {
   let server: Listening;
   before(async () => {
-    const { code } = snippet('uploads-contract');
-    const file = path.join(SCRATCH, 'contract-app/api/albums/endpoint.ts');
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, code.replace("from 'express-file-endpoints'", `from ${JSON.stringify(SOURCE)}`));
-    const app = express();
-    await mountEndpoints(app, { dir: path.join(SCRATCH, 'contract-app') });
-    app.use(
-      (
-        error: { status?: number; message: string },
-        _req: express.Request,
-        res: express.Response,
-        _next: express.NextFunction,
-      ) => {
-        res.status(error.status ?? 500).json({ error: error.message });
-      },
-    );
-    server = await listen(http.createServer(app));
+    server = await serveSnippet('uploads-contract', 'api/albums');
   });
   after(async () => {
     await server.close();
