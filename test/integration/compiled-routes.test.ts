@@ -101,7 +101,10 @@ describe('integration: TypeScript route files compiled ahead, kept in node_modul
         expect(outcome.responses![0]!.body.dir).to.equal(path.join(dir, 'app/items/[id]'));
       });
 
-      it('serves the cache on the next start, recompiles a changed file, and all of them on a tsconfig change', async () => {
+      it('serves the cache on the next start, recompiles a changed file, and all of them on a tsconfig change', async function () {
+        // On Node 22, tsx's module hooks run off the main thread: route files load through tsx as before,
+        // which the test above covers, and there is no cache to serve.
+        if (Number(process.versions.node.split('.')[0]) < 24) this.skip();
         const dir = writeApp(app(type), { tsx: true });
         await start(dir);
         expect(cacheFile(dir), 'the cache file').to.be.a('string');
