@@ -27,7 +27,7 @@ import { checkResponse } from './check-response';
 import { checkEventsOf } from './check-events';
 import { inputReadingOf } from './read-input';
 import { validateInput } from './validate-input';
-import { rawParams, ValidatedContext } from './validated-context';
+import { ValidatedContext } from './validated-context';
 
 /** What a contract handler needs from where it runs: a mount, or nothing (a direct call). */
 export interface ContractSettings {
@@ -86,7 +86,7 @@ function contractHandler<C extends EndpointContract>(
 
   // Two declared parameters: dispatch gives a handler its Request only when it declares one.
   async function validatingHandler(request: Request, context?: EndpointContextInit): Promise<Response> {
-    const input = await validateInput(contract, request, rawParams(context), reading, context?.after);
+    const input = await validateInput(contract, request, context, reading);
     if ('issues' in input) {
       const { issues, omittedIssues, status } = input;
       return onInvalid

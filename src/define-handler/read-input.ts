@@ -9,14 +9,8 @@
  * image, a PDF), or not the form a contract's `multipart` asks for, is refused with 415.
  */
 import { jsonSchemaOf, type EndpointContract, type StandardSchemaV1 } from '../contract';
-import {
-  MultipartError,
-  readForm,
-  resolveLimits,
-  type MultipartOptions,
-  type ReadFormOptions,
-} from '../multipart';
-import type { ContractIssue } from '../types';
+import { MultipartError, readForm, resolveLimits, type ReadFormOptions } from '../multipart';
+import type { ContractIssue, EndpointContextInit } from '../types';
 import { locationIssue } from './issues';
 
 /** What reading a body gave: its value, or why it cannot be validated and with which status. */
@@ -116,7 +110,7 @@ export function inputReadingOf(contract: EndpointContract): InputReading {
 export async function readBody(
   request: Request,
   form: FormReading,
-  after: MultipartOptions['after'],
+  context: EndpointContextInit | undefined,
 ): Promise<BodyReading> {
   if (request.body === null) return { value: undefined };
   const contentType = request.headers.get('content-type') ?? '';
@@ -124,6 +118,8 @@ export async function readBody(
   if (type === 'multipart/form-data') {
     if (request.headers.get('content-length') === '0') return { value: undefined };
     try {
+      // A request no mount serves removes its files through the context's `after`, where it has one.
+      const after = context?.after;
       return { value: fieldsOf(await readForm(request, { ...form.options, after }), form.arrays()) };
     } catch (error) {
       // Past a limit (413), the client gone, the route's bodyLimit: the host answers as for any body.

@@ -4,9 +4,10 @@
  * validated — all of them, so the answer lists their issues at once (the first 100), in the
  * order params, query, headers, body.
  */
-import type { ContractIssue, Params } from '../types';
+import type { ContractIssue, EndpointContextInit } from '../types';
 import { FoundIssues, validateWith } from './issues';
 import { headersOf, queryOf, readBody, type InputReading } from './read-input';
+import { rawParams } from './validated-context';
 import type { EndpointContract, InputLocation } from '../contract';
 
 export type InputValidation =
@@ -16,19 +17,19 @@ export type InputValidation =
 export async function validateInput(
   contract: EndpointContract,
   request: Request,
-  params: Params,
+  context: EndpointContextInit | undefined,
   reading: InputReading,
-  after: ((fn: () => unknown) => void) | undefined,
 ): Promise<InputValidation> {
   let body: unknown;
   if (contract.body) {
-    const read = await readBody(request, reading.form, after);
+    const read = await readBody(request, reading.form, context);
     if ('issue' in read) return { issues: [read.issue], omittedIssues: 0, status: read.status };
     body = read.value;
   }
   const issues = new FoundIssues();
   const values: Partial<Record<InputLocation, unknown>> = {};
-  if (contract.params) values.params = await validateWith(contract.params, params, 'params', issues);
+  if (contract.params)
+    values.params = await validateWith(contract.params, rawParams(context), 'params', issues);
   if (contract.query)
     values.query = await validateWith(
       contract.query,
