@@ -21,13 +21,14 @@
  * `require()` loads itself, CommonJS files are left to it.
  */
 import { readFileSync, statSync } from 'node:fs';
-import Module, { createRequire } from 'node:module';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type * as esbuild from 'esbuild';
 import { isTypeScriptFile } from '../discover';
 import { runtime } from '../runtime';
 import { cacheKey, compileCache } from './compile-cache';
+import { nodeModuleHooks } from './module-hooks';
 import { isCommonJsFile } from './module-format';
 import { isRelative, resolveImport } from './resolve-import';
 import { requireSharesModules, runnerRequire } from './runner-require';
@@ -221,39 +222,15 @@ function keep(file: string, format: Compiled['format'], code: string, source: So
   compiled.set(pathToFileURL(file).href, { format, code, mtimeMs: source.mtimeMs, size: source.size });
 }
 
-interface ResolveResult {
-  url: string;
-  format?: string | null;
-  shortCircuit?: boolean;
-}
-interface ResolveContext {
-  parentURL?: string;
-  conditions?: readonly string[];
-}
-type NextResolve = (specifier: string, context: ResolveContext) => ResolveResult;
-
-interface LoadResult {
-  format?: string | null;
-  source?: string | Buffer | null;
-  shortCircuit?: boolean;
-}
-type NextLoad = (url: string, context: unknown) => LoadResult;
-interface ModuleWithHooks {
-  registerHooks?(hooks: {
-    resolve(specifier: string, context: ResolveContext, next: NextResolve): ResolveResult;
-    load(url: string, context: unknown, next: NextLoad): LoadResult;
-  }): unknown;
-}
-
 function hasModuleHooks(): boolean {
-  return typeof (Module as unknown as ModuleWithHooks).registerHooks === 'function';
+  return typeof nodeModuleHooks.registerHooks === 'function';
 }
 
 /** After tsx's hooks, so that this one runs first: the compiled code, for the file's own URL. */
 function installHook(): void {
   if (hooked) return;
   hooked = true;
-  (Module as unknown as Required<ModuleWithHooks>).registerHooks({
+  nodeModuleHooks.registerHooks!({
     resolve(specifier, context, next) {
       const parent = context.parentURL;
       if (parent === undefined || !compiled.has(parent) || !isRelative(specifier))

@@ -13,6 +13,7 @@
 import Module, { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { nodeModuleHooks, type ResolveResult } from './module-hooks';
 
 let registration: Promise<void> | undefined;
 /** What registering tsx's CommonJS hook threw, thrown again to every later file that needs it. */
@@ -32,12 +33,8 @@ const AS_MODULE = 'express-file-endpoints-format=module';
 export function startTsxFrom(dir: string): boolean {
   if (failure) throw failure.error;
   if (registration) return true;
-  if (noTsxIn.has(dir)) return false;
-  const api = findTsx(dir);
-  if (!api) {
-    noTsxIn.add(dir);
-    return false;
-  }
+  const api = tsxFoundFrom(dir);
+  if (!api) return false;
   try {
     (api.require(api.cjs) as { register(): unknown }).register();
   } catch (error) {
@@ -77,13 +74,8 @@ export async function registerTsxFrom(dir: string): Promise<boolean> {
  */
 export function startTsxHooksFrom(probe: string): boolean {
   if (failure || registration) return registration !== undefined && hooksInThread(probe);
-  const dir = path.dirname(probe);
-  if (noTsxIn.has(dir)) return false;
-  const api = findTsx(dir);
-  if (!api) {
-    noTsxIn.add(dir);
-    return false;
-  }
+  const api = tsxFoundFrom(path.dirname(probe));
+  if (!api) return false;
   try {
     // The CommonJS build of `tsx/esm/api`, which registers at once; its wrong hooks path (see findTsx) is the
     // off-thread one's, which the check below turns down.
@@ -122,6 +114,14 @@ export function findTsxFrom(dir: string): string | undefined {
   return findTsx(dir)?.cjs;
 }
 
+/** tsx found from `dir`, the folders it is not found from remembered. */
+function tsxFoundFrom(dir: string): ReturnType<typeof findTsx> {
+  if (noTsxIn.has(dir)) return undefined;
+  const api = findTsx(dir);
+  if (!api) noTsxIn.add(dir);
+  return api;
+}
+
 function findTsx(dir: string): { require: NodeJS.Require; cjs: string; esm: string } | undefined {
   const requireFrom = createRequire(path.join(dir, 'noop.js'));
   try {
@@ -150,23 +150,11 @@ export async function importAsEsModule(file: string): Promise<unknown> {
   return import(/* webpackIgnore: true */ url.href);
 }
 
-interface ResolveResult {
-  url: string;
-  format?: string | null;
-  shortCircuit?: boolean;
-}
-type NextResolve = (specifier: string, context: unknown) => ResolveResult;
-interface ModuleWithHooks {
-  registerHooks(hooks: {
-    resolve(specifier: string, context: unknown, next: NextResolve): ResolveResult;
-  }): unknown;
-}
-
 /** Runs before tsx's hooks (registered after them), on Node's in-thread hooks (22.15+). */
 function installEsModuleHook(): void {
   if (esModuleHook) return;
   esModuleHook = true;
-  (Module as unknown as ModuleWithHooks).registerHooks({
+  nodeModuleHooks.registerHooks!({
     resolve: (specifier, context, next) =>
       specifier.includes(AS_MODULE) ? asModule(specifier) : next(specifier, context),
   });

@@ -18,8 +18,8 @@
  * stripped (stripped-links.ts) and for `check` (resolve-import.ts).
  */
 import { statSync } from 'node:fs';
-import Module from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { nodeModuleHooks, type ModuleHooks } from './module-hooks';
 
 /**
  * `specifier` with its `.js`, `.mjs` or `.cjs` made `.ts`, `.mts` or `.cts`, when it names a TypeScript file by its
@@ -64,22 +64,6 @@ function isFileUrl(url: URL): boolean {
   }
 }
 
-interface ResolveResult {
-  url: string;
-  format?: string | null;
-  shortCircuit?: boolean;
-}
-interface ResolveContext {
-  parentURL?: string;
-}
-type NextResolve = (specifier: string, context: ResolveContext) => ResolveResult;
-interface ModuleHooks {
-  registerHooks?(hooks: {
-    resolve(specifier: string, context: ResolveContext, next: NextResolve): ResolveResult;
-  }): unknown;
-  register?(url: string): void;
-}
-
 let installed: 'registerHooks' | 'register' | undefined;
 
 /**
@@ -87,7 +71,7 @@ let installed: 'registerHooks' | 'register' | undefined;
  * process; once. Which of Node's hook APIs it used, for the tests.
  */
 export function resolveTypeScriptSpecifiers(
-  hooks: ModuleHooks = Module as unknown as ModuleHooks,
+  hooks: ModuleHooks = nodeModuleHooks,
 ): 'registerHooks' | 'register' | undefined {
   if (installed) return installed;
   if (typeof hooks.registerHooks === 'function') {
