@@ -5,8 +5,15 @@
  * answer is a 413 that the host gives as for any body over its limit; a body of another type is 415.
  */
 import { createHash } from 'node:crypto';
+import { readdirSync } from 'node:fs';
 import { mkdir, readdir, rm } from 'node:fs/promises';
+import http from 'node:http';
+import net from 'node:net';
 import { expect } from 'chai';
+import express from 'express';
+import multer from 'multer';
+import { mountEndpoints } from '../../src';
+import { listen, waitFor, type Listening } from '../support/net';
 import { hostsWithFetch, type Served } from '../integration/hosts';
 import { UPLOADS } from '../fixtures/contract-app/app/_lib/endpoints';
 import { CONTRACT_APP, multipart } from './targets';
@@ -153,4 +160,78 @@ describe('contracts: a multipart body read as it arrives, under the contract’s
       }
     });
   }
+});
+
+describe('contracts: an upload behind what an Express app already has, and a client that leaves', function () {
+  this.timeout(20_000);
+  let server: Listening;
+  const reported: unknown[] = [];
+  /** An Express app with `parsers` in front of the tree and an error handler answering JSON. */
+  const serve = async (...parsers: express.RequestHandler[]) => {
+    const app = express();
+    app.use(...parsers);
+    await mountEndpoints(app, { dir: CONTRACT_APP, onError: (error) => void reported.push(error) });
+    app.use(
+      (
+        error: { status?: number; message: string },
+        _req: express.Request,
+        res: express.Response,
+        _next: express.NextFunction,
+      ) => void res.status(error.status ?? 500).json({ error: error.message }),
+    );
+    return listen(http.createServer(app));
+  };
+  before(async () => {
+    await mkdir(UPLOADS, { recursive: true });
+    server = await serve(express.json());
+  });
+  after(() => server.close());
+  beforeEach(() => {
+    reported.length = 0;
+  });
+
+  it('a form multer already read: the error says so, for the app’s error handler', async () => {
+    const form = new FormData();
+    form.append('title', 'Read before');
+    form.append('consumed', new File(['abc'], 'a.png', { type: 'image/png' }));
+    const behindMulter = await serve(multer().single('consumed'));
+    try {
+      const res = await fetch(`${behindMulter.url}/zod/upload`, { method: 'POST', body: form });
+      expect(res.status).to.equal(500);
+      expect(((await res.json()) as { error: string }).error).to.match(
+        /consumed by earlier middleware \(multer/,
+      );
+    } finally {
+      await behindMulter.close();
+    }
+  });
+
+  it('JSON that express.json() parsed in front: the same 415 as without it', async () => {
+    const res = await fetch(`${server.url}/zod/upload`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'x' }),
+    });
+    expect(res.status).to.equal(415);
+    expect(await res.text()).to.include('send multipart/form-data');
+  });
+
+  it('a client that leaves mid-file: no temporary file stays, and nothing is reported as an error', async () => {
+    const boundary = 'leaving';
+    const head =
+      `--${boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\nGone\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="photos"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`;
+    const socket = net.connect(Number(new URL(server.url).port), '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(
+      `POST /zod/upload HTTP/1.1\r\nHost: localhost\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\n` +
+        `Content-Length: ${head.length + 60_000}\r\n\r\n${head}`,
+    );
+    socket.write(Buffer.alloc(30_000, 7));
+    // The file has reached the disk before the client goes.
+    await waitFor(() => readdirSync(UPLOADS).some((name) => name.startsWith('upload-')), 3000, 'the file');
+    socket.destroy();
+    expect(await uploadsLeft()).to.deep.equal([]);
+    expect(reported).to.deep.equal([]);
+  });
 });
