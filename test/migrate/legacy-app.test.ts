@@ -9,30 +9,17 @@ import { expect } from 'chai';
 import { ROOT, RUNNERS, removeScratchApps, runNode, scratchApp } from '../support/runner-apps';
 import { ensureBuilt } from '../integration/loading-apps';
 
-// create-app.js as the app had it before: its routers, mounted one by one, and its error handler.
-const ROUTERS_ONLY = `const express = require('express');
-const { passport } = require('./lib/auth');
-
-async function createApp() {
-  const app = express();
-  app.use(passport.initialize());
-  app.use('/api/session', require('./routes/session'));
-  app.use('/api/me', require('./routes/me'));
-  app.use('/api/avatars', require('./routes/avatars'));
-  app.use('/api/reports', require('./routes/reports'));
-  app.use('/api/contact', require('./routes/contact'));
-  // eslint-disable-next-line no-unused-vars -- Express tells error handlers by their four parameters
-  app.use((err, req, res, next) => {
-    const status = err.status ?? err.statusCode ?? (err.code === 'LIMIT_FILE_SIZE' ? 413 : 500);
-    res.status(status).json({ error: status === 500 ? 'Internal Server Error' : err.message, code: err.code });
-  });
-  return app;
-}
-
-module.exports = { createApp };
-`;
+/**
+ * create-app.js as the app had it before: the fixture's own, with its routers mounted one by one and no switch to
+ * the tree.
+ */
+const ROUTERS_ONLY = readFileSync(path.join(ROOT, 'test/fixtures/legacy-app/create-app.js'), 'utf8').replace(
+  /^ {2}if \(process\.env\.MOVED_ROUTES === '1'\) \{\n[\s\S]*?\n {2}\} else \{\n([\s\S]*?)\n {2}\}\n/m,
+  (_switch, routers: string) => `${routers.replace(/^ {2}/gm, '')}\n`,
+);
 
 function legacyApp(): string {
+  expect(ROUTERS_ONLY, 'the fixture without its switch').to.not.include('MOVED_ROUTES ===');
   const dir = scratchApp('legacy-app', { 'create-app.js': ROUTERS_ONLY });
   rmSync(path.join(dir, 'app'), { recursive: true });
   rmSync(path.join(dir, 'node_modules/express'));
