@@ -19,8 +19,6 @@ import path from 'node:path';
 const FORMAT_VERSION = '1';
 
 export interface CompileCache {
-  /** The file, or `undefined` when there is none to keep entries in. */
-  readonly file: string | undefined;
   read(key: string): string | undefined;
   /** Writes the entries given, and only them, in the background; resolves once written or given up. */
   write(entries: ReadonlyMap<string, string>): Promise<void>;
@@ -38,7 +36,6 @@ export function compileCache(root: string): CompileCache {
     }
   }
   return {
-    file,
     read: (key) => (Object.hasOwn(stored, key) ? stored[key] : undefined),
     async write(entries) {
       if (file === undefined) return;

@@ -53,15 +53,11 @@ let hooked = false;
 /** A compiled file's relative import target (absolute, as written) -> the URL it resolves to, or '' for none. */
 const resolved = new Map<string, string>();
 
-/** What the last call did, for the tests and the benchmark. */
-export const lastCompile = { files: 0, compiled: 0, fromCache: 0, cacheDir: undefined as string | undefined };
-
 /**
  * Compiles the TypeScript among the tree's route files ahead, or reads them from the cache; does nothing where the
  * fast way does not apply (see above). Never throws: a file it does not compile loads as before.
  */
 export function compileRouteFiles(root: string, files: readonly string[]): void {
-  Object.assign(lastCompile, { files: 0, compiled: 0, fromCache: 0, cacheDir: undefined });
   resolved.clear(); // files come and go between the compilations of development mode
   if (runtime.name !== 'Node' || runnerRequire || !requireSharesModules || !hasModuleHooks()) return;
   const typescript = files.filter(
@@ -89,8 +85,6 @@ export function compileRouteFiles(root: string, files: readonly string[]): void 
   const settings = (file: string, format: Compiled['format']) =>
     JSON.stringify([compiler.version, process.versions.node.split('.')[0], format, file, options]);
   const tsconfigRaw = JSON.stringify({ compilerOptions: options });
-  lastCompile.files = chosen.length;
-  lastCompile.cacheDir = cache.file;
   // What the cache keeps after this start: the tree's entries as they are now, no older ones.
   const current = new Map<string, string>();
 
@@ -105,7 +99,6 @@ export function compileRouteFiles(root: string, files: readonly string[]): void 
     else {
       keep(file, format, code, source);
       current.set(key, code);
-      lastCompile.fromCache++;
     }
   }
   if (misses.length === 0) return;
@@ -119,7 +112,6 @@ export function compileRouteFiles(root: string, files: readonly string[]): void 
   const done = (miss: (typeof misses)[number], code: string) => {
     keep(miss.file, miss.format, code, miss.source);
     current.set(miss.key, code);
-    lastCompile.compiled++;
   };
   const cjsMisses = misses.filter((miss) => miss.format === 'commonjs');
   if (cjsMisses.length > 0) {
@@ -142,11 +134,9 @@ export function compileRouteFiles(root: string, files: readonly string[]): void 
     pending.set(url, transformed);
     compiling.push(transformed);
   }
-  lastWrite = Promise.all(compiling).then(() => cache.write(current));
+  // The write never rejects: a cache that cannot be written is only a slower next start.
+  void Promise.all(compiling).then(() => cache.write(current));
 }
-
-/** The cache's last write, for the tests. */
-export let lastWrite: Promise<void> = Promise.resolve();
 
 /** Resolves once the file's compiled code is there, where it is being compiled ahead. */
 export function whenCompiled(file: string): Promise<void> | undefined {

@@ -602,7 +602,7 @@ export function rel(file: string): string {
 const EXTENSIONS = ['', '.js', '.ts', '.cjs', '.mjs', '.cts', '.mts', '/index.js', '/index.ts'];
 
 /** A relative import's file, as Node (or TypeScript, for `./x.js` written for `x.ts`) finds it. */
-export function resolveSpecifier(from: string, specifier: string): string | undefined {
+function resolveSpecifier(from: string, specifier: string): string | undefined {
   if (!specifier.startsWith('.')) return undefined;
   const base = path.resolve(path.dirname(from), specifier);
   const candidates = [

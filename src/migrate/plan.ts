@@ -242,17 +242,17 @@ export function planMigration(options: MigrateOptions): Plan {
  * The source of a node as it would read at the start of a line: the indentation of the line it starts on
  * taken off each of its lines, so a handler written inside `router.post(` reads flush in its new file.
  */
-export function sourceOf(appFile: AppFile | string, node: Node): string {
+function sourceOf(appFile: AppFile | string, node: Node): string {
   const source = typeof appFile === 'string' ? appFile : appFile.source;
   return dedent(source.slice(node.start!, node.end!), lineIndent(source, node.start!));
 }
 
-export function lineIndent(source: string, offset: number): number {
+function lineIndent(source: string, offset: number): number {
   const lineStart = source.lastIndexOf('\n', offset - 1) + 1;
   return /^[ \t]*/.exec(source.slice(lineStart))![0].length;
 }
 
-export function dedent(text: string, by: number): string {
+function dedent(text: string, by: number): string {
   if (by === 0) return text;
   return text
     .split('\n')
