@@ -68,7 +68,7 @@ export function headersOf(request: Request): Record<string, string> {
   return Object.fromEntries(request.headers);
 }
 
-/** How a contract reads a multipart body: whether it asks for one, and under which limits. */
+/** How a contract reads a form: whether it asks for a multipart one, under which limits, and its array fields. */
 export interface FormReading {
   /** The contract declares `multipart`: a body of any other type is refused. */
   required: boolean;
@@ -83,7 +83,7 @@ export interface InputReading {
   queryArrays: () => ReadonlySet<string>;
 }
 
-/** The contract's `multipart`, its limits resolved at once (a mistake in them is the contract's, found at load). */
+/** The contract's reading, its multipart limits resolved at once (a mistake in them is the contract's, found at load). */
 export function inputReadingOf(contract: EndpointContract): InputReading {
   const declared = contract.multipart === true ? {} : contract.multipart;
   let limits;
@@ -128,9 +128,11 @@ export async function readBody(
     }
   }
   if (form.required) {
-    const sent = type === '' ? 'A body without a Content-Type' : `Content-Type ${type}`;
     return {
-      issue: locationIssue('body', `${sent} is not what this endpoint reads: send multipart/form-data`),
+      issue: locationIssue(
+        'body',
+        `${sentAs(type)} is not what this endpoint reads: send multipart/form-data`,
+      ),
       status: 415,
     };
   }
@@ -150,14 +152,18 @@ export async function readBody(
     return { value: fieldsOf(new URLSearchParams(utf8(bytes)), form.arrays()) };
   }
   if (type.startsWith('text/')) return { value: utf8(bytes) };
-  const sent = type === '' ? 'A body without a Content-Type' : `Content-Type ${type}`;
   return {
     issue: locationIssue(
       'body',
-      `${sent} cannot be validated: send JSON, a form (urlencoded or multipart) or text`,
+      `${sentAs(type)} cannot be validated: send JSON, a form (urlencoded or multipart) or text`,
     ),
     status: 415,
   };
+}
+
+/** What the client sent, for a 415's message. */
+function sentAs(type: string): string {
+  return type === '' ? 'A body without a Content-Type' : `Content-Type ${type}`;
 }
 
 /** `application/json; charset=utf-8` -> `application/json`. */
