@@ -1,7 +1,10 @@
 /**
  * `npx tsx bench/files.ts [--rounds 5] [--requests 300]`: files sent from disk, by `sendFile` in an
- * endpoint against Express 5's `res.sendFile` on a native route, each in an Express 5 app of its own
- * process (bench/files-server.ts), on 127.0.0.1, read whole by a node:http client in this process.
+ * endpoint against Express 5's `res.sendFile` on a native route of the same app (bench/files-server.ts),
+ * each variant in a process of its own, on 127.0.0.1, read whole by a node:http client in this process.
+ * Both run in the app that mounts the tree: a route is measured where it lives before and after it
+ * moves, and the library's own weight in the heap, which makes each of V8's full collections dearer
+ * and which the 16 MiB of buffers a 1 MiB request reads through set off often, is on both sides.
  *
  * - **One 256 MiB file**, in a fresh server process: throughput (MiB/s, from the request sent to the
  *   last byte read) and the server's peak RSS growth (the kernel's high-water mark, `VmHWM`, reset
@@ -33,9 +36,10 @@ const MiB = 1024 * 1024;
 const SMALL = MiB;
 const BIG = 256 * MiB;
 
+/** Each variant is a path of the same app (files-server.ts): the route moved into the tree, or the native one. */
 const VARIANTS = [
-  { id: 'ee', name: '`sendFile` in an endpoint' },
-  { id: 'express', name: '`res.sendFile`' },
+  { id: 'ee', name: '`sendFile` in an endpoint', prefix: '' },
+  { id: 'express', name: '`res.sendFile`', prefix: '/native' },
 ] as const;
 type VariantId = (typeof VARIANTS)[number]['id'];
 
@@ -84,9 +88,8 @@ function makeFiles(): Files {
   return { dir, small, big, smallBytes, bigHash: hash.digest('hex') };
 }
 
-function start(variant: VariantId, files: Files): ChildProcess {
+function start(files: Files): ChildProcess {
   return forkServer(path.join(HERE, 'files-server.ts'), {
-    VARIANT: variant,
     SMALL_FILE: files.small,
     BIG_FILE: files.big,
   });
@@ -135,12 +138,16 @@ function get(port: number, route: string, agent?: http.Agent, keep?: 'body' | 'h
 interface Running {
   server: ChildProcess;
   port: number;
+  /** The variant's paths in the app. */
+  small: string;
+  big: string;
 }
 
 async function startVariant(variant: VariantId, files: Files): Promise<Running> {
-  const server = start(variant, files);
+  const server = start(files);
   const { port } = await ask<{ port: number }>(server);
-  return { server, port };
+  const { prefix } = VARIANTS.find((each) => each.id === variant)!;
+  return { server, port, small: `${prefix}/small`, big: `${prefix}/big` };
 }
 
 /**
@@ -150,10 +157,11 @@ async function startVariant(variant: VariantId, files: Files): Promise<Running> 
 async function check(files: Files): Promise<void> {
   const heads: Partial<Record<VariantId, http.IncomingHttpHeaders[]>> = {};
   for (const { id } of VARIANTS) {
-    const { server, port } = await startVariant(id, files);
+    const running = await startVariant(id, files);
+    const { server, port } = running;
     try {
-      const small = await get(port, '/small', undefined, 'body');
-      const big = await get(port, '/big', undefined, 'hash');
+      const small = await get(port, running.small, undefined, 'body');
+      const big = await get(port, running.big, undefined, 'hash');
       if (small.status !== 200 || !small.body!.equals(files.smallBytes))
         throw new Error(`${id}: /small answered ${small.status}, ${small.length} bytes, not the file`);
       if (big.status !== 200 || big.length !== BIG || big.hash !== files.bigHash)
@@ -174,12 +182,12 @@ async function check(files: Files): Promise<void> {
 }
 
 /** The 256 MiB download from `running`, a fresh server: MiB/s and the peak RSS growth. */
-async function measureBig({ server, port }: Running) {
+async function measureBig({ server, port, small, big }: Running) {
   // One small download first, so the big one measures the transfer rather than the first request's JIT.
-  await get(port, '/small');
+  await get(port, small);
   const { rss } = await ask<{ rss: number }>(server, 'reset-peak');
   const started = performance.now();
-  const answer = await get(port, '/big');
+  const answer = await get(port, big);
   const ms = performance.now() - started;
   const { peak } = await ask<{ peak: number }>(server, 'peak');
   if (answer.status !== 200 || answer.length !== BIG)
@@ -187,11 +195,11 @@ async function measureBig({ server, port }: Running) {
   return { bigMibPerSecond: BIG / MiB / (ms / 1000), bigRssGrowth: peak - rss };
 }
 
-async function getMany(port: number, agent: http.Agent, requests: number): Promise<void> {
+async function getMany({ port, small }: Running, agent: http.Agent, requests: number): Promise<void> {
   let left = requests;
   const worker = async () => {
     while (left-- > 0) {
-      const answer = await get(port, '/small', agent);
+      const answer = await get(port, small, agent);
       if (answer.status !== 200 || answer.length !== SMALL)
         throw new Error(`/small: ${answer.status}, ${answer.length} bytes`);
     }
@@ -212,14 +220,14 @@ async function measureSmall(running: Record<VariantId, Running>, requests: numbe
   const cpu: Record<VariantId, number> = { ee: 0, express: 0 };
   const ms: Record<VariantId, number> = { ee: 0, express: 0 };
   const rss = {} as Record<VariantId, number>;
-  for (const id of order) await getMany(running[id].port, agents[id], Math.ceil(requests / 3));
+  for (const id of order) await getMany(running[id], agents[id], Math.ceil(requests / 3));
   for (const id of order) rss[id] = (await ask<{ rss: number }>(running[id].server, 'reset-peak')).rss;
   for (let done = 0; done < requests; done += BATCH) {
     for (const id of order) {
-      const { server, port } = running[id];
+      const { server } = running[id];
       const before = await ask<{ cpu: number }>(server, 'cpu');
       const started = performance.now();
-      await getMany(port, agents[id], BATCH);
+      await getMany(running[id], agents[id], BATCH);
       ms[id] += performance.now() - started;
       const after = await ask<{ cpu: number }>(server, 'cpu');
       cpu[id] += after.cpu - before.cpu;
