@@ -23,6 +23,7 @@ const FLOORS = [
     'src/fetch-globals.ts',
     'src/is-response.ts',
     'src/http-methods.ts',
+    'src/node-source.ts',
   ],
   ['src/discover/'],
   ['src/router/', 'src/observe/', 'src/event-stream/', 'src/route/'],

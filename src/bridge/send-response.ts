@@ -29,6 +29,8 @@ import {
 } from '../dispatch';
 import { sendsNotModified } from './express-etag';
 import type { ResponseWriter } from './response-writer';
+import type { Readable } from 'node:stream';
+import { nodeSourceOf, type NodeSource } from '../node-source';
 
 // Never forwarded: they describe one connection, and Node sets its own.
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection']);
@@ -64,6 +66,10 @@ export async function sendWebResponse(
     body?.cancel().catch(noop);
     return;
   }
+  const source = options.head ? undefined : nodeSourceOf(body);
+  if (source !== undefined && !response.bodyUsed && !body.locked) {
+    return sendSource(res, response, body, source);
+  }
   // Taken before anything is set on `res`: a locked or used body throws here.
   const reader = body.getReader();
   const start = await readAvailable(reader, options.head ? HEAD_CHUNKS : Infinity);
@@ -82,15 +88,97 @@ export async function sendWebResponse(
     res.end();
     return;
   }
-  // A declared length no client can frame the body by: Node frames it (chunked) instead.
-  const declared = res.getHeader('content-length');
-  if (declared !== undefined && parseLength(declared) === undefined) {
-    res.removeHeader('content-length');
-  }
+  dropUnframedLength(res);
   // Server-sent events must reach the client as they are written: a compression() in front keeps
   // what it compresses until its buffer fills, unless `res.flush()` tells it to let go.
   const write = isEventStream(response) ? (chunk: Uint8Array) => writeAndFlush(res, chunk) : undefined;
   return pipeBody(res, reader, { first: start.chunks, pending: start.pending, write });
+}
+
+/**
+ * A body the library made from a file, piped from Node's own stream of it: the same bytes, checks
+ * and backpressure as the Web stream's, without each chunk's trip through it. The file is opened (and
+ * checked) before anything is set on `res`, as the Web stream's first read would be. The head goes
+ * out with the first chunk, as `res.sendFile` sends it: a file's first bytes are there at once.
+ */
+async function sendSource(
+  res: ResponseWriter,
+  response: Response,
+  body: ReadableStream,
+  source: NodeSource,
+): Promise<void> {
+  // Never read: it opened nothing, and cancelling it leaves nothing open.
+  body.cancel().catch(noop);
+  const readable = await source.open();
+  try {
+    setHead(res, response);
+  } catch (error) {
+    readable.destroy();
+    throw error;
+  }
+  dropUnframedLength(res);
+  return pipeReadable(res, readable, source);
+}
+
+/**
+ * A Node stream onto `res` as `readable.pipe(res)` writes it (pausing while `res` is full), held to
+ * the Content-Length on `res` as pipeBody holds a Web stream; the stream is destroyed as soon as the
+ * response can no longer be written, and a stream that fails cuts the connection.
+ */
+function pipeReadable(res: ResponseWriter, readable: Readable, source: NodeSource): Promise<void> {
+  const length = declaredLength(res);
+  let sent = 0;
+  return new Promise<void>((resolve) => {
+    let finished = false;
+    const finish = (error?: Error) => {
+      if (finished) return;
+      finished = true;
+      stopWatching();
+      res.off('drain', onDrain);
+      readable.off('data', onData);
+      if (error) {
+        readable.destroy();
+        res.destroy(error);
+      }
+      resolve();
+    };
+    const onDrain = () => readable.resume();
+    const onData = (chunk: Uint8Array) => {
+      sent += chunk.byteLength;
+      let bytes: Uint8Array | undefined;
+      try {
+        bytes = length ? length.take(chunk) : chunk;
+      } catch (error) {
+        return finish(error as Error);
+      }
+      if (bytes !== undefined && !res.write(bytes)) readable.pause();
+    };
+    const stopWatching = whenClientGone(res, () => {
+      readable.destroy();
+      finish();
+    });
+    res.on('drain', onDrain);
+    readable.on('data', onData);
+    readable.once('error', finish);
+    readable.once('end', () => {
+      if (sent < source.length) return finish(source.endedShort());
+      let last: Uint8Array | undefined;
+      try {
+        last = length?.end();
+      } catch (error) {
+        return finish(error as Error);
+      }
+      if (last) res.write(last);
+      res.end();
+      finish();
+    });
+  });
+}
+
+/** A declared length no client can frame the body by: Node frames it (chunked) instead. */
+function dropUnframedLength(res: ResponseWriter): void {
+  const declared = res.getHeader('content-length');
+  if (declared !== undefined && parseLength(declared) === undefined) res.removeHeader('content-length');
 }
 
 function isEventStream(response: Response): boolean {
@@ -162,6 +250,9 @@ function setHead(res: ResponseWriter, response: Response): void {
   if (response.statusText && res.req?.httpVersionMajor !== 2) res.statusMessage = response.statusText;
 }
 
+/** What pipeBody reads a body through: a Web stream's reader, or one standing for it. */
+export type BodyReader = Pick<ReadableStreamDefaultReader<Uint8Array>, 'read' | 'cancel'>;
+
 export interface PipeOptions {
   /** Chunks already read from the body, written first. */
   first?: readonly Uint8Array[];
@@ -177,11 +268,7 @@ export interface PipeOptions {
  * Writes a body chunk by chunk with backpressure. Held to the Content-Length on `res`, if any;
  * cancelled, once, as soon as the response can no longer be written.
  */
-export async function pipeBody(
-  res: ResponseWriter,
-  reader: ReadableStreamDefaultReader<Uint8Array>,
-  options: PipeOptions,
-): Promise<void> {
+export async function pipeBody(res: ResponseWriter, reader: BodyReader, options: PipeOptions): Promise<void> {
   const { write = (chunk: Uint8Array) => res.write(chunk) } = options;
   // One 'drain' listener for the whole body: a compression() in front of us moves 'drain'
   // listeners to its zlib stream, where `off` cannot reach them, so a listener per wait would pile

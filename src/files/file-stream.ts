@@ -9,7 +9,11 @@
  * then cut, never left hanging.
  */
 import { open, type FileHandle } from 'node:fs/promises';
-import { constants, type Stats } from 'node:fs';
+import { close as closeFd, constants, createReadStream, fstat, open as openCb, type Stats } from 'node:fs';
+import { promisify } from 'node:util';
+const openFd = promisify(openCb);
+const fstatFd = promisify(fstat);
+import { withNodeSource } from '../node-source';
 
 /** send reads 64 KiB at a time (fs.createReadStream's default). */
 export const CHUNK_SIZE = 64 * 1024;
@@ -42,7 +46,7 @@ export function fileStream(
     // close() waits for a read still under way.
     await opened?.close().catch(noop);
   };
-  return new ReadableStream<Uint8Array>(
+  const stream = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
         try {
@@ -74,6 +78,20 @@ export function fileStream(
     // Nothing is read before it is asked for: backpressure is the reader's.
     { highWaterMark: 0 },
   );
+  return withNodeSource(stream, {
+    length: end - start + 1,
+    async open() {
+      const fd = await openFd(path, OPEN_FLAGS);
+      try {
+        if (!sameFile(stat, await fstatFd(fd))) throw new FileChangedError(path);
+      } catch (error) {
+        closeFd(fd, noop);
+        throw error;
+      }
+      return createReadStream('', { fd, start, end, highWaterMark: CHUNK_SIZE });
+    },
+    endedShort: () => new FileChangedError(path),
+  });
 }
 
 /**
