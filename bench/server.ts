@@ -106,6 +106,7 @@ async function buildListener(config: ServerConfig): Promise<RequestListener> {
       | 'modules'
       | 'setproto'
       | 'helmet'
+      | 'apphelmet'
       | 'guard'
       | 'cache'
       | 'apicache'
@@ -179,6 +180,8 @@ async function buildListener(config: ServerConfig): Promise<RequestListener> {
       // `+ctx`: what `getContext()` costs a mount that enables it. `+helmet`, `+guard`: Express middleware
       // around the endpoint through expressMiddleware, in the chain a folder's middleware.ts is part of.
       const around = routeMiddleware(extra);
+      // `+apphelmet`: the same helmet() in front of the mount, as an app's own app.use() puts it.
+      if (extra === 'apphelmet') app.use(helmet() as unknown as Middleware);
       await mountEndpoints(app, {
         dir,
         asyncContext: extra === 'ctx',

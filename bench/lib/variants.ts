@@ -52,6 +52,8 @@ export const VARIANTS: Record<string, string> = {
   'ee-node': 'express-file-endpoints on node:http (no Express)',
   'ee-express5+helmet':
     'express-file-endpoints in Express 5, `helmet()` around the endpoint through `expressMiddleware` (the chain of a folder `middleware.ts`)',
+  'ee-express5+apphelmet':
+    'express-file-endpoints in Express 5, `helmet()` in front of the mount (`app.use(helmet())`), as the app puts it',
   'ee-express5+guard':
     'express-file-endpoints in Express 5, a trivial `(req, res, next)` guard around the endpoint through `expressMiddleware`',
   'express5-native+helmet': 'Express 5 native route behind `helmet()` (`app.get(path, helmet(), handler)`)',
