@@ -329,6 +329,7 @@ function buildResponse(
   let status: string | undefined;
   let type: string | undefined;
   const headers: [string, string][] = [];
+  const vary: string[] = [];
   for (const { name, args } of calls.slice(0, -1)) {
     if (name === 'status' && args.length === 1) status = inner(args[0]!);
     else if (HEADER_METHODS.has(name) && args.length === 2) {
@@ -345,14 +346,23 @@ function buildResponse(
       if (!looked) return '!it sets a type known only when it runs (res.type())';
       type = looked;
     } else if (name === 'location' && args.length === 1) headers.push(['location', inner(args[0]!)]);
-    else return `!it calls res.${name}(), which the command does not rewrite`;
+    else if (name === 'vary' && args.length === 1) {
+      const fields = varyFields(args[0]!);
+      if (fields === undefined) return '!it varies on a field known only when it runs (res.vary())';
+      vary.push(...fields.filter((field) => !vary.some((had) => had.toLowerCase() === field.toLowerCase())));
+    } else if ((name === 'cookie' && (args.length === 2 || args.length === 3)) || name === 'clearCookie') {
+      const cookie = setCookie(name === 'clearCookie', args, inner);
+      if (cookie.startsWith('!')) return cookie;
+      headers.push(['set-cookie', cookie]);
+    } else return `!it calls res.${name}(), which the command does not rewrite`;
   }
+  if (vary.length > 0) headers.push(['vary', quote(vary.join(', '))]);
   const { name, args } = calls[calls.length - 1]!;
   const init = (extra: [string, string][] = [], statusOverride?: string) => {
     const all = [...extra, ...headers];
     const parts = [
       ...((statusOverride ?? status) ? [`status: ${statusOverride ?? status}`] : []),
-      ...(all.length > 0 ? [`headers: { ${all.map(([k, v]) => `${quote(k)}: ${v}`).join(', ')} }`] : []),
+      ...(all.length > 0 ? [`headers: ${headersInit(all)}`] : []),
     ];
     return parts.length > 0 ? `{ ${parts.join(', ')} }` : '';
   };
@@ -390,7 +400,6 @@ function buildResponse(
       if (statusText === undefined && !empty)
         return `!it calls res.sendStatus(${code}), whose text the command does not know`;
       const body = empty ? 'null' : quote(statusText!);
-      headers.length = 0;
       return withInit(
         `new Response(${body}`,
         empty ? [] : [['content-type', quote('text/plain; charset=utf-8')]],
@@ -408,6 +417,116 @@ function buildResponse(
     default:
       return `!it calls res.${name}()`;
   }
+}
+
+/** An object of the headers; pairs where a name comes twice (each cookie is a Set-Cookie of its own). */
+function headersInit(all: readonly [string, string][]): string {
+  const names = all.map(([name]) => name);
+  if (new Set(names).size === names.length)
+    return `{ ${all.map(([k, v]) => `${quote(k)}: ${v}`).join(', ')} }`;
+  return `[${all.map(([k, v]) => `[${quote(k)}, ${v}]`).join(', ')}]`;
+}
+
+/** The fields of `res.vary(field)`: a literal name, a comma list, or an array of them. */
+function varyFields(node: Node): string[] | undefined {
+  const items = node.type === 'ArrayExpression' ? (node.elements as Node[]) : [node];
+  const fields: string[] = [];
+  for (const item of items) {
+    const value = item ? literalKey(item) : undefined;
+    if (value === undefined) return undefined;
+    fields.push(
+      ...value
+        .split(',')
+        .map((field) => field.trim())
+        .filter(Boolean),
+    );
+  }
+  return fields;
+}
+
+/** Options of res.cookie the command writes out, by the type of literal each takes. */
+const COOKIE_OPTIONS: Record<string, 'NumericLiteral' | 'StringLiteral' | 'BooleanLiteral' | 'sameSite'> = {
+  maxAge: 'NumericLiteral',
+  domain: 'StringLiteral',
+  path: 'StringLiteral',
+  httpOnly: 'BooleanLiteral',
+  secure: 'BooleanLiteral',
+  sameSite: 'sameSite',
+};
+const SAME_SITE: Record<string, string> = { lax: 'Lax', strict: 'Strict', none: 'None' };
+/** `new Date(1)`, the date res.clearCookie sets. */
+const EPOCH = new Date(1).toUTCString();
+
+/**
+ * The Set-Cookie value res.cookie(name, value, options) or res.clearCookie(name, options) appends, as an
+ * expression: Express's own steps (a value that is an object sent as `j:` and its JSON, `maxAge` as Max-Age and
+ * an Expires that far from now, Path `/` by default), then the `cookie` package's order of attributes. Only a
+ * literal name and literal options are written out; a string starting with `!` says why not.
+ */
+function setCookie(clear: boolean, args: Node[], inner: (node: Node) => string): string {
+  const [nameNode, valueNode, optionsNode] = clear ? [args[0], undefined, args[1]] : args;
+  const name = nameNode ? literalKey(nameNode) : undefined;
+  if (name === undefined || !/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name))
+    return `!it sets a cookie whose name is known only when it runs`;
+  if ((clear && args.length > 2) || (!clear && args.length < 2))
+    return '!it calls res.cookie() with other arguments';
+  const options: Record<string, string | number | boolean> = {};
+  if (optionsNode) {
+    if (optionsNode.type !== 'ObjectExpression')
+      return '!it sets a cookie with options known only when it runs';
+    for (const property of optionsNode.properties as Node[]) {
+      const key =
+        property.type === 'ObjectProperty' && !property.computed
+          ? literalKeyOf(property.key as Node)
+          : undefined;
+      const kind = key === undefined ? undefined : COOKIE_OPTIONS[key];
+      const value = property.type === 'ObjectProperty' ? (property.value as Node) : undefined;
+      if (key === undefined || kind === undefined || value === undefined || (clear && key === 'maxAge'))
+        return `!it sets a cookie with an option the command does not write out (${key ?? '…'})`;
+      const literal =
+        kind === 'sameSite'
+          ? value.type === 'BooleanLiteral' || value.type === 'StringLiteral'
+            ? value.value
+            : undefined
+          : value.type === kind
+            ? (value as { value: string | number | boolean }).value
+            : undefined;
+      if (literal === undefined) return `!it sets a cookie's ${key} known only when it runs`;
+      options[key] = literal;
+    }
+  }
+  const text = (part: string) => part.replace(/[`\\$]/g, (c) => `\\${c}`);
+  let value: string;
+  if (clear) value = '';
+  else if (valueNode!.type === 'StringLiteral' || valueNode!.type === 'NumericLiteral')
+    value = text(encodeURIComponent(String(valueNode!.value)));
+  else if (valueNode!.type === 'Identifier' || valueNode!.type === 'MemberExpression') {
+    const v = inner(valueNode!);
+    value = `\${encodeURIComponent(typeof ${v} === 'object' ? 'j:' + JSON.stringify(${v}) : String(${v}))}`;
+  } else return '!it sets a cookie to a value the command does not write out';
+  let cookie = `${name}=${value}`;
+  let expires: string | undefined = clear ? text(EPOCH) : undefined;
+  if (typeof options.maxAge === 'number') {
+    cookie += `; Max-Age=${Math.floor(options.maxAge / 1000)}`;
+    expires = `\${new Date(Date.now() + ${options.maxAge}).toUTCString()}`;
+  }
+  if (options.domain !== undefined) cookie += `; Domain=${text(String(options.domain))}`;
+  cookie += `; Path=${text(String(options.path ?? '/'))}`;
+  if (expires !== undefined) cookie += `; Expires=${expires}`;
+  if (options.httpOnly === true) cookie += '; HttpOnly';
+  if (options.secure === true) cookie += '; Secure';
+  const sameSite = options.sameSite;
+  if (sameSite === true) cookie += '; SameSite=Strict';
+  else if (typeof sameSite === 'string') {
+    const word = SAME_SITE[sameSite.toLowerCase()];
+    if (word === undefined) return `!it sets a cookie's sameSite to ${sameSite}, which Express refuses`;
+    cookie += `; SameSite=${word}`;
+  }
+  return `\`${cookie}\``;
+}
+
+function literalKeyOf(node: Node): string | undefined {
+  return node.type === 'Identifier' ? node.name : literalKey(node);
 }
 
 /** The text of `node` with the edits inside it applied, in order. */

@@ -107,6 +107,15 @@ describe('migrate: rewriting a handler', () => {
     expect(rewrite('(req, res) => res.send(html)'))
       .to.have.property('reason')
       .that.match(/known only when it runs/);
+    expect(rewrite('(req, res) => res.cookie(name, "v").json(1)'))
+      .to.have.property('reason')
+      .that.match(/cookie whose name is known only when it runs/);
+    expect(rewrite('(req, res) => res.cookie("sid", "v", { signed: true }).json(1)'))
+      .to.have.property('reason')
+      .that.match(/option the command does not write out \(signed\)/);
+    expect(rewrite('(req, res) => res.cookie("sid", make()).json(1)'))
+      .to.have.property('reason')
+      .that.match(/value the command does not write out/);
   });
 });
 
@@ -192,5 +201,64 @@ async function remove() {}
     const entry = plan.changes.find((c) => c.file.endsWith('app.mjs'))!.after;
     expect(entry).to.include("import { mountEndpoints } from 'express-file-endpoints';");
     expect(entry).to.include("app.use(mountEndpoints({ dir: path.join(import.meta.dirname, 'app') }));");
+  });
+});
+
+/**
+ * Handlers that set cookies and Vary, each run by Express 5 and, rewritten, as an endpoint handler: the same
+ * status, Set-Cookie lines (an Expires computed from `maxAge` within two seconds), Vary and body.
+ */
+describe('migrate: cookies and Vary answer as Express sent them', () => {
+  const HANDLERS = [
+    `(req, res) => res.cookie('sid', 'abc').json({ ok: true })`,
+    `(req, res) => res.cookie('sid', 'a b;c', { httpOnly: true, secure: true, sameSite: 'lax', path: '/app', domain: 'example.com' }).send('hi')`,
+    `(req, res) => res.status(201).cookie('remember', 1, { maxAge: 90061, sameSite: true }).cookie('theme', 'dark').json({})`,
+    `(req, res) => res.clearCookie('sid').sendStatus(204)`,
+    `(req, res) => res.clearCookie('sid', { path: '/app', httpOnly: true }).status(401).end()`,
+    `(req, res) => res.set('x-a', '1').cookie('a', 'b').sendStatus(404)`,
+    `(req, res) => { const user = { id: 7 }; return res.cookie('user', user).json(user); }`,
+    `(req, res) => { const token = 'x/y=z'; res.cookie('token', token, { httpOnly: true }).end(); }`,
+    `(req, res) => res.vary('Accept').vary(['Origin', 'accept']).vary('Accept-Language, Origin').json([1])`,
+  ];
+
+  let server: import('node:http').Server;
+  let base: string;
+  before(async () => {
+    const { default: express } = await import('express');
+    const app = express();
+    HANDLERS.forEach((source, i) => app.get(`/h${i}`, eval(source) as never));
+    server = app.listen(0);
+    await new Promise((resolve) => server.once('listening', resolve));
+    base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  });
+  after(() => server.close());
+
+  const expiresWithin = (ours: string, theirs: string) => {
+    const date = (line: string) => /Expires=([^;]+)/.exec(line)?.[1];
+    const [a, b] = [date(ours), date(theirs)];
+    if (a === undefined || b === undefined) return a === b && ours === theirs;
+    return Math.abs(Date.parse(a) - Date.parse(b)) <= 2000 && ours.replace(a, '') === theirs.replace(b, '');
+  };
+
+  HANDLERS.forEach((source, i) => {
+    it(source, async () => {
+      const result = rewrite(source, { ...EXPRESS_4, major: 5 });
+      expect(result.kind, JSON.stringify(result)).to.equal('rewritten');
+      const handler = eval(`(${(result as { code: string }).code})`) as (
+        request: Request,
+        context: object,
+      ) => Response | Promise<Response>;
+      const ours = await handler(new Request(`${base}/h${i}`), { params: {} });
+      const theirs = await fetch(`${base}/h${i}`, { redirect: 'manual' });
+      expect(ours.status).to.equal(theirs.status);
+      const [mine, express] = [ours.headers.getSetCookie(), theirs.headers.getSetCookie()];
+      expect(mine.length, `${mine.join('\n')}\nagainst\n${express.join('\n')}`).to.equal(express.length);
+      mine.forEach((line, n) =>
+        expect(expiresWithin(line, express[n]!), `${line}\nagainst\n${express[n]}`).to.equal(true),
+      );
+      expect(ours.headers.get('vary')).to.equal(theirs.headers.get('vary'));
+      expect(ours.headers.get('x-a')).to.equal(theirs.headers.get('x-a'));
+      expect(await ours.text()).to.equal(await theirs.text());
+    });
   });
 });
