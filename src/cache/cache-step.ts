@@ -7,6 +7,7 @@
  * in for a failing handler within `staleIfError`. Only GET and HEAD; never an answer with `Set-Cookie`, or
  * to a request with `Authorization` unless `authorized` says so. A route without the export has no such step.
  */
+import { requestFor, requestIfBuilt, WITHOUT_REQUEST } from '../dispatch';
 import type { CacheEntry, CacheSettings, CacheStore, EndpointContext, WebMiddleware } from '../types';
 
 /** Bodies larger than this are sent, never kept. */
@@ -104,12 +105,19 @@ export function cacheStep(
     );
   };
 
-  return async function cache(request, next, context) {
-    const method = request.method;
+  const cache: WebMiddleware = async function cache(given, next, context) {
+    const asked = askedOf(given ?? (context && requestIfBuilt(context)), context);
+    const method = asked.method;
     if (method !== 'GET' && method !== 'HEAD') return next();
-    if (request.headers.has('authorization') && settings.authorized !== true) return next();
+    if (asked.header('authorization') !== null && settings.authorized !== true) return next();
     if (!store) return withHeaders(await next());
-    const key = keyOf(request, pattern, vary, settings.key, context);
+    const key = keyOf(
+      asked,
+      pattern,
+      vary,
+      settings.key && context ? (request) => settings.key!(request, context) : undefined,
+      given,
+    );
     // A store that fails is a miss: the handler answers.
     const entry = await store.get(key).catch(noop);
     const age = entry ? Date.now() - entry.storedAt : Infinity;
@@ -143,6 +151,46 @@ export function cacheStep(
       if (entry && age < maxAge + sie) return answerOf(entry);
       throw error;
     }
+  };
+  // A hit needs only the method, the path and a few headers, which Node's request has: no Request is built
+  // for it (the costliest part of bridging a request). A key function is handed one.
+  if (!settings.key) Object.defineProperty(cache, WITHOUT_REQUEST, { value: true });
+  return cache;
+}
+
+/** What a cached answer is decided and keyed by. */
+interface Asked {
+  method: string;
+  /** The path and the query, without the origin. */
+  target: string;
+  header(name: string): string | null;
+}
+
+/**
+ * The request's method, target and headers: from its Request where there is one, else from Node's request
+ * (the chain built no Request for this step), else the call's Request.
+ */
+function askedOf(request: Request | undefined, context: EndpointContext | undefined): Asked {
+  const req = context?.node?.req;
+  if (request === undefined && req !== undefined) {
+    return {
+      method: req.method ?? 'GET',
+      target: (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/',
+      header(name) {
+        const value = req.headers[name];
+        return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+      },
+    };
+  }
+  // No Node request (`.fetch`, Bun, Deno): the call's own Request.
+  request ??= context && requestFor(context);
+  if (request === undefined) throw new Error('The cache step was given neither a Request nor a context.');
+  const url = request.url;
+  const pathStart = url.indexOf('/', url.indexOf('//') + 2);
+  return {
+    method: request.method,
+    target: url.slice(pathStart),
+    header: (name) => request.headers.get(name),
   };
 }
 
@@ -215,25 +263,24 @@ function isShareable(response: Response): boolean {
 
 /** The method's answers are one: the route, the URL with its query in a stable order, the varied headers, the key function's part. */
 function keyOf(
-  request: Request,
+  asked: Asked,
   pattern: string,
   vary: readonly string[],
-  key: CacheSettings['key'],
-  context: EndpointContext | undefined,
+  key: ((request: Request) => string) | undefined,
+  request: Request | undefined,
 ): string {
   // The path and the query, without the origin: processes behind one proxy may each see another Host (their
   // own address), and must share. The query in a stable order, parsed only when there is one.
-  const url = request.url;
-  const at = url.indexOf('?');
-  const pathStart = url.indexOf('/', url.indexOf('//') + 2);
-  let text = at === -1 ? url.slice(pathStart) : url.slice(pathStart, at);
+  const target = asked.target;
+  const at = target.indexOf('?');
+  let text = at === -1 ? target : target.slice(0, at);
   if (at !== -1) {
-    const query = new URLSearchParams(url.slice(at + 1));
+    const query = new URLSearchParams(target.slice(at + 1));
     query.sort();
     text += `?${query}`;
   }
   const parts = [pattern, text];
-  for (const name of vary) parts.push(`${name}=${request.headers.get(name) ?? ''}`);
-  if (key && context) parts.push(key(request, context));
+  for (const name of vary) parts.push(`${name}=${asked.header(name) ?? ''}`);
+  if (key && request) parts.push(key(request));
   return JSON.stringify(parts);
 }

@@ -291,6 +291,11 @@ export function renewRequest(context: EndpointContext): void {
   if (context instanceof EndpointCall) EndpointCall.renewRequest(context);
 }
 
+/** The call's Request, built now if nothing built it yet; `undefined` for a context of a unit test's own. */
+export function requestFor(context: EndpointContext): Request | undefined {
+  return context instanceof EndpointCall ? EndpointCall.requestOf(context) : undefined;
+}
+
 /** The Request a step or the handler was handed, if one was built; `undefined` for a context of a unit test's own. */
 export function requestIfBuilt(context: EndpointContext): Request | undefined {
   return context instanceof EndpointCall ? EndpointCall.builtRequest(context) : undefined;

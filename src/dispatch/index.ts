@@ -37,6 +37,7 @@ export {
   EndpointCall,
   emptyLocals,
   renewRequest,
+  requestFor,
   requestIfBuilt,
   whenRequestOver,
   isServedRequest,
