@@ -101,7 +101,8 @@ export function rewriteHandler(handler: Node, source: string, options: RewriteOp
   };
 
   // `res`, `next` and `req`, wherever the handler uses them.
-  const answers: { top: Node; holder: Node; calls: { name: string; args: Node[] }[] }[] = [];
+  const answers: Answer[] = [];
+  const setters: Answer[] = [];
   const throws: { holder: Node; error: Node }[] = [];
   visitAncestors(handler.body, (node, ancestors) => {
     if (node.type !== 'Identifier') return;
@@ -112,7 +113,7 @@ export function rewriteHandler(handler: Node, source: string, options: RewriteOp
       if (!inOwnBody) return fail('it answers from a callback or a nested function');
       const answer = readAnswer(node, [handler, ...ancestors], handler);
       if (typeof answer === 'string') return fail(answer);
-      answers.push(answer);
+      (answer.setter ? setters : answers).push(answer);
     } else if (node.name === nextName) {
       const call = parent;
       const holder = ancestors[ancestors.length - 2];
@@ -213,6 +214,9 @@ export function rewriteHandler(handler: Node, source: string, options: RewriteOp
   // Each answer and each next(err), with the request's edits inside them applied.
   const inner = (node: Node) => render(source, node.start!, node.end!, edits);
   const outerEdits: Edit[] = [];
+  const gathered = gatherSetters(setters, answers, source);
+  if (typeof gathered === 'string') return asIs(gathered);
+  outerEdits.push(...gathered);
   for (const answer of answers) {
     const response = buildResponse(answer.calls, inner, options.major);
     if (typeof response !== 'string' || response.startsWith('!')) {
@@ -277,20 +281,62 @@ export function rewriteHandler(handler: Node, source: string, options: RewriteOp
   return { kind: 'rewritten', code, imports, readsNode };
 }
 
+/**
+ * Each statement that only sets (`res.status(201);`) joins the answers after it in its own block, in front of
+ * their own calls, as Express applies it to whatever answers next; the statement itself goes. One in a loop, or
+ * followed by an answer outside its block (which runs whether it ran or not), is not rewritten. Returns the
+ * edits that remove the statements, or why not.
+ */
+function gatherSetters(setters: Answer[], answers: Answer[], source: string): Edit[] | string {
+  const edits: Edit[] = [];
+  for (const setter of [...setters].sort((a, b) => b.holder.start! - a.holder.start!)) {
+    const path = setter.setter!;
+    const block = path[path.length - 1];
+    const name = setter.calls[0]!.name;
+    if (block?.type !== 'BlockStatement' || path.some((node) => LOOPS.test(node.type)))
+      return `it calls res.${name}() where it may run more than once, or not at all`;
+    for (const answer of answers) {
+      if (answer.holder.start! < setter.holder.end!) continue;
+      if (answer.holder.start! < block.start! || answer.holder.end! > block.end!)
+        return `it calls res.${name}() in one block and answers outside it`;
+      answer.calls = [...setter.calls, ...answer.calls];
+    }
+    // The statement's line goes with it when nothing else is on it.
+    let start = setter.holder.start!;
+    let end = setter.holder.end!;
+    const lineStart = source.lastIndexOf('\n', start - 1) + 1;
+    const lineEnd = source.indexOf('\n', end);
+    if (/^[ \t]*$/.test(source.slice(lineStart, start)) && /^[ \t]*$/.test(source.slice(end, lineEnd))) {
+      start = lineStart;
+      end = lineEnd + 1;
+    }
+    edits.push({ start, end, text: '' });
+  }
+  return edits;
+}
+
 function paramsType(params: RewriteOptions['params']): string {
   if (params.length === 0) return '';
   return `<{ ${params.map((p) => `${/^[A-Za-z_$][\w$]*$/.test(p.name) ? p.name : quote(p.name)}: ${p.catchAll ? 'string[]' : 'string'}`).join('; ')} }>`;
 }
 
+/** A chain of calls on `res`; `setter`: a statement that only sets (status, headers), with what holds it. */
+interface Answer {
+  top: Node;
+  holder: Node;
+  calls: { name: string; args: Node[] }[];
+  setter?: Node[];
+}
+
+/** What a statement of its own may call on `res` before the answer: each sets a part of it. */
+const SETTERS = new Set(['status', 'set', 'header', 'type', 'location', 'vary', 'cookie', 'clearCookie']);
+const LOOPS = /^(For|ForIn|ForOf|While|DoWhile)Statement$/;
+
 /**
  * `res.status(201).set('x', '1').json(x)`: the chain on `res`, up to the call that answers, and the
- * statement it is (or the arrow's body).
+ * statement it is (or the arrow's body); or a statement that only sets, such as `res.status(201);`.
  */
-function readAnswer(
-  id: Node,
-  ancestors: Node[],
-  handler: Node,
-): { top: Node; holder: Node; calls: { name: string; args: Node[] }[] } | string {
+function readAnswer(id: Node, ancestors: Node[], handler: Node): Answer | string {
   const calls: { name: string; args: Node[] }[] = [];
   let current: Node = id;
   let i = ancestors.length - 1;
@@ -307,9 +353,13 @@ function readAnswer(
   }
   if (calls.length === 0) return 'it hands res to other code';
   const last = calls[calls.length - 1]!;
-  if (!ANSWERS.has(last.name))
-    return `it answers with res.${last.name}(), which the command does not rewrite`;
   const holder = ancestors[i];
+  if (!ANSWERS.has(last.name)) {
+    // `res.status(201);` or `res.cookie(…);` as a statement of its own: it sets what a later answer sends.
+    if (holder?.type === 'ExpressionStatement' && calls.every((call) => SETTERS.has(call.name)))
+      return { top: current, holder, calls, setter: ancestors.slice(0, i) };
+    return `it answers with res.${last.name}(), which the command does not rewrite`;
+  }
   if (
     (holder === handler && (handler as { body: Node }).body === current) ||
     holder?.type === 'ExpressionStatement' ||

@@ -113,6 +113,15 @@ describe('migrate: rewriting a handler', () => {
     expect(rewrite('(req, res) => res.cookie("sid", "v", { signed: true }).json(1)'))
       .to.have.property('reason')
       .that.match(/option the command does not write out \(signed\)/);
+    expect(rewrite('(req, res) => { if (req.get("a")) res.status(400); res.json(1); }'))
+      .to.have.property('reason')
+      .that.match(/res.status\(\) where it may run more than once, or not at all/);
+    expect(rewrite('(req, res) => { if (req.get("a")) { res.status(400); } res.json(1); }'))
+      .to.have.property('reason')
+      .that.match(/res.status\(\) in one block and answers outside it/);
+    expect(rewrite('(req, res) => { for (const x of [1]) { res.set("x", "1"); } res.json(1); }'))
+      .to.have.property('reason')
+      .that.match(/more than once/);
     expect(rewrite('(req, res) => res.cookie("sid", make()).json(1)'))
       .to.have.property('reason')
       .that.match(/value the command does not write out/);
@@ -219,6 +228,17 @@ describe('migrate: cookies and Vary answer as Express sent them', () => {
     `(req, res) => { const user = { id: 7 }; return res.cookie('user', user).json(user); }`,
     `(req, res) => { const token = 'x/y=z'; res.cookie('token', token, { httpOnly: true }).end(); }`,
     `(req, res) => res.vary('Accept').vary(['Origin', 'accept']).vary('Accept-Language, Origin').json([1])`,
+    `(req, res) => {
+  res.status(201);
+  res.cookie('a', 'b').set('x-a', '2');
+  res.json({ made: true });
+}`,
+    `(req, res) => {
+  res.set('x-a', '1');
+  if (req.get('x-none')) return res.sendStatus(404);
+  res.vary('Accept');
+  res.send('ok');
+}`,
   ];
 
   let server: import('node:http').Server;
