@@ -15,6 +15,7 @@
  * follows (a 500) carries none of its headers.
  */
 import { isAscii } from 'node:buffer';
+import type { Readable } from 'node:stream';
 import { validateHeaderName, validateHeaderValue } from 'node:http';
 import { declaredLength, frameKnownBody, parseLength } from './body-length';
 import { isClientGone, whenClientGone } from './client-gone';
@@ -29,7 +30,6 @@ import {
 } from '../dispatch';
 import { sendsNotModified } from './express-etag';
 import type { ResponseWriter } from './response-writer';
-import type { Readable } from 'node:stream';
 import { nodeSourceOf, type NodeSource } from '../node-source';
 
 // Never forwarded: they describe one connection, and Node sets its own.
@@ -117,62 +117,59 @@ async function sendSource(
     throw error;
   }
   dropUnframedLength(res);
-  return pipeReadable(res, readable, source);
+  return pipeBody(res, nodeReader(readable, source), { flushHeaders: false });
 }
 
 /**
- * A Node stream onto `res` as `readable.pipe(res)` writes it (pausing while `res` is full), held to
- * the Content-Length on `res` as pipeBody holds a Web stream; the stream is destroyed as soon as the
- * response can no longer be written, and a stream that fails cuts the connection.
+ * A Node stream read as pipeBody reads a Web stream's reader: one chunk at a time, each as the stream gave it
+ * (its async iterator would join chunks that arrive together into a new buffer), the stream paused until the
+ * next read. A stream that ends before the source's length fails with the source's own error (a file
+ * truncated while it was sent), where pipeBody would only know that the body fell short of its Content-Length.
  */
-function pipeReadable(res: ResponseWriter, readable: Readable, source: NodeSource): Promise<void> {
-  const length = declaredLength(res);
+function nodeReader(readable: Readable, source: NodeSource): BodyReader {
   let sent = 0;
-  return new Promise<void>((resolve) => {
-    let finished = false;
-    const finish = (error?: Error) => {
-      if (finished) return;
-      finished = true;
-      stopWatching();
-      res.off('drain', onDrain);
-      readable.off('data', onData);
-      if (error) {
-        readable.destroy();
-        res.destroy(error);
-      }
-      resolve();
-    };
-    const onDrain = () => readable.resume();
-    const onData = (chunk: Uint8Array) => {
-      sent += chunk.byteLength;
-      let bytes: Uint8Array | undefined;
-      try {
-        bytes = length ? length.take(chunk) : chunk;
-      } catch (error) {
-        return finish(error as Error);
-      }
-      if (bytes !== undefined && !res.write(bytes)) readable.pause();
-    };
-    const stopWatching = whenClientGone(res, () => {
-      readable.destroy();
-      finish();
-    });
-    res.on('drain', onDrain);
-    readable.on('data', onData);
-    readable.once('error', finish);
-    readable.once('end', () => {
-      if (sent < source.length) return finish(source.endedShort());
-      let last: Uint8Array | undefined;
-      try {
-        last = length?.end();
-      } catch (error) {
-        return finish(error as Error);
-      }
-      if (last) res.write(last);
-      res.end();
-      finish();
-    });
+  let chunk: Uint8Array | undefined;
+  let ended = false;
+  let failure: Error | undefined;
+  let waiting:
+    { resolve(result: ReadableStreamReadResult<Uint8Array>): void; reject(error: Error): void } | undefined;
+  const settle = () => {
+    const reader = waiting;
+    if (reader === undefined) return;
+    if (chunk !== undefined) {
+      const value = chunk;
+      chunk = undefined;
+      waiting = undefined;
+      reader.resolve({ done: false, value });
+    } else if (failure !== undefined || ended) {
+      waiting = undefined;
+      if (failure === undefined && sent >= source.length) reader.resolve({ done: true, value: undefined });
+      else reader.reject(failure ?? source.endedShort());
+    }
+  };
+  readable.on('data', (data: Uint8Array) => {
+    readable.pause();
+    sent += data.byteLength;
+    chunk = data;
+    settle();
   });
+  readable.once('end', () => {
+    ended = true;
+    settle();
+  });
+  readable.once('error', (error: Error) => {
+    failure = error;
+    settle();
+  });
+  return {
+    read: () =>
+      new Promise((resolve, reject) => {
+        waiting = { resolve, reject };
+        if (chunk === undefined && !ended && failure === undefined) readable.resume();
+        settle();
+      }),
+    cancel: async (reason?: unknown) => void readable.destroy(reason instanceof Error ? reason : undefined),
+  };
 }
 
 /** A declared length no client can frame the body by: Node frames it (chunked) instead. */
@@ -251,7 +248,7 @@ function setHead(res: ResponseWriter, response: Response): void {
 }
 
 /** What pipeBody reads a body through: a Web stream's reader, or one standing for it. */
-export type BodyReader = Pick<ReadableStreamDefaultReader<Uint8Array>, 'read' | 'cancel'>;
+type BodyReader = Pick<ReadableStreamDefaultReader<Uint8Array>, 'read' | 'cancel'>;
 
 export interface PipeOptions {
   /** Chunks already read from the body, written first. */
