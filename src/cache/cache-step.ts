@@ -8,7 +8,14 @@
  * to a request with `Authorization` unless `authorized` says so. A route without the export has no such step.
  */
 import { requestFor, requestIfBuilt, WITHOUT_REQUEST } from '../dispatch';
-import type { CacheEntry, CacheSettings, CacheStore, EndpointContext, WebMiddleware } from '../types';
+import type {
+  CacheEntry,
+  CacheSettings,
+  CacheStore,
+  EndpointContext,
+  NodeContext,
+  WebMiddleware,
+} from '../types';
 
 /** Bodies larger than this are sent, never kept. */
 const MAX_ENTRY = 1024 * 1024;
@@ -106,18 +113,14 @@ export function cacheStep(
   };
 
   const cache: WebMiddleware = async function cache(given, next, context) {
-    const asked = askedOf(given ?? (context && requestIfBuilt(context)), context);
+    const asked = askedOf(given, context);
     const method = asked.method;
     if (method !== 'GET' && method !== 'HEAD') return next();
-    if (asked.header('authorization') !== null && settings.authorized !== true) return next();
+    if (headerOf(asked, 'authorization') !== null && settings.authorized !== true) return next();
     if (!store) return withHeaders(await next());
-    const key = keyOf(
-      asked,
-      pattern,
-      vary,
-      settings.key && context ? (request) => settings.key!(request, context) : undefined,
-      given,
-    );
+    // A route with a key function has no WITHOUT_REQUEST mark: the chain hands this step its Request.
+    const own = settings.key && context && given ? settings.key(given, context) : undefined;
+    const key = keyOf(asked, pattern, vary, own);
     // A store that fails is a miss: the handler answers.
     const entry = await store.get(key).catch(noop);
     const age = entry ? Date.now() - entry.storedAt : Infinity;
@@ -158,40 +161,39 @@ export function cacheStep(
   return cache;
 }
 
-/** What a cached answer is decided and keyed by. */
+/** What a cached answer is decided and keyed by: Node's request's parts, or a Request's. */
 interface Asked {
   method: string;
   /** The path and the query, without the origin. */
   target: string;
-  header(name: string): string | null;
+  /** The Request it was read from; else Node's request's headers. */
+  request?: Request;
+  headers?: NodeContext['req']['headers'];
 }
 
 /**
- * The request's method, target and headers: from its Request where there is one, else from Node's request
- * (the chain built no Request for this step), else the call's Request.
+ * The request's method, target and headers: from a Request already built (handed to the step, or built for a
+ * step before it), else from Node's request, else from the call's Request, built now (`.fetch`, Bun, Deno).
  */
-function askedOf(request: Request | undefined, context: EndpointContext | undefined): Asked {
+function askedOf(given: Request | undefined, context: EndpointContext | undefined): Asked {
+  let request = given ?? (context && requestIfBuilt(context));
   const req = context?.node?.req;
   if (request === undefined && req !== undefined) {
-    return {
-      method: req.method ?? 'GET',
-      target: (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/',
-      header(name) {
-        const value = req.headers[name];
-        return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
-      },
-    };
+    const target = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
+    return { method: req.method ?? 'GET', target, headers: req.headers };
   }
-  // No Node request (`.fetch`, Bun, Deno): the call's own Request.
   request ??= context && requestFor(context);
   if (request === undefined) throw new Error('The cache step was given neither a Request nor a context.');
   const url = request.url;
   const pathStart = url.indexOf('/', url.indexOf('//') + 2);
-  return {
-    method: request.method,
-    target: url.slice(pathStart),
-    header: (name) => request.headers.get(name),
-  };
+  return { method: request.method, target: url.slice(pathStart), request };
+}
+
+/** A header's value, repeats joined as a Request joins them. */
+function headerOf({ request, headers }: Asked, name: string): string | null {
+  if (request !== undefined) return request.headers.get(name);
+  const value = headers?.[name];
+  return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
 }
 
 const noop = (): undefined => undefined;
@@ -262,13 +264,7 @@ function isShareable(response: Response): boolean {
 }
 
 /** The method's answers are one: the route, the URL with its query in a stable order, the varied headers, the key function's part. */
-function keyOf(
-  asked: Asked,
-  pattern: string,
-  vary: readonly string[],
-  key: ((request: Request) => string) | undefined,
-  request: Request | undefined,
-): string {
+function keyOf(asked: Asked, pattern: string, vary: readonly string[], own: string | undefined): string {
   // The path and the query, without the origin: processes behind one proxy may each see another Host (their
   // own address), and must share. The query in a stable order, parsed only when there is one.
   const target = asked.target;
@@ -280,7 +276,7 @@ function keyOf(
     text += `?${query}`;
   }
   const parts = [pattern, text];
-  for (const name of vary) parts.push(`${name}=${asked.header(name) ?? ''}`);
-  if (key && request) parts.push(key(request));
+  for (const name of vary) parts.push(`${name}=${headerOf(asked, name) ?? ''}`);
+  if (own !== undefined) parts.push(own);
   return JSON.stringify(parts);
 }
