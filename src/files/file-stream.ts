@@ -9,10 +9,15 @@
  * then cut, never left hanging.
  */
 import { open, type FileHandle } from 'node:fs/promises';
-import { close as closeFd, constants, createReadStream, fstat, open as openCb, type Stats } from 'node:fs';
+import {
+  close as closeFd,
+  constants,
+  createReadStream,
+  fstat,
+  open as openCallback,
+  type Stats,
+} from 'node:fs';
 import { promisify } from 'node:util';
-const openFd = promisify(openCb);
-const fstatFd = promisify(fstat);
 import { withNodeSource } from '../node-source';
 
 /** send reads 64 KiB at a time (fs.createReadStream's default). */
@@ -20,6 +25,10 @@ export const CHUNK_SIZE = 64 * 1024;
 // O_NONBLOCK: a FIFO put where the file was between the stat and the open does not block a thread
 // of libuv's pool forever; a regular file reads the same with it. Windows has no such flag.
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+// The Node stream reads a plain descriptor with fs's callbacks, as send's does: a FileHandle's stream reads
+// through promises, and a FileHandle not closed by hand is closed, with a warning, when it is collected.
+const openDescriptor = promisify(openCallback);
+const statDescriptor = promisify(fstat);
 
 /** The file changed between the stat its head was made from and the open: its bytes are not that head's. */
 export class FileChangedError extends Error {
@@ -81,9 +90,9 @@ export function fileStream(
   return withNodeSource(stream, {
     length: end - start + 1,
     async open() {
-      const fd = await openFd(path, OPEN_FLAGS);
+      const fd = await openDescriptor(path, OPEN_FLAGS);
       try {
-        if (!sameFile(stat, await fstatFd(fd))) throw new FileChangedError(path);
+        if (!sameFile(stat, await statDescriptor(fd))) throw new FileChangedError(path);
       } catch (error) {
         closeFd(fd, noop);
         throw error;

@@ -400,7 +400,7 @@ function buildResponse(
       const fields = varyFields(args[0]!);
       if (fields === undefined) return '!it varies on a field known only when it runs (res.vary())';
       vary.push(...fields.filter((field) => !vary.some((had) => had.toLowerCase() === field.toLowerCase())));
-    } else if ((name === 'cookie' && (args.length === 2 || args.length === 3)) || name === 'clearCookie') {
+    } else if (name === 'cookie' || name === 'clearCookie') {
       const cookie = setCookie(name === 'clearCookie', args, inner);
       if (cookie.startsWith('!')) return cookie;
       headers.push(['set-cookie', cookie]);
@@ -514,12 +514,14 @@ const EPOCH = new Date(1).toUTCString();
  * literal name and literal options are written out; a string starting with `!` says why not.
  */
 function setCookie(clear: boolean, args: Node[], inner: (node: Node) => string): string {
+  // res.cookie(name, value, options?), res.clearCookie(name, options?)
+  const fewest = clear ? 1 : 2;
+  if (args.length < fewest || args.length > fewest + 1)
+    return `!it calls res.${clear ? 'clearCookie' : 'cookie'}() with other arguments`;
   const [nameNode, valueNode, optionsNode] = clear ? [args[0], undefined, args[1]] : args;
-  const name = nameNode ? literalKey(nameNode) : undefined;
+  const name = literalKey(nameNode!);
   if (name === undefined || !/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name))
     return `!it sets a cookie whose name is known only when it runs`;
-  if ((clear && args.length > 2) || (!clear && args.length < 2))
-    return '!it calls res.cookie() with other arguments';
   const options: Record<string, string | number | boolean> = {};
   if (optionsNode) {
     if (optionsNode.type !== 'ObjectExpression')
