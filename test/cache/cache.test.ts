@@ -188,5 +188,34 @@ for (const host of hostsWithFetch) {
       const after = JSON.parse((await served.request('/news?host=1')).text) as { n: number };
       expect(after.n).to.equal(JSON.parse(first.text).n + 1);
     });
+
+    // On the Node hosts no Request is built for the cache step: what keys a hit is read from Node's request.
+    it('keys hits by the query in any order and the varied headers, and skips a request with Authorization', async () => {
+      const n = (reply: { text: string }) => (JSON.parse(reply.text) as { n: number }).n;
+      const first = await served.request('/news?keyed=1&b=2&a=1');
+      expect(n(await served.request('/news?keyed=1&a=1&b=2'))).to.equal(n(first));
+      const french = await served.request('/news?keyed=1&a=1&b=2', { headers: { 'accept-language': 'fr' } });
+      expect(JSON.parse(french.text)).to.include({ lang: 'fr' });
+      expect(n(french)).to.not.equal(n(first));
+      const frenchAgain = await served.request('/news?a=1&keyed=1&b=2', {
+        headers: { 'accept-language': 'fr' },
+      });
+      expect(n(frenchAgain)).to.equal(n(french));
+      const authorized = await served.request('/news?keyed=1&a=1&b=2', {
+        headers: { authorization: 'Bearer x' },
+      });
+      expect(authorized.headers.age).to.equal(undefined);
+      expect(n(authorized)).to.not.equal(n(first));
+    });
+
+    it('keys by the key function, and serves hits behind a folder middleware that reads the Request', async () => {
+      const user = (name: string) => served.request('/profile', { headers: { 'x-user': name } });
+      const ann = await user('ann');
+      expect((await user('ann')).text).to.equal(ann.text);
+      expect(JSON.parse((await user('bob')).text)).to.include({ user: 'bob' });
+      const guarded = await served.request('/guarded');
+      expect((await served.request('/guarded')).text).to.equal(guarded.text);
+      expect((await served.request('/guarded', { headers: { 'x-blocked': '1' } })).status).to.equal(403);
+    });
   });
 }

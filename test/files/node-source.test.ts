@@ -6,7 +6,7 @@
  * the client gets is never more than, nor other than, what the Response holds.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -70,6 +70,13 @@ describe('a file Response on a Node host', () => {
       reader.releaseLock();
       return response;
     },
+    '/replaced': async (request) => {
+      const response = await sendFile(request, file);
+      // Another file takes its name after its head was made, as a deploy replaces one.
+      writeFileSync(`${file}.new`, randomBytes(SIZE));
+      renameSync(`${file}.new`, file);
+      return response;
+    },
     '/declared-shorter': async (request) => {
       const response = await sendFile(request, file);
       const headers = new Headers(response.headers);
@@ -87,7 +94,14 @@ describe('a file Response on a Node host', () => {
       http.createServer((req, res) => {
         const request = new Request(`http://localhost${req.url}`);
         const sending = answers[req.url!]!(request).then((response) => sendWebResponse(res, response));
-        sent.push(sending.catch(() => undefined));
+        // What the bridge's caller does with a Response that cannot be sent: a 500, when nothing went out yet.
+        sent.push(
+          sending.catch((error: Error) => {
+            if (res.headersSent) return;
+            res.statusCode = 500;
+            res.end(error.name);
+          }),
+        );
       }),
     );
   });
@@ -119,6 +133,13 @@ describe('a file Response on a Node host', () => {
     expect(got.complete).to.equal(false);
     expect(got.body.length).to.be.below(SIZE);
     expect(got.body.equals(bytes.subarray(64 * 1024, 64 * 1024 + got.body.length))).to.equal(true);
+  });
+
+  it('refuses, before its head, a file replaced since its Response was made', async () => {
+    const got = await get(server, '/replaced');
+    expect(got.status).to.equal(500);
+    expect(got.body.toString()).to.equal('FileChangedError');
+    bytes = readFileSync(file);
   });
 
   it('holds a body declared shorter than the file to the length declared', async () => {
