@@ -10,17 +10,19 @@
  * source's, stack traces name its `.ts` lines (source maps are on, as tsx turns them on), and everything it
  * imports, packages and the app's own modules, loads as the app loads it: through tsx's hooks, which resolve
  * extensionless imports and compile the rest of the app's TypeScript, one instance of each module for the app and
- * its endpoints alike. Nothing is bundled.
+ * its endpoints alike. Nothing is bundled. A tree Node's type stripping loads whole (stripped-links.ts) needs no
+ * tsx: its files are compiled as stripping reads them (every import kept, `verbatimModuleSyntax`), their imports
+ * resolved as stripping resolves them, and source maps turned on, where stripping keeps every line in place.
  *
- * Only where that holds: on Node, with tsx's hooks running in-thread (tsx-loader.ts), esbuild found (the app's
- * own, else the one tsx installs), and a tsconfig the library can read. A CommonJS file is compiled before
+ * Only where that holds: on Node, with tsx's hooks running in-thread (tsx-loader.ts) unless the tree strips,
+ * esbuild found (the app's own, else the one tsx installs), and a tsconfig the library can read. A CommonJS file is compiled before
  * `mountEndpoints` returns (one synchronous batch on a miss), since it is required at the call; an ES module is
  * compiled asynchronously, each file imported as soon as its code is there. Where a file cannot be compiled
  * (a syntax error, top-level `await` in CommonJS), it loads the usual way, and tsx reports what is wrong with it
  * as it always did. Under tsx's CommonJS hook (`--require tsx/cjs`, `--import tsx`), which compiles every file
  * `require()` loads itself, CommonJS files are left to it.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -50,6 +52,8 @@ const compiled = new Map<string, Compiled>();
 /** ES module files whose compilation is under way. */
 const pending = new Map<string, Promise<void>>();
 let hooked = false;
+/** The rules a compiled file's relative imports resolve by: tsx's, or those of Node's type stripping. */
+let importsResolveBy: 'tsx' | 'strip' = 'tsx';
 /** A compiled file's relative import target (absolute, as written) -> the URL it resolves to, or '' for none. */
 const resolved = new Map<string, string>();
 
@@ -64,22 +68,34 @@ export function compileRouteFiles(root: string, files: readonly string[]): void 
     (file) => isTypeScriptFile(file) && !file.endsWith('.tsx') && isInside(root, file),
   );
   let commonJs = typescript.filter(isCommonJsFile);
-  let esModules = typescript.filter((file) => !isCommonJsFile(file));
+  const esModules = typescript.filter((file) => !isCommonJsFile(file));
   if (tsxRequireHookInProcess()) commonJs = [];
-  // A tree Node's type stripping loads whole needs no compiler, nor tsx.
-  if (!isTsxRegistered() && mayStripTypes() && esModules.every((file) => linksWhenStripped(file)))
-    esModules = [];
+  const stripped =
+    commonJs.length === 0 &&
+    !isTsxRegistered() &&
+    mayStripTypes() &&
+    esModules.every((file) => linksWhenStripped(file));
   const chosen = [...commonJs, ...esModules];
   if (chosen.length === 0) return;
-  const options = tsxCompilerOptions();
-  if (options === undefined) return;
+  const tsxOptions = tsxCompilerOptions();
+  if (tsxOptions === undefined) return;
+  // A tree Node's type stripping loads whole loads without tsx (load-module.ts): compiled as stripping reads it,
+  // every import kept and class fields defined, the cache saves stripping it again at each start.
+  const options = stripped
+    ? { ...tsxOptions, verbatimModuleSyntax: true, useDefineForClassFields: true }
+    : tsxOptions;
   const compiler = findEsbuild(root);
   if (!compiler) return;
-  try {
-    if (!startTsxHooksFrom(chosen[0]!)) return;
-  } catch {
-    return;
+  if (!stripped) {
+    try {
+      if (!startTsxHooksFrom(chosen[0]!)) return;
+    } catch {
+      return;
+    }
   }
+  importsResolveBy = stripped ? 'strip' : 'tsx';
+  // Stripping keeps every line where it was; compiled code needs its source map for stack traces to name them.
+  process.setSourceMapsEnabled(true);
   installHook();
   const cache = compileCache(root);
   const settings = (file: string, format: Compiled['format']) =>
@@ -239,20 +255,32 @@ function installHook(): void {
 }
 
 /**
- * A compiled route file's relative import, by tsx's rules (resolve-import.ts): what tsx's resolve hook would find,
- * asked once per target for the whole tree (1,000 endpoints importing one `_lib/label` ask once), where tsx asks
- * the file system again for each. Only files: a folder or a miss is left to tsx.
+ * A compiled route file's relative import, by the rules of what loads the tree (resolve-import.ts): what tsx's
+ * resolve hook, or Node's with the library's (typescript-specifiers.ts), would find, asked once per target for the
+ * whole tree (1,000 endpoints importing one `_lib/label` ask once), where those ask the file system again for each.
+ * The real path, as Node's resolution gives it. Only files: a folder or a miss is left to the hooks.
  */
 function resolveRelative(parentURL: string, specifier: string): string | undefined {
   const from = fileURLToPath(parentURL);
   const target = path.resolve(path.dirname(from), specifier);
   let url = resolved.get(target);
   if (url === undefined) {
-    const file = resolveImport(from, specifier, 'import', 'tsx').file;
-    url = file === undefined ? '' : pathToFileURL(file).href;
+    const file = resolveImport(from, specifier, 'import', importsResolveBy).file;
+    url = file === undefined ? '' : pathToFileURL(realFile(file)).href;
     resolved.set(target, url);
   }
   return url || undefined;
+}
+
+/** Node resolves a module to its real path unless told to keep symlinks (`--preserve-symlinks`). */
+function realFile(file: string): string {
+  if (process.execArgv.includes('--preserve-symlinks') || process.env.NODE_PRESERVE_SYMLINKS === '1')
+    return file;
+  try {
+    return realpathSync(file);
+  } catch {
+    return file;
+  }
 }
 
 function isUnchanged(url: string, entry: Compiled): boolean {

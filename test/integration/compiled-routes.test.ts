@@ -42,16 +42,51 @@ function app(type: 'commonjs' | 'module'): Record<string, string> {
   };
 }
 
+/**
+ * An ES module tree Node's type stripping loads whole: NodeNext `.js` imports, a class imported as a value and
+ * used only as a type (stripping keeps that import, and so runs the module), and an enum in an endpoint, which
+ * stripping refuses and the compiler takes.
+ */
+function strippedApp(): Record<string, string> {
+  const strippedLabel = label.replace(
+    "export enum Tone { Plain = 'plain' }",
+    "const Tone = { Plain: 'plain' } as const;\ntype Tone = (typeof Tone)[keyof typeof Tone];",
+  );
+  const marked = (word: string) =>
+    endpoint(word)
+      .replaceAll("'../../_lib/label'", "'../../_lib/label.js'")
+      .replace(
+        'import type { Label }',
+        "import { Registry } from '../../_lib/registry.js';\nimport type { Label }",
+      )
+      .replace(
+        'made, where,',
+        'made: { ...made, registry: (globalThis as { registryLoads?: number }).registryLoads ?? 0 }, where,',
+      )
+      .replace('const where', 'let kept: Registry | undefined = undefined;\n  void kept;\n  const where');
+  return {
+    'package.json': JSON.stringify({ type: 'module' }),
+    'tsconfig.json': '{ "compilerOptions": { "strict": true, "module": "nodenext" } }\n',
+    'app/_lib/label.ts': strippedLabel,
+    'app/_lib/registry.ts':
+      '(globalThis as { registryLoads?: number }).registryLoads = 1;\nexport class Registry {}\n',
+    'app/items/[id]/endpoint.ts': marked('one'),
+    'app/other/[id]/endpoint.ts': marked('two'),
+    'app/kinds/endpoint.ts': `export enum Kind { Plain = 'plain' }\nexport function GET(): Response {\n  return Response.json({ word: 'kinds', made: Kind.Plain });\n}\n`,
+  };
+}
+
 interface Outcome {
   responses?: Array<{ status: number; body: { word: string; made: unknown; where: string; dir: string } }>;
   labelLoads?: number;
+  tsxLoaded?: boolean;
   crash?: string;
 }
 
-async function start(dir: string): Promise<Outcome> {
+async function start(dir: string, paths = ['/items/a', '/other/b']): Promise<Outcome> {
   const env = { ...process.env };
   delete env.NODE_OPTIONS;
-  const { stdout } = await run(process.execPath, [script, builtEntry, dir, '/items/a', '/other/b'], {
+  const { stdout } = await run(process.execPath, [script, builtEntry, dir, ...paths], {
     cwd: dir,
     env,
     timeout: 20_000,
@@ -130,4 +165,34 @@ describe('integration: TypeScript route files compiled ahead, kept in node_modul
       });
     });
   }
+
+  describe('an ES module tree Node strips whole, without tsx', () => {
+    const paths = ['/items/a', '/other/b', '/kinds'];
+    // Where Node strips types quietly by default (src/load/type-stripping.ts): Node 24.21 and later.
+    const strips = (): boolean => {
+      const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+      return major > 24 || (major === 24 && minor >= 21);
+    };
+
+    it('is compiled into the cache with every import kept, its .ts lines, one instance, and tsx not loaded', async function () {
+      if (!strips()) this.skip();
+      const dir = writeApp(strippedApp(), { tsx: true });
+      const first = await start(dir, paths);
+      expect(first.responses!.map((r) => [r.status, r.body.word, r.body.made])).to.deep.equal([
+        [200, 'one', { text: 'a', tone: 'plain', registry: 1 }],
+        [200, 'two', { text: 'b', tone: 'plain', registry: 1 }],
+        [200, 'kinds', 'plain'],
+      ]);
+      expect(first.labelLoads).to.equal(1);
+      expect(first.tsxLoaded).to.equal(false);
+      expect(first.responses![0]!.body.where, first.responses![0]!.body.where).to.match(
+        /items\/\[id\]\/endpoint\.ts:9:\d+\)?$/,
+      );
+      expect(cacheFile(dir), 'the cache file').to.be.a('string');
+      poison(dir);
+      const second = await start(dir, paths);
+      expect(second.responses!.map((r) => r.body.word)).to.deep.equal(['cached-one', 'cached-two', 'kinds']);
+      expect(second.tsxLoaded).to.equal(false);
+    });
+  });
 });
