@@ -15,9 +15,9 @@
  * resolved as stripping resolves them, and source maps turned on, where stripping keeps every line in place.
  *
  * Only where that holds: on Node, with tsx's hooks running in-thread (tsx-loader.ts) unless the tree strips,
- * esbuild found (the app's own, else the one tsx installs), and a tsconfig the library can read. A CommonJS file is compiled before
- * `mountEndpoints` returns (one synchronous batch on a miss), since it is required at the call; an ES module is
- * compiled asynchronously, each file imported as soon as its code is there. Where a file cannot be compiled
+ * esbuild found (the app's own, else the one tsx installs), and a tsconfig the library can read. A CommonJS file
+ * is compiled before `mountEndpoints` returns (one synchronous batch on a miss), since it is required at the call;
+ * an ES module is compiled asynchronously, each file imported as soon as its code is there. Where a file cannot be compiled
  * (a syntax error, top-level `await` in CommonJS), it loads the usual way, and tsx reports what is wrong with it
  * as it always did. Under tsx's CommonJS hook (`--require tsx/cjs`, `--import tsx`), which compiles every file
  * `require()` loads itself, CommonJS files are left to it.
@@ -54,6 +54,11 @@ const pending = new Map<string, Promise<void>>();
 let hooked = false;
 /** The rules a compiled file's relative imports resolve by: tsx's, or those of Node's type stripping. */
 let importsResolveBy: 'tsx' | 'strip' = 'tsx';
+/** `--preserve-symlinks`, given on the command line or in NODE_OPTIONS, or NODE_PRESERVE_SYMLINKS=1. */
+const keepsSymlinks =
+  /(?:^|\s)--preserve-symlinks(?:\s|$)/.test(
+    `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`,
+  ) || process.env.NODE_PRESERVE_SYMLINKS === '1';
 /** A compiled file's relative import target (absolute, as written) -> the URL it resolves to, or '' for none. */
 const resolved = new Map<string, string>();
 
@@ -79,8 +84,8 @@ export function compileRouteFiles(root: string, files: readonly string[]): void 
   if (chosen.length === 0) return;
   const tsxOptions = tsxCompilerOptions();
   if (tsxOptions === undefined) return;
-  // A tree Node's type stripping loads whole loads without tsx (load-module.ts): compiled as stripping reads it,
-  // every import kept and class fields defined, the cache saves stripping it again at each start.
+  // A tree that strips is imported without tsx (load-module.ts): compiled with stripping's meaning (every import
+  // kept, class fields defined), the cache spares Node stripping it again at each start.
   const options = stripped
     ? { ...tsxOptions, verbatimModuleSyntax: true, useDefineForClassFields: true }
     : tsxOptions;
@@ -272,10 +277,9 @@ function resolveRelative(parentURL: string, specifier: string): string | undefin
   return url || undefined;
 }
 
-/** Node resolves a module to its real path unless told to keep symlinks (`--preserve-symlinks`). */
+/** Node resolves a module to its real path unless told to keep symlinks. */
 function realFile(file: string): string {
-  if (process.execArgv.includes('--preserve-symlinks') || process.env.NODE_PRESERVE_SYMLINKS === '1')
-    return file;
+  if (keepsSymlinks) return file;
   try {
     return realpathSync(file);
   } catch {

@@ -6,11 +6,11 @@
  * serves, as long as the source and the tsconfig are those it was compiled from.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
-import { builtEntry, ensureBuilt, removeApps, writeApp } from './loading-apps';
+import { builtEntry, ensureBuilt, removeApps, stripsFirst, writeApp } from './loading-apps';
 
 const run = promisify(execFile);
 const script = path.join(__dirname, '../fixtures/ts-load/compiled-app.cjs');
@@ -45,34 +45,41 @@ function app(type: 'commonjs' | 'module'): Record<string, string> {
 /**
  * An ES module tree Node's type stripping loads whole: NodeNext `.js` imports, a class imported as a value and
  * used only as a type (stripping keeps that import, and so runs the module), and an enum in an endpoint, which
- * stripping refuses and the compiler takes.
+ * stripping refuses and the compiler takes. `new Error()` is on line 9.
  */
+const strippedEndpoint = (word: string) => `import { label } from '../../_lib/label.js';
+import { Registry } from '../../_lib/registry.js';
+import type { Label } from '../../_lib/label.js';
+
+export function GET(_req: Request, { params }: { params: { id: string } }): Response {
+  const made: Label = label(params.id);
+  const kept: Registry | undefined = undefined;
+  const registry = (globalThis as { registryLoads?: number }).registryLoads ?? 0;
+  const where = new Error('here').stack!.split('\\n')[1];
+  return Response.json({ word: '${word}', made: { ...made, registry, kept }, where, dir: import.meta.dirname });
+}
+`;
+
 function strippedApp(): Record<string, string> {
-  const strippedLabel = label.replace(
-    "export enum Tone { Plain = 'plain' }",
-    "const Tone = { Plain: 'plain' } as const;\ntype Tone = (typeof Tone)[keyof typeof Tone];",
-  );
-  const marked = (word: string) =>
-    endpoint(word)
-      .replaceAll("'../../_lib/label'", "'../../_lib/label.js'")
-      .replace(
-        'import type { Label }',
-        "import { Registry } from '../../_lib/registry.js';\nimport type { Label }",
-      )
-      .replace(
-        'made, where,',
-        'made: { ...made, registry: (globalThis as { registryLoads?: number }).registryLoads ?? 0 }, where,',
-      )
-      .replace('const where', 'let kept: Registry | undefined = undefined;\n  void kept;\n  const where');
   return {
     'package.json': JSON.stringify({ type: 'module' }),
     'tsconfig.json': '{ "compilerOptions": { "strict": true, "module": "nodenext" } }\n',
-    'app/_lib/label.ts': strippedLabel,
+    'app/_lib/label.ts': `const Tone = { Plain: 'plain' } as const;
+(globalThis as { labelLoads?: number }).labelLoads = ((globalThis as { labelLoads?: number }).labelLoads ?? 0) + 1;
+export interface Label { text: string; tone: string }
+export function label(text: string): Label {
+  return { text, tone: Tone.Plain };
+}
+`,
     'app/_lib/registry.ts':
       '(globalThis as { registryLoads?: number }).registryLoads = 1;\nexport class Registry {}\n',
-    'app/items/[id]/endpoint.ts': marked('one'),
-    'app/other/[id]/endpoint.ts': marked('two'),
-    'app/kinds/endpoint.ts': `export enum Kind { Plain = 'plain' }\nexport function GET(): Response {\n  return Response.json({ word: 'kinds', made: Kind.Plain });\n}\n`,
+    'app/items/[id]/endpoint.ts': strippedEndpoint('one'),
+    'app/other/[id]/endpoint.ts': strippedEndpoint('two'),
+    'app/kinds/endpoint.ts': `export enum Kind { Plain = 'plain' }
+export function GET(): Response {
+  return Response.json({ word: 'kinds', made: Kind.Plain });
+}
+`,
   };
 }
 
@@ -168,14 +175,9 @@ describe('integration: TypeScript route files compiled ahead, kept in node_modul
 
   describe('an ES module tree Node strips whole, without tsx', () => {
     const paths = ['/items/a', '/other/b', '/kinds'];
-    // Where Node strips types quietly by default (src/load/type-stripping.ts): Node 24.21 and later.
-    const strips = (): boolean => {
-      const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
-      return major > 24 || (major === 24 && minor >= 21);
-    };
 
     it('is compiled into the cache with every import kept, its .ts lines, one instance, and tsx not loaded', async function () {
-      if (!strips()) this.skip();
+      if (!stripsFirst) this.skip();
       const dir = writeApp(strippedApp(), { tsx: true });
       const first = await start(dir, paths);
       expect(first.responses!.map((r) => [r.status, r.body.word, r.body.made])).to.deep.equal([
@@ -193,6 +195,20 @@ describe('integration: TypeScript route files compiled ahead, kept in node_modul
       const second = await start(dir, paths);
       expect(second.responses!.map((r) => r.body.word)).to.deep.equal(['cached-one', 'cached-two', 'kinds']);
       expect(second.tsxLoaded).to.equal(false);
+    });
+
+    it('imports a module through a symlinked folder as the real file the app imports: one instance', async function () {
+      if (!stripsFirst) this.skip();
+      const files = strippedApp();
+      const shared = Object.fromEntries(
+        Object.entries(files).map(([name, text]) => [name.replace(/^app\/_lib\//, 'shared/'), text]),
+      );
+      const dir = writeApp(shared, { tsx: true });
+      symlinkSync(path.join(dir, 'shared'), path.join(dir, 'app/_lib'), 'dir');
+      const outcome = await start(dir, paths);
+      expect(outcome.responses!.map((r) => r.status)).to.deep.equal([200, 200, 200]);
+      // The endpoints' import and the app's own, through the link, ran the module once.
+      expect(outcome.labelLoads).to.equal(1);
     });
   });
 });

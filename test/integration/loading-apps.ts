@@ -19,6 +19,12 @@ const script = path.join(root, 'test/fixtures/ts-load/load-app.cjs');
 /** Node's own type stripping is on by default from 22.18 (and in 23.6+). */
 export const nodeStripsTypes = Boolean((process.features as { typescript?: unknown }).typescript);
 
+/** Where the library tries Node's stripping first: Node 24.21 and later (src/load/type-stripping.ts). */
+export const stripsFirst = ((): boolean => {
+  const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+  return nodeStripsTypes && (major > 24 || (major === 24 && minor >= 21));
+})();
+
 export interface AppOutcome {
   responses?: Array<{ status: number; body: unknown }>;
   error?: string;

@@ -13,16 +13,12 @@ import {
   builtEntry,
   ensureBuilt,
   loadApp,
-  nodeStripsTypes,
+  stripsFirst,
   removeApps,
   responses,
   root,
   writeApp,
 } from './loading-apps';
-
-// Where the library tries Node's stripping first: Node 24.21 and later (src/load/type-stripping.ts).
-const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
-const stripsFirst = nodeStripsTypes && (major > 24 || (major === 24 && minor >= 21));
 
 /** `line` is the line of `new Error()`: always line 3 of the handler, written below. */
 const handler = (answer: string) => `export function GET(_req: Request): Response {
