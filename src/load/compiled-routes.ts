@@ -54,11 +54,11 @@ const pending = new Map<string, Promise<void>>();
 let hooked = false;
 /** The rules a compiled file's relative imports resolve by: tsx's, or those of Node's type stripping. */
 let importsResolveBy: 'tsx' | 'strip' = 'tsx';
-/** `--preserve-symlinks`, given on the command line or in NODE_OPTIONS, or NODE_PRESERVE_SYMLINKS=1. */
-const keepsSymlinks =
-  /(?:^|\s)--preserve-symlinks(?:\s|$)/.test(
-    `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`,
-  ) || process.env.NODE_PRESERVE_SYMLINKS === '1';
+/**
+ * `--preserve-symlinks`, given on the command line or in NODE_OPTIONS, or NODE_PRESERVE_SYMLINKS=1. Read on first
+ * use, which is on Node only: Deno refuses a read of the environment it was not allowed.
+ */
+let keepsSymlinks: boolean | undefined;
 /** A compiled file's relative import target (absolute, as written) -> the URL it resolves to, or '' for none. */
 const resolved = new Map<string, string>();
 
@@ -279,6 +279,10 @@ function resolveRelative(parentURL: string, specifier: string): string | undefin
 
 /** Node resolves a module to its real path unless told to keep symlinks. */
 function realFile(file: string): string {
+  keepsSymlinks ??=
+    /(?:^|\s)--preserve-symlinks(?:\s|$)/.test(
+      `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`,
+    ) || process.env.NODE_PRESERVE_SYMLINKS === '1';
   if (keepsSymlinks) return file;
   try {
     return realpathSync(file);
