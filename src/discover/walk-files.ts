@@ -21,7 +21,9 @@ export interface WalkRules {
  */
 export function walkFiles(root: string, rules: WalkRules): string[] {
   const found: string[] = [];
-  const walk = (dir: string, prefix: string, walking: ReadonlySet<string>) => {
+  // `real`: the folder's real path, which a loop is told by. A folder entered by its own name, not through a
+  // link, is its parent's real path and its name: only a link is asked of the file system.
+  const walk = (dir: string, real: string, prefix: string, walking: ReadonlySet<string>) => {
     let entries: Dirent[];
     try {
       entries = readdirSync(dir, { withFileTypes: true });
@@ -32,7 +34,8 @@ export function walkFiles(root: string, rules: WalkRules): string[] {
       const name = entry.name;
       let isFolder = entry.isDirectory();
       let isFile = entry.isFile();
-      if (entry.isSymbolicLink()) {
+      const linked = entry.isSymbolicLink();
+      if (linked) {
         try {
           const target = statSync(path.join(dir, name));
           isFolder = target.isDirectory();
@@ -45,14 +48,14 @@ export function walkFiles(root: string, rules: WalkRules): string[] {
         if (rules.keep(name)) found.push(prefix + name);
       } else if (isFolder && rules.enter(name)) {
         const folder = path.join(dir, name);
-        const real = realFolder(folder);
-        if (real === undefined || walking.has(real)) continue;
-        walk(folder, `${prefix}${name}/`, new Set(walking).add(real));
+        const realChild = linked ? realFolder(folder) : path.join(real, name);
+        if (realChild === undefined || walking.has(realChild)) continue;
+        walk(folder, realChild, `${prefix}${name}/`, new Set(walking).add(realChild));
       }
     }
   };
   const real = realFolder(root);
-  if (real !== undefined) walk(root, '', new Set([real]));
+  if (real !== undefined) walk(root, real, '', new Set([real]));
   return found;
 }
 

@@ -230,6 +230,19 @@ describe('discoverTree', () => {
     expect(found(dir)).to.deep.equal(['kept/endpoint.ts']);
   });
 
+  it('tells a loop inside a linked folder, and a tree reached through a link, by real paths', () => {
+    const shared = makeTree({ 'inner/endpoint.ts': GET });
+    symlinkSync(shared, path.join(shared, 'inner', 'up'));
+    const dir = makeTree({ 'kept/endpoint.ts': GET });
+    symlinkSync(shared, path.join(dir, 'linked'));
+    const linkedRoot = path.join(makeTree({}), 'tree');
+    symlinkSync(dir, linkedRoot);
+    symlinkSync(linkedRoot, path.join(dir, 'kept', 'back'));
+    const expected = ['kept/endpoint.ts', 'linked/inner/endpoint.ts'];
+    expect(found(dir)).to.deep.equal(expected);
+    expect(found(linkedRoot)).to.deep.equal(expected);
+  });
+
   it('describes a file: folders, segments, pattern, displayPath', () => {
     const dir = makeTree({ '(admin)/users/[id]/[[...rest]]/endpoint.ts': GET });
     const [file] = discoverTree(dir).files;
