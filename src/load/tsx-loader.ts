@@ -19,6 +19,8 @@ let registration: Promise<void> | undefined;
 /** What registering tsx's CommonJS hook threw, thrown again to every later file that needs it. */
 let failure: { error: unknown } | undefined;
 let esModuleHook = false;
+/** Whether tsx's ES module hooks run in-thread, once startTsxHooksFrom has registered them. */
+let hooksRunInThread: boolean | undefined;
 const noTsxIn = new Set<string>();
 
 /** The query that marks a URL for `importAsEsModule`; the hook removes it again. */
@@ -73,7 +75,10 @@ export async function registerTsxFrom(dir: string): Promise<boolean> {
  * make `require.resolve` find a `.ts` file by its name without an extension.
  */
 export function startTsxHooksFrom(probe: string): boolean {
-  if (failure || registration) return registration !== undefined && hooksInThread(probe);
+  if (hooksRunInThread !== undefined) return hooksRunInThread;
+  // Registered the usual way (startTsxFrom): its CommonJS hook also finds a `.ts` file without its extension,
+  // so the check below cannot tell, and the files load as they already do.
+  if (failure || registration) return false;
   const api = tsxFoundFrom(path.dirname(probe));
   if (!api) return false;
   try {
@@ -83,11 +88,10 @@ export function startTsxHooksFrom(probe: string): boolean {
   } catch {
     return false;
   }
-  registration = Promise.resolve();
-  if (hooksInThread(probe)) return true;
+  hooksRunInThread = hooksInThread(probe);
   // Off-thread hooks serve `import()` only: tsx's CommonJS hook, as without this path.
-  registration = undefined;
-  return false;
+  if (hooksRunInThread) registration = Promise.resolve();
+  return hooksRunInThread;
 }
 
 function hooksInThread(probe: string): boolean {
