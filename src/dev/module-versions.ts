@@ -14,6 +14,7 @@
  */
 import Module from 'node:module';
 import { pathToFileURL } from 'node:url';
+import { installRouteFileHook } from '../load';
 
 const PARAM = 'express-file-endpoints-v';
 
@@ -52,6 +53,9 @@ export function invalidateModules(files: Iterable<string>): void {
 function installHook(): void {
   if (hooked) return;
   hooked = true;
+  // The compiled route files' hook resolves some imports itself: registered before this one, whenever the tree
+  // first has a file to compile, so that this one runs first and gives each URL it resolves its version too.
+  installRouteFileHook();
   // After tsx registered its hooks, so this one runs first and sees tsx's resolved URL.
   ModuleApi.registerHooks({
     resolve: (specifier, context, next) => {

@@ -111,7 +111,7 @@ export function compileRouteFiles(root: string, files: readonly string[]): void 
   importsResolveBy = stripped ? 'strip' : 'tsx';
   // Stripping keeps every line where it was; compiled code needs its source map for stack traces to name them.
   process.setSourceMapsEnabled(true);
-  installHook();
+  installRouteFileHook();
   const cache = compileCache(root);
   const settings = (file: string, format: Compiled['format']) =>
     JSON.stringify([compiler.version, process.versions.node.split('.')[0], format, file, options]);
@@ -259,8 +259,12 @@ function hasModuleHooks(): boolean {
   return typeof nodeModuleHooks.registerHooks === 'function';
 }
 
-/** After tsx's hooks, so that this one runs first: the compiled code, for the file's own URL. */
-function installHook(): void {
+/**
+ * After tsx's hooks, so that this one runs first: the compiled code, for the file's own URL. Development mode
+ * calls this before it registers its own hook (src/dev/module-versions.ts), which must run before this one to
+ * give every URL this one resolves its version, though the tree may have had nothing to compile yet.
+ */
+export function installRouteFileHook(): void {
   if (hooked) return;
   hooked = true;
   nodeModuleHooks.registerHooks!({

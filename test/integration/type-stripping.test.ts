@@ -234,6 +234,23 @@ describe('integration: TypeScript through Node type stripping, tsx where a file 
     expect(outcome.warnings).to.deep.equal([]);
   });
 
+  /** Runs test/fixtures/ts-load/dev-reload.cjs on the tree in `dir`: the answers after each step. */
+  async function devReload(dir: string, steps: Array<{ path: string; files?: Record<string, string> }>) {
+    const env = { ...process.env };
+    delete env.NODE_OPTIONS;
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [
+        path.join(root, 'test/fixtures/ts-load/dev-reload.cjs'),
+        builtEntry,
+        path.join(dir, 'app'),
+        JSON.stringify(steps),
+      ],
+      { cwd: '/', env, timeout: 30_000, killSignal: 'SIGKILL' },
+    );
+    return JSON.parse(stdout.trim().split('\n').pop()!) as { answers?: string[]; warnings?: string[] };
+  }
+
   it('development mode reloads a stripped file, and one that needs tsx after an edit', async () => {
     const dir = writeApp(
       {
@@ -244,26 +261,44 @@ describe('integration: TypeScript through Node type stripping, tsx where a file 
       },
       { tsx: true },
     );
-    const env = { ...process.env };
-    delete env.NODE_OPTIONS;
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      [
-        path.join(root, 'test/fixtures/ts-load/dev-reload.cjs'),
-        builtEntry,
-        path.join(dir, 'app'),
-        '/word',
-        'lib/word.ts',
-        "export const word: string = 'second';\n",
-        "enum Word { Third = 'third' }\nexport const word: string = Word.Third;\n",
-      ],
-      { cwd: '/', env, timeout: 30_000, killSignal: 'SIGKILL' },
-    );
-    const outcome = JSON.parse(stdout.trim().split('\n').pop()!) as {
-      answers?: string[];
-      warnings?: string[];
-    };
+    const outcome = await devReload(dir, [
+      { path: '/word' },
+      { path: '/word', files: { 'lib/word.ts': "export const word: string = 'second';\n" } },
+      {
+        path: '/word',
+        files: { 'lib/word.ts': "enum Word { Third = 'third' }\nexport const word: string = Word.Third;\n" },
+      },
+    ]);
     expect(outcome).to.deep.include({ answers: ['first', 'second', 'third'], warnings: [] });
+  });
+
+  it('development mode: a TypeScript endpoint added after a shared module changed sees its current code', async function () {
+    // The tree has no file to compile until the endpoint is added, so the compiled files' resolve hook is
+    // registered after the reload's: it must not resolve the module to its first, stale instance.
+    if (!stripsFirst) this.skip();
+    const endpointJs =
+      "import { word } from '../lib/word.ts';\nexport function GET() {\n  return new Response(word);\n}\n";
+    const dir = writeApp(
+      {
+        'app/package.json': JSON.stringify({ type: 'module' }),
+        'app/lib/word.ts': "export const word: string = 'first';\n",
+        'app/a/endpoint.js': endpointJs,
+      },
+      { tsx: true },
+    );
+    const outcome = await devReload(dir, [
+      { path: '/a' },
+      { path: '/a', files: { 'lib/word.ts': "export const word: string = 'second';\n" } },
+      {
+        path: '/b',
+        files: {
+          'b/endpoint.ts':
+            "import { word } from '../lib/word.ts';\nexport function GET(): Response {\n  return new Response(word);\n}\n",
+        },
+      },
+      { path: '/a' },
+    ]);
+    expect(outcome).to.deep.include({ answers: ['first', 'second', 'second', 'second'], warnings: [] });
   });
 
   it('under a tsconfig whose class fields tsx compiles otherwise, every file loads through tsx', async () => {
