@@ -55,12 +55,21 @@ export function finalNext(res: ServerResponse): NextFunction {
 
 /**
  * Refuses the request: the app's error handler answers, through `next(err)`, in the app's error
- * shape; without one, `next` is `finalNext`, which sends the plain answer. A 405's `Allow` is set
- * on `res` first, so it stays on whatever the app's handler sends.
+ * shape; without one, `next` is `finalNext`, which sends the plain answer.
  */
 export function refuse(res: ServerResponse, next: NextFunction, answer: Answer): void {
-  if (answer.allow !== undefined) res.setHeader('allow', answer.allow);
-  next(new RequestRefusedError(answer));
+  const error = new RequestRefusedError(answer);
+  setRefusalHeaders(res, error);
+  next(error);
+}
+
+/**
+ * A refusal's headers (a 405's `Allow`, sendFile's 416 `Content-Range` and the validators it had made) are set
+ * on `res` before `next(err)`, so they stay on whatever the app's error handler sends, as Express's own
+ * refusals and `res.sendFile`'s leave theirs.
+ */
+function setRefusalHeaders(res: ServerResponse, error: RequestRefusedError): void {
+  for (const [name, value] of Object.entries(error.headers ?? {})) res.setHeader(name, value);
 }
 
 /**
@@ -81,5 +90,6 @@ export function failRequest(
     return;
   }
   if (error instanceof BodyLimitError) drainAfterResponse(req, res);
+  if (error instanceof RequestRefusedError) setRefusalHeaders(res, error);
   next(error);
 }

@@ -118,3 +118,40 @@ describe('sendFile and serveStatic: refusals and options', () => {
     expect(response.headers.get('content-disposition')).to.equal('attachment; filename="report 2026.txt"');
   });
 });
+
+/**
+ * An app whose error handler answers in its own shape and never reads `err.headers`, as most do: what
+ * res.sendFile's send had set on the response before next(err) (a 416's Content-Range, the file's ETag and
+ * Last-Modified) is on that answer, and sendFile's refusal leaves the same headers on it.
+ */
+describe('sendFile: a refusal under an error handler of the app that sets no headers', () => {
+  let server: import('../support/net').Listening;
+  before(async () => {
+    const { default: express } = await import('express');
+    const { mountEndpoints } = await import('../../src');
+    const { listen } = await import('../support/net');
+    const http = await import('node:http');
+    const app = express();
+    app.get('/native/file', (req, res) => res.sendFile('hello.txt', { root: PUBLIC }));
+    await mountEndpoints(app, { dir: path.join(__dirname, '../fixtures/files-app/app') });
+    app.use(((error: { status?: number }, _req, res, _next) => {
+      res.status(error.status ?? 500).json({ error: error.status });
+    }) as import('express').ErrorRequestHandler);
+    server = await listen(http.createServer(app));
+  });
+  after(() => server.close());
+
+  it('keeps the 416 Content-Range and the validators on its answer, as res.sendFile does', async () => {
+    const headers = { range: 'bytes=999999-' };
+    const [native, ported] = await Promise.all([
+      fetch(`${server.url}/native/file`, { headers }),
+      fetch(`${server.url}/ported/file?name=hello.txt`, { headers }),
+    ]);
+    expect(native.status).to.equal(416);
+    expect(native.headers.get('content-range')).to.match(/^bytes \*\/\d+$/);
+    expect(ported.status).to.equal(416);
+    for (const name of ['content-range', 'etag', 'last-modified', 'accept-ranges'])
+      expect(ported.headers.get(name), name).to.equal(native.headers.get(name));
+    expect(await ported.json()).to.deep.equal(await native.json());
+  });
+});
