@@ -498,21 +498,30 @@ function requireOf(node: Node): { specifier: string; property?: string } | undef
   return undefined;
 }
 
-/** `express()` makes an app; `express.Router()` and `Router()` a router. */
+/**
+ * `express()` makes an app; `express.Router()` and `Router()` a router; and so do `require('express')()` and
+ * `require('express').Router()`, written without a name for express.
+ */
 function makes(
   call: Node & { type: 'CallExpression' },
   bindings: Map<string, Binding>,
 ): 'app' | 'router' | undefined {
   const callee = call.callee;
-  if (callee.type === 'Identifier') {
-    const kind = bindings.get(callee.name)?.kind;
-    return kind === 'express' ? 'app' : kind === 'router-factory' ? 'router' : undefined;
-  }
-  if (callee.type === 'MemberExpression' && callee.object.type === 'Identifier' && !callee.computed) {
-    const express = bindings.get(callee.object.name)?.kind === 'express';
-    if (express && callee.property.type === 'Identifier' && callee.property.name === 'Router')
-      return 'router';
-  }
+  const isExpress = (node: Node) =>
+    node.type === 'Identifier'
+      ? bindings.get(node.name)?.kind === 'express'
+      : isRequire(node) && node.arguments[0].value === 'express';
+  if (isExpress(callee)) return 'app';
+  if (callee.type === 'Identifier')
+    return bindings.get(callee.name)?.kind === 'router-factory' ? 'router' : undefined;
+  if (
+    callee.type === 'MemberExpression' &&
+    !callee.computed &&
+    isExpress(callee.object) &&
+    callee.property.type === 'Identifier' &&
+    callee.property.name === 'Router'
+  )
+    return 'router';
   return undefined;
 }
 

@@ -193,6 +193,24 @@ module.exports = router;
     expect(planMigration(options).changes).to.deep.equal([]);
   });
 
+  it("finds an app and a router made by require('express')() and require('express').Router()", () => {
+    write({
+      'package.json': '{ "name": "app" }',
+      'server.js': `const app = require('express')();
+app.use('/items', require('./items'));
+module.exports = app;
+`,
+      'items.js': `const router = require('express').Router();
+router.get('/:id', (req, res) => res.json({ id: req.params.id }));
+module.exports = router;
+`,
+    });
+    const plan = planMigration({ entry: path.join(dir, 'server.js'), dir: path.join(dir, 'app'), major: 5 });
+    expect(plan.moved.map((r) => `${r.method} ${r.path} ${r.how}`)).to.deep.equal([
+      'GET /items/:id rewritten',
+    ]);
+  });
+
   it('writes ES modules for an ES module app', () => {
     write({
       'package.json': '{ "type": "module" }',
