@@ -20,6 +20,7 @@ import {
   type FoundRoute,
   type LeftRoute,
 } from './find-routes';
+import { keepFilePaths } from './file-paths';
 import { rewriteHandler, type RewriteOptions } from './rewrite-handler';
 import { freeNames, type Node } from './syntax';
 
@@ -509,7 +510,7 @@ function endpointModule(
     if (kind.typescript) typeImports.add('EndpointContext');
     if (rewritten.kind === 'rewritten') {
       for (const used of rewritten.imports) {
-        if (used === 'jsonBody') extra.push(['express-file-endpoints', 'jsonBody', 'jsonBody']);
+        if (used === 'jsonBody' || used === 'sendFile') extra.push(['express-file-endpoints', used, used]);
         if (used === 'querystring') extra.push(['node:querystring', 'default', 'querystring']);
       }
       // Names the rewritten handler no longer reads (req.params read through params) are still imported
@@ -581,7 +582,7 @@ function endpointModule(
       : [];
   const imports = preamble(needed, from, file, kind, dedupe(extra));
   const head = [header, ...types, imports].filter(Boolean).join('\n');
-  return { text: `${head}\n\n${body}\n`, how };
+  return { text: keepFilePaths(`${head}\n\n${body}\n`, file, from.file, kind.esModule), how };
 }
 
 /**
@@ -642,7 +643,7 @@ function middlewareModule(
   const exported = kind.esModule ? 'export default' : 'module.exports =';
   const header = `// The middleware ${route.method} ${route.path} ran behind in ${rel(route.file)}, in the same order.`;
   if (!route.variants.some((v) => v.some((s) => s.kind !== 'static')))
-    return `${header}\n${imports}\n\n${exported} ${call};\n`;
+    return keepFilePaths(`${header}\n${imports}\n\n${exported} ${call};\n`, file, from.file, kind.esModule);
   const wildcardName = route.variants[0]!.find((s) => s.kind === 'catchAll')?.value;
   const types = kind.typescript
     ? ['request: Request', 'next: () => Promise<Response>', 'context: EndpointContext']
@@ -650,7 +651,12 @@ function middlewareModule(
   const typeImport = kind.typescript
     ? "import type { EndpointContext } from 'express-file-endpoints';\n"
     : '';
-  return `${header}\n${typeImport}${imports}\n\nconst middleware = ${call};\n\n${exported} (${types.join(', ')}) => {\n  if (context?.node) ${expressParams(route, wildcardName, kind)}\n  return middleware(request, next, context);\n};\n`;
+  return keepFilePaths(
+    `${header}\n${typeImport}${imports}\n\nconst middleware = ${call};\n\n${exported} (${types.join(', ')}) => {\n  if (context?.node) ${expressParams(route, wildcardName, kind)}\n  return middleware(request, next, context);\n};\n`,
+    file,
+    from.file,
+    kind.esModule,
+  );
 }
 
 /**

@@ -35,11 +35,14 @@ export type Rewritten =
       /** The function, rewritten. */
       code: string;
       /** What the module needs imported for it. */
-      imports: Set<'jsonBody' | 'querystring' | 'EndpointContext'>;
+      imports: Set<Import>;
       /** Whether it reads the Node request (`context.node`), so runs on the Node hosts only. */
       readsNode: boolean;
     }
   | { kind: 'as-is'; reason: string };
+
+/** What a rewritten handler needs imported: the library's helpers, Node's querystring, the context's type. */
+export type Import = 'jsonBody' | 'sendFile' | 'querystring' | 'EndpointContext';
 
 interface Edit {
   start: number;
@@ -68,8 +71,20 @@ const STATUS_TEXTS: Record<number, string> = {
 };
 
 const HEADER_METHODS = new Set(['set', 'header']);
-const ANSWERS = new Set(['json', 'send', 'end', 'sendStatus', 'redirect']);
-const OWN_NAMES = ['request', 'params', 'node', 'query', 'body'];
+const ANSWERS = new Set(['json', 'send', 'end', 'sendStatus', 'redirect', 'sendFile', 'download']);
+const OWN_NAMES = ['request', 'params', 'node', 'query', 'body', 'sendFile'];
+/** res.sendFile's options (send's), each a FileOptions of sendFile's by the same name and meaning. */
+const FILE_OPTIONS = new Set([
+  'root',
+  'maxAge',
+  'immutable',
+  'cacheControl',
+  'lastModified',
+  'etag',
+  'acceptRanges',
+  'dotfiles',
+  'headers',
+]);
 
 export function rewriteHandler(handler: Node, source: string, options: RewriteOptions): Rewritten {
   const asIs = (reason: string): Rewritten => ({ kind: 'as-is', reason });
@@ -90,7 +105,7 @@ export function rewriteHandler(handler: Node, source: string, options: RewriteOp
   if (taken) return asIs(`its handler has a name of its own, "${taken}", that the rewritten handler needs`);
 
   const edits: Edit[] = [];
-  const imports = new Set<'jsonBody' | 'querystring' | 'EndpointContext'>();
+  const imports = new Set<Import>();
   let usesParams = false;
   let usesQuery = false;
   let usesBody = false;
@@ -104,15 +119,28 @@ export function rewriteHandler(handler: Node, source: string, options: RewriteOp
   const answers: Answer[] = [];
   const setters: Answer[] = [];
   const throws: { holder: Node; error: Node }[] = [];
+  // res.sendFile's `(err) => { if (err) next(err); }`: what Express does without one, so it goes.
+  const forwarding = new Set<Node>();
   visitAncestors(handler.body, (node, ancestors) => {
     if (node.type !== 'Identifier') return;
     const parent = ancestors[ancestors.length - 1];
     if (parent && isPropertyName(node, parent)) return;
+    if (ancestors.some((a) => forwarding.has(a))) return;
     const inOwnBody = nearestFunction(ancestors) === undefined;
     if (node.name === resName) {
       if (!inOwnBody) return fail('it answers from a callback or a nested function');
       const answer = readAnswer(node, [handler, ...ancestors], handler);
       if (typeof answer === 'string') return fail(answer);
+      const last = answer.calls[answer.calls.length - 1]!;
+      const callback = last.args[last.args.length - 1];
+      if ((last.name === 'sendFile' || last.name === 'download') && callback) {
+        if (isForwarding(callback, nextName)) {
+          forwarding.add(callback);
+          last.args = last.args.slice(0, -1);
+        } else if (/Function/.test(callback.type)) {
+          return fail(`it hands res.${last.name}() a callback of its own`);
+        }
+      }
       (answer.setter ? setters : answers).push(answer);
     } else if (node.name === nextName) {
       const call = parent;
@@ -222,6 +250,7 @@ export function rewriteHandler(handler: Node, source: string, options: RewriteOp
     if (typeof response !== 'string' || response.startsWith('!')) {
       return asIs(typeof response === 'string' ? response.slice(1) : 'an answer it cannot write');
     }
+    if (response.startsWith('sendFile(')) imports.add('sendFile');
     if (answer.holder === handler)
       outerEdits.push({ start: answer.top.start!, end: answer.top.end!, text: response });
     else
@@ -464,9 +493,86 @@ function buildResponse(
         return '!it calls res.redirect(url, status), an Express 3 form';
       return withInit('new Response(null', [['location', inner(url)]], code);
     }
+    case 'sendFile':
+    case 'download': {
+      const before = calls[calls.length - 2];
+      if (before) return `!it calls res.${before.name}() before res.${name}()`;
+      const file = fileAnswer(name, args, inner);
+      return file.startsWith('!') ? file : `sendFile(request, ${file})`;
+    }
     default:
       return `!it calls res.${name}()`;
   }
+}
+
+/**
+ * sendFile's arguments after the request for res.sendFile(path, options) or res.download(path, filename,
+ * options): options only as an object literal of send's options, a file name only as a string the code
+ * writes (a literal, a template, a `+`), since either may as well be a callback; a `!` and why not.
+ */
+function fileAnswer(name: 'sendFile' | 'download', args: Node[], inner: (node: Node) => string): string {
+  const [file, ...rest] = args;
+  if (!file || file.type === 'SpreadElement') return `!it calls res.${name}() without a path`;
+  let filename: Node | undefined;
+  if (name === 'download' && rest[0] && rest[0].type !== 'ObjectExpression') filename = rest.shift();
+  const [options, ...more] = rest;
+  if (more.length > 0) return `!it calls res.${name}() with more arguments than the command reads`;
+  if (filename && !/^(StringLiteral|TemplateLiteral|BinaryExpression)$/.test(filename.type))
+    return `!its file name for res.download() may be a callback or options, known only when it runs`;
+  const written: string[] = [];
+  if (name === 'download') written.push(`download: ${filename ? inner(filename) : 'true'}`);
+  if (options) {
+    if (options.type !== 'ObjectExpression')
+      return `!it calls res.${name}() with options known only when it runs, or a callback`;
+    for (const property of options.properties as Node[]) {
+      const key =
+        property.type === 'ObjectProperty' && !property.computed
+          ? literalKeyOf(property.key as Node)
+          : undefined;
+      if (key === undefined || !FILE_OPTIONS.has(key))
+        return `!it calls res.${name}() with an option the command does not carry over (${key ?? '…'})`;
+      written.push(inner(property));
+    }
+  }
+  return written.length === 0 ? inner(file) : `${inner(file)}, { ${written.join(', ')} }`;
+}
+
+/** `(err) => { if (err) next(err); }`, `(err) => err && next(err)` and the like: errors to next, nothing else. */
+function isForwarding(callback: Node, nextName: string | undefined): boolean {
+  if (nextName === undefined) return false;
+  if (callback.type !== 'ArrowFunctionExpression' && callback.type !== 'FunctionExpression') return false;
+  const [param, ...others] = callback.params;
+  if (param?.type !== 'Identifier' || others.length > 0 || callback.async) return false;
+  const error = param.name;
+  const isNextCall = (node: Node | null | undefined): boolean => {
+    if (node?.type === 'ExpressionStatement') return isNextCall(node.expression);
+    if (node?.type === 'ReturnStatement') return isNextCall(node.argument);
+    if (node?.type === 'BlockStatement') return node.body.length === 1 && isNextCall(node.body[0]);
+    return (
+      node?.type === 'CallExpression' &&
+      node.callee.type === 'Identifier' &&
+      node.callee.name === nextName &&
+      node.arguments.length === 1 &&
+      node.arguments[0]!.type === 'Identifier' &&
+      node.arguments[0]!.name === error
+    );
+  };
+  const guarded = (node: Node | null | undefined): boolean =>
+    node?.type === 'IfStatement'
+      ? node.test.type === 'Identifier' &&
+        node.test.name === error &&
+        !node.alternate &&
+        isNextCall(node.consequent)
+      : node?.type === 'LogicalExpression'
+        ? node.operator === '&&' &&
+          node.left.type === 'Identifier' &&
+          node.left.name === error &&
+          isNextCall(node.right)
+        : node?.type === 'ExpressionStatement'
+          ? guarded(node.expression)
+          : false;
+  const body = callback.body;
+  return body.type === 'BlockStatement' ? body.body.length === 1 && guarded(body.body[0]) : guarded(body);
 }
 
 /** An object of the headers; pairs where a name comes twice (each cookie is a Set-Cookie of its own). */

@@ -106,7 +106,8 @@ export function bindingNames(pattern: Node, into: Set<string>): Set<string> {
   return into;
 }
 
-function isReference(id: Node, parent: Node): boolean {
+/** Whether an identifier reads a binding, not a property name, a key or a label. */
+export function isReference(id: Node, parent: Node): boolean {
   switch (parent.type) {
     case 'MemberExpression':
     case 'OptionalMemberExpression':

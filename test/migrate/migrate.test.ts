@@ -2,7 +2,7 @@
  * migrate's parts, in process: Express paths as folders, static route discovery across files, handlers
  * rewritten as Responses (or left as they were, with the reason), and a plan written twice.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -15,6 +15,8 @@ import {
   writePlan,
   type RewriteOptions,
 } from '../../src/migrate';
+import { keepFilePaths } from '../../src/migrate/file-paths';
+import { ensureBuilt, root as ROOT } from '../integration/loading-apps';
 
 const folders = (p: string, major: number) => {
   const parsed = parseExpressPath(p, major);
@@ -125,6 +127,74 @@ describe('migrate: rewriting a handler', () => {
     expect(rewrite('(req, res) => res.cookie("sid", make()).json(1)'))
       .to.have.property('reason')
       .that.match(/value the command does not write out/);
+  });
+});
+
+describe('migrate: file answers', () => {
+  const code = (source: string) => {
+    const result = rewrite(source, { ...EXPRESS_4, major: 5 });
+    return result.kind === 'rewritten' ? result.code : `as-is: ${result.reason}`;
+  };
+
+  it('writes res.sendFile and res.download as sendFile, a callback that only passes errors on gone', () => {
+    expect(code(`(req, res) => res.sendFile(file)`)).to.equal('(request) => sendFile(request, file)');
+    expect(
+      code(
+        `(req, res, next) => res.sendFile(file, { root: dir, maxAge: '1d' }, (err) => { if (err) next(err); })`,
+      ),
+    ).to.equal("(request) => sendFile(request, file, { root: dir, maxAge: '1d' })");
+    expect(code(`(req, res, next) => res.download(file, 'a.csv', (e) => e && next(e))`)).to.equal(
+      "(request) => sendFile(request, file, { download: 'a.csv' })",
+    );
+    expect(code(`(req, res) => res.download(file, { root: dir })`)).to.equal(
+      '(request) => sendFile(request, file, { download: true, root: dir })',
+    );
+    expect(
+      code(`(req, res) => res.download(file, \`\${req.params.id}.pdf\`, { headers: { 'x-a': '1' } })`),
+    ).to.equal(
+      "(request, { params }) => sendFile(request, file, { download: `${params.id}.pdf`, headers: { 'x-a': '1' } })",
+    );
+  });
+
+  it('leaves a file answer it cannot write the same way, with the reason', () => {
+    expect(code(`(req, res) => res.sendFile(file, (err) => console.error(err))`)).to.equal(
+      'as-is: it hands res.sendFile() a callback of its own',
+    );
+    expect(code(`(req, res, next) => res.sendFile(file, (err) => next(err))`)).to.equal(
+      'as-is: it hands res.sendFile() a callback of its own',
+    );
+    expect(code(`(req, res) => res.sendFile(file, options)`)).to.match(/options known only when it runs/);
+    expect(code(`(req, res) => res.download(file, name)`)).to.match(/may be a callback or options/);
+    expect(code(`(req, res) => res.sendFile(file, { start: 0 })`)).to.match(
+      /option the command does not carry over \(start\)/,
+    );
+    expect(code(`(req, res) => res.status(404).sendFile(file)`)).to.equal(
+      'as-is: it calls res.status() before res.sendFile()',
+    );
+    expect(code(`(req, res) => { const sendFile = 1; res.sendFile(file); }`)).to.match(/"sendFile"/);
+  });
+
+  it("keeps an ES module's import.meta paths and a CommonJS file's __dirname, as the router had them", () => {
+    const esm = keepFilePaths(
+      "import { readFile } from 'node:fs/promises';\nexport const GET = async () => new Response(await readFile(new URL('./a.txt', import.meta.url)));\nexport const at = { dir: import.meta.dirname, file: import.meta.filename };\n",
+      '/app/api/a/endpoint.js',
+      '/app/routes/a.js',
+      true,
+    );
+    expect(esm).to.equal(
+      "import { readFile } from 'node:fs/promises';\nimport path from 'node:path';\n// a.js's folder: the code below was written there and reads its paths from it.\nconst fromDir = path.join(import.meta.dirname, '../../routes');\nexport const GET = async () => new Response(await readFile(new URL('./a.txt', new URL('../../routes/a.js', import.meta.url).href)));\nexport const at = { dir: fromDir, file: path.join(fromDir, 'a.js') };\n",
+    );
+    const cjs = keepFilePaths(
+      "const p = require('path');\nconst path = 1;\nexports.at = { __dirname, __filename };\n",
+      '/app/api/a/endpoint.js',
+      '/app/api/a.js',
+      false,
+    );
+    expect(cjs).to.equal(
+      "const p = require('path');\n// a.js's folder: the code below was written there and reads its paths from it.\nconst fromDir = p.join(__dirname, '..');\nconst path = 1;\nexports.at = { __dirname: fromDir, __filename: p.join(fromDir, 'a.js') };\n",
+    );
+    const untouched = "exports.GET = () => Response.json({ dir: 'x' });\n";
+    expect(keepFilePaths(untouched, '/app/api/a/endpoint.js', '/app/routes/a.js', false)).to.equal(untouched);
   });
 });
 
@@ -298,5 +368,147 @@ describe('migrate: cookies and Vary answer as Express sent them', () => {
       expect(ours.headers.get('x-a')).to.equal(theirs.headers.get('x-a'));
       expect(await ours.text()).to.equal(await theirs.text());
     });
+  });
+});
+
+/**
+ * Routes that answer with files, read relative to their router's folder: run by Express 5, then moved by the
+ * command into endpoint files two folders away and served by the tree. The same status, the headers that
+ * matter and the same bytes, for the requests send answers each in its own way.
+ */
+describe('migrate: file answers, their paths kept, answer as Express sent them', function () {
+  // The app's own error handler, for both apps: the missing file's 404, the unsatisfiable range's 416.
+  const errorHandler: import('express').ErrorRequestHandler = (
+    err: { status?: number },
+    _req,
+    res,
+    _next,
+  ) => {
+    res.status(err.status ?? 500).send(`error ${err.status}`);
+  };
+  this.timeout(60_000);
+  let dir: string;
+  let express: string;
+  let tree: string;
+  const servers: import('node:http').Server[] = [];
+  const listen = async (app: import('node:http').RequestListener) => {
+    const { createServer } = await import('node:http');
+    const server = createServer(app).listen(0);
+    servers.push(server);
+    await new Promise((resolve) => server.once('listening', resolve));
+    return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  };
+
+  before(async function () {
+    this.timeout(120_000);
+    await ensureBuilt();
+    dir = mkdtempSync(path.join(tmpdir(), 'ee-migrate-files-'));
+    const files: Record<string, string> = {
+      'package.json': '{ "name": "app" }',
+      'server.js': `const express = require('express');
+const app = express();
+app.use('/pages', require('./src/routes/pages'));
+module.exports = app;
+`,
+      'src/routes/pages.js': `const path = require('node:path');
+const router = require('express').Router();
+router.get('/page', (req, res) => res.sendFile(path.join(__dirname, '../public/page.html')));
+router.get('/styles', (req, res) => res.sendFile('styles.css', { root: path.join(__dirname, '..', 'public'), maxAge: '1d', immutable: true }));
+router.get('/export', (req, res, next) => {
+  res.download(__dirname + '/../public/data.csv', 'export.csv', (err) => {
+    if (err) next(err);
+  });
+});
+router.get('/missing', (req, res) => res.sendFile(path.join(__dirname, 'nothing.txt')));
+router.get('/where', (req, res) => res.json({ dir: __dirname, file: __filename }));
+module.exports = router;
+`,
+      'src/public/page.html': `<!doctype html><p>${'a page '.repeat(40)}</p>\n`,
+      'src/public/styles.css': 'p { color: teal }\n',
+      'src/public/data.csv': 'year,total\n2025,7\n',
+    };
+    for (const [name, text] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+      writeFileSync(path.join(dir, name), text);
+    }
+    mkdirSync(path.join(dir, 'node_modules'));
+    for (const name of ['express', 'express-file-endpoints'])
+      symlinkSync(
+        name === 'express' ? path.join(ROOT, 'node_modules/express') : ROOT,
+        path.join(dir, 'node_modules', name),
+        'dir',
+      );
+    const { createRequire } = await import('node:module');
+    const original = createRequire(path.join(dir, 'server.js'))('./server.js') as import('express').Express;
+    original.use(errorHandler);
+    express = await listen(original);
+    tree = path.join(dir, 'api');
+    const plan = planMigration({ entry: path.join(dir, 'server.js'), dir: tree, major: 5 });
+    expect(plan.left, JSON.stringify(plan.left)).to.deep.equal([]);
+    expect(plan.moved.map((m) => m.how)).to.deep.equal(Array(5).fill('rewritten'));
+    writePlan(plan);
+  });
+  after(() => {
+    for (const server of servers) server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('reads each path from the router folder, through one constant', () => {
+    const where = readFileSync(path.join(tree, 'pages/where/endpoint.js'), 'utf8');
+    expect(where).to.include("const fromDir = path.join(__dirname, '../../../src/routes');");
+    expect(where).to.include("Response.json({ dir: fromDir, file: path.join(fromDir, 'pages.js') }");
+    const page = readFileSync(path.join(tree, 'pages/page/endpoint.js'), 'utf8');
+    expect(page).to.include("sendFile(request, path.join(fromDir, '../public/page.html'))");
+    expect(planMigration({ entry: path.join(dir, 'server.js'), dir: tree, major: 5 }).changes).to.deep.equal(
+      [],
+    );
+  });
+
+  it('answers every request as Express did', async () => {
+    const { default: expressApp } = await import('express');
+    const app = expressApp();
+    // The library as the app installed it, which the endpoint files import too.
+    const { createRequire } = await import('node:module');
+    const { mountEndpoints } = createRequire(path.join(dir, 'server.js'))(
+      'express-file-endpoints',
+    ) as typeof import('../../src');
+    await mountEndpoints(app, { dir: tree });
+    app.use(errorHandler);
+    const moved = await listen(app);
+    const page = await fetch(`${express}/pages/page`);
+    const etag = page.headers.get('etag')!;
+    const lastModified = page.headers.get('last-modified')!;
+    const requests: Array<[string, RequestInit]> = [
+      ['/pages/page', {}],
+      ['/pages/page', { method: 'HEAD' }],
+      ['/pages/page', { headers: { 'if-none-match': etag } }],
+      ['/pages/page', { headers: { 'if-modified-since': lastModified } }],
+      ['/pages/page', { headers: { range: 'bytes=10-29' } }],
+      ['/pages/page', { headers: { range: 'bytes=-5' } }],
+      ['/pages/page', { headers: { range: 'bytes=9000-' } }],
+      ['/pages/page', { headers: { range: 'bytes=0-4', 'if-range': '"stale"' } }],
+      ['/pages/page', { headers: { range: 'bytes=0-4', 'if-range': etag } }],
+      ['/pages/styles', {}],
+      ['/pages/export', {}],
+      ['/pages/where', {}],
+    ];
+    const HEADERS = [
+      'content-type',
+      'content-length',
+      'content-range',
+      'accept-ranges',
+      'cache-control',
+      'etag',
+      'last-modified',
+      'content-disposition',
+    ];
+    for (const [url, init] of requests) {
+      const [theirs, ours] = await Promise.all([fetch(express + url, init), fetch(moved + url, init)]);
+      const what = `${init.method ?? 'GET'} ${url} ${JSON.stringify(init.headers ?? {})}`;
+      expect(ours.status, what).to.equal(theirs.status);
+      for (const name of HEADERS)
+        expect(ours.headers.get(name), `${what}: ${name}`).to.equal(theirs.headers.get(name));
+      expect(await ours.text(), what).to.equal(await theirs.text());
+    }
   });
 });
