@@ -6,4 +6,4 @@
 export { planDiff, planMigration, writePlan, type MigrateOptions, type MovedRoute, type Plan } from './plan';
 export { parseExpressPath, folderPath, type PathSegment } from './express-path';
 export { findRoutes, type FoundRoute, type LeftRoute } from './find-routes';
-export { rewriteHandler, type RewriteOptions, type Rewritten } from './rewrite-handler';
+export { rewriteHandler, sendValueFunction, type RewriteOptions, type Rewritten } from './rewrite-handler';

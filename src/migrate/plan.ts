@@ -21,7 +21,7 @@ import {
   type LeftRoute,
 } from './find-routes';
 import { keepFilePaths } from './file-paths';
-import { rewriteHandler, type RewriteOptions } from './rewrite-handler';
+import { rewriteHandler, sendValueFunction, type RewriteOptions } from './rewrite-handler';
 import { freeNames, type Node } from './syntax';
 
 export interface MigrateOptions {
@@ -479,6 +479,7 @@ function endpointModule(
   const how = new Map<FoundRoute, Omit<MovedRoute, 'method' | 'path' | 'from' | 'to'>>();
   const blocks: string[] = [];
   let nextRouteUsed = false;
+  let sendsValues = false;
   const wildcardName = segments.find((s) => s.kind === 'catchAll')?.value;
   const params = segments
     .filter((s) => s.kind !== 'static')
@@ -512,6 +513,7 @@ function endpointModule(
       for (const used of rewritten.imports) {
         if (used === 'jsonBody' || used === 'sendFile') extra.push(['express-file-endpoints', used, used]);
         if (used === 'querystring') extra.push(['node:querystring', 'default', 'querystring']);
+        if (used === 'sendValue') sendsValues = true;
       }
       // Names the rewritten handler no longer reads (req.params read through params) are still imported
       // only if the middleware or the handler's new text reads them.
@@ -569,6 +571,10 @@ function endpointModule(
         "const nextRoute = () => Promise.reject(Object.assign(new Error('Not Found'), { status: 404, expose: true }));",
       ].join('\n'),
     );
+  }
+  if (sendsValues) {
+    blocks.push(sendValueFunction(kind.typescript, major));
+    if (major < 5) extra.push(['node:http', 'STATUS_CODES', 'STATUS_CODES']);
   }
   const header = `// ${sorted.map((r) => `${r.method} ${r.path}`).join(', ')}: moved from ${rel(from.file)} by express-file-endpoints migrate.`;
   const body = blocks.join('\n\n');

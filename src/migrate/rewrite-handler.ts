@@ -42,7 +42,7 @@ export type Rewritten =
   | { kind: 'as-is'; reason: string };
 
 /** What a rewritten handler needs imported: the library's helpers, Node's querystring, the context's type. */
-export type Import = 'jsonBody' | 'sendFile' | 'querystring' | 'EndpointContext';
+export type Import = 'jsonBody' | 'sendFile' | 'querystring' | 'EndpointContext' | 'sendValue';
 
 interface Edit {
   start: number;
@@ -72,7 +72,7 @@ const STATUS_TEXTS: Record<number, string> = {
 
 const HEADER_METHODS = new Set(['set', 'header']);
 const ANSWERS = new Set(['json', 'send', 'end', 'sendStatus', 'redirect', 'sendFile', 'download']);
-const OWN_NAMES = ['request', 'params', 'node', 'query', 'body', 'sendFile'];
+const OWN_NAMES = ['request', 'params', 'node', 'query', 'body', 'sendFile', 'sendValue'];
 /** res.sendFile's options (send's), each a FileOptions of sendFile's by the same name and meaning. */
 const FILE_OPTIONS = new Set([
   'root',
@@ -251,6 +251,7 @@ export function rewriteHandler(handler: Node, source: string, options: RewriteOp
       return asIs(typeof response === 'string' ? response.slice(1) : 'an answer it cannot write');
     }
     if (response.startsWith('sendFile(')) imports.add('sendFile');
+    if (response.startsWith('sendValue(')) imports.add('sendValue');
     if (answer.holder === handler)
       outerEdits.push({ start: answer.top.start!, end: answer.top.end!, text: response });
     else
@@ -465,7 +466,9 @@ function buildResponse(
       if (value.type === 'StringLiteral' || value.type === 'TemplateLiteral') {
         return withInit(`new Response(${inner(value)}`, [['content-type', utf8(type ?? 'text/html')]]);
       }
-      return '!it sends a value whose kind (text, bytes, an object) is known only when it runs (res.send(value))';
+      // Its kind (text, bytes, an object) is known only when it runs: the module's sendValue answers as
+      // res.send did (sendValueFunction).
+      return withInit(`sendValue(${inner(value)}`, type ? [['content-type', quote(type)]] : []);
     }
     case 'end':
       if (args.length > 0) return '!it writes a body with res.end()';
@@ -573,6 +576,48 @@ function isForwarding(callback: Node, nextName: string | undefined): boolean {
           : false;
   const body = callback.body;
   return body.type === 'BlockStatement' ? body.body.length === 1 && guarded(body.body[0]) : guarded(body);
+}
+
+/**
+ * The function a module whose handlers `res.send(value)` gets once: what Express's res.send answers for each kind
+ * of value, decided when it runs. A Content-Type set before it stays, as res.send keeps it.
+ */
+export function sendValueFunction(typescript: boolean, major: number): string {
+  const t = (text: string) => (typescript ? text : '');
+  return [
+    '// res.send(value), as Express answered it: a string as HTML, bytes as they are, null as nothing, anything',
+    `// else as JSON${major < 5 ? ', and a number as a status with its text (Express 4)' : ''}.`,
+    `function sendValue(value${t(': unknown')}, init${t(': ResponseInit')} = {})${t(': Response')} {`,
+    '  const headers = new Headers(init.headers);',
+    "  let type = headers.get('content-type');",
+    `  let body${t(': BodyInit | null')};`,
+    ...(major < 5
+      ? [
+          "  if (typeof value === 'number') {",
+          '    init = { ...init, status: value };',
+          '    body = STATUS_CODES[value] ?? String(value);',
+          "    type ??= 'text/plain';",
+          '  } else if (value === null || value === undefined) {',
+        ]
+      : ['  if (value === null || value === undefined) {']),
+    '    body = null; // Express sends nothing for both, with no Content-Type',
+    '  } else if (ArrayBuffer.isView(value)) {',
+    `    body = value${t(' as BodyInit')};`,
+    "    type ??= 'application/octet-stream';",
+    "  } else if (typeof value === 'string') {",
+    '    body = value;',
+    "    type ??= 'text/html';",
+    '  } else {',
+    '    body = JSON.stringify(value);',
+    "    type ??= 'application/json';",
+    '  }',
+    // Express 4 sends null as an empty text, whose Content-Type, if one was set, gets the charset too.
+    `  if (${major < 5 ? "(typeof body === 'string' || value === null)" : "typeof body === 'string'"} && type)`,
+    "    type = `${type.replace(/;\\s*charset=[^;]*/i, '')}; charset=utf-8`;",
+    "  if (type) headers.set('content-type', type);",
+    '  return new Response(body, { ...init, headers });',
+    '}',
+  ].join('\n');
 }
 
 /** An object of the headers; pairs where a name comes twice (each cookie is a Set-Cookie of its own). */
