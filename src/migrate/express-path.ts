@@ -124,3 +124,19 @@ export function overlaps(a: readonly PathSegment[], b: readonly PathSegment[]): 
   }
   return true;
 }
+
+const RANK = { static: 0, param: 1, catchAll: 2 } as const;
+
+/**
+ * Whether the tree takes `a` wherever both match, as Express does when `a` comes first: at the first segment
+ * where they differ in kind, `a`'s is the more specific (`/users/me` before `/users/:id`). Paths of the same
+ * shape are not told apart here.
+ */
+export function precedes(a: readonly PathSegment[], b: readonly PathSegment[]): boolean {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const [x, y] = [RANK[a[i]!.kind], RANK[b[i]!.kind]];
+    if (x !== y) return x < y;
+    if (x === RANK.catchAll) return false;
+  }
+  return false;
+}

@@ -8,7 +8,7 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { overlaps, parseExpressPath, type PathSegment } from './express-path';
+import { overlaps, parseExpressPath, precedes, type PathSegment } from './express-path';
 import { isEsModule, parseModule, statementLines, visit, type Node } from './syntax';
 
 /** One method of one route, found. */
@@ -26,9 +26,15 @@ export interface FoundRoute {
   /** The handler: the route's last function. */
   handler: Node;
   /** What runs in front of it and moves with it: `router.use()`s before it, then the route's own. */
-  middleware: Node[];
+  middleware: Middleware[];
   /** The statement to delete once it moved, and every route it declares (a route() chain is one statement). */
   statement: Statement;
+}
+
+/** A middleware expression, and the file it is written in (an outer router's may be another's). */
+export interface Middleware {
+  node: Node;
+  file: string;
 }
 
 export interface Statement {
@@ -99,7 +105,7 @@ interface Scope {
   prefix: PathSegment[][];
   /** The prefix as written, for messages. */
   prefixText: string;
-  middleware: Node[];
+  middleware: Middleware[];
   /** Set once a route of this router or an outer one could not be read: what follows stays. */
   blockedBy?: string;
 }
@@ -124,7 +130,7 @@ export function findRoutes(entry: string, major: number): Discovery {
   const leave = (appFile: AppFile, node: Node, what: string, reason: string) =>
     left.push({ what, file: appFile.file, line: lineOf(appFile, node), reason });
 
-  const main = open(entry);
+  const main = appFileFrom(entry, open);
   found.mounted = /\bmountEndpoints\s*\(/.test(main.source);
   for (const [name, binding] of main.bindings) {
     if (binding.kind !== 'app') continue;
@@ -136,7 +142,7 @@ export function findRoutes(entry: string, major: number): Discovery {
   function walkRouter(appFile: AppFile, name: string, outer: Scope, isApp: boolean): void {
     const scope: Scope = { ...outer, middleware: [...outer.middleware] };
     // `use(path, middleware)`: middleware for the routes under a path of this router.
-    const scoped: { prefix: PathSegment[]; middleware: Node }[] = [];
+    const scoped: { prefix: PathSegment[]; middleware: Middleware }[] = [];
     let seenRoute = false;
     for (const call of callsOn(appFile.ast, name)) {
       const { method, args, statement, chain } = call;
@@ -168,8 +174,9 @@ export function findRoutes(entry: string, major: number): Discovery {
           prefixText = text === '/' ? '' : text.replace(/\/$/, '');
           items = rest;
         }
-        const before: Node[] = [];
+        const before: Middleware[] = [];
         for (const item of items) {
+          const written = { node: item, file: appFile.file };
           const target = resolveRouter(appFile, item);
           if (target) {
             if (isApp && !seenRoute) markMount(appFile, statement, name);
@@ -183,11 +190,11 @@ export function findRoutes(entry: string, major: number): Discovery {
             walkRouter(target.file, target.name, inner, false);
           } else if (prefixText === '' && prefix.length === 1 && prefix[0]!.length === 0) {
             if (isApp && !seenRoute) front.push({ node: item, file: appFile.file });
-            else scope.middleware.push(item);
+            else scope.middleware.push(written);
           } else {
             // Middleware for a path: it runs for the routes under it, declared after it.
-            for (const p of prefix) scoped.push({ prefix: p, middleware: item });
-            before.push(item);
+            for (const p of prefix) scoped.push({ prefix: p, middleware: written });
+            before.push(written);
           }
         }
         continue;
@@ -211,7 +218,7 @@ export function findRoutes(entry: string, major: number): Discovery {
     appFile: AppFile,
     routerName: string,
     scope: Scope,
-    scoped: readonly { prefix: PathSegment[]; middleware: Node }[],
+    scoped: readonly { prefix: PathSegment[]; middleware: Middleware }[],
     method: string,
     args: Node[],
     statement: Node | undefined,
@@ -257,7 +264,7 @@ export function findRoutes(entry: string, major: number): Discovery {
       const middleware = [
         ...scope.middleware,
         ...scoped.filter((s) => variants.every((v) => startsWith(v, s.prefix))).map((s) => s.middleware),
-        ...entry.args.slice(0, -1),
+        ...entry.args.slice(0, -1).map((node) => ({ node, file: appFile.file })),
       ];
       declared.push({
         method: verb,
@@ -272,12 +279,13 @@ export function findRoutes(entry: string, major: number): Discovery {
       });
     }
     // Express takes the first route that matches; the tree takes the most specific. Where an earlier route
-    // matches some path of this one, for the same method, moving it would change which one answers.
+    // matches some path of this one, for the same method, moving it would change which one answers, unless the
+    // tree takes the earlier one there too (and it moves as well: see comesFirst).
     for (const route of declared) {
       const earlier = routes.find(
         (other) =>
-          (other.method === route.method || other.method === 'ANY' || route.method === 'ANY') &&
-          other.variants.some((a) => route.variants.some((b) => overlaps(a, b))),
+          comesFirst(other, route) &&
+          !other.variants.every((a) => route.variants.every((b) => !overlaps(a, b) || precedes(a, b))),
       );
       if (earlier) {
         return fail(
@@ -592,6 +600,44 @@ function literalText(node: Node): string | undefined {
 
 function startsWith(segments: readonly PathSegment[], prefix: readonly PathSegment[]): boolean {
   return prefix.every((s, i) => segments[i]?.kind === s.kind && segments[i]?.value === s.value);
+}
+
+/**
+ * The file that makes the app: the entry, or, where the entry only starts it (`server.js` importing
+ * `createApp` from `./app.js` and listening), the first file it imports, near to far, that calls `express()`.
+ */
+function appFileFrom(entry: string, open: (file: string) => AppFile): AppFile {
+  const main = open(entry);
+  const queue = [main];
+  const seen = new Set([entry]);
+  for (let i = 0; i < queue.length && i < 50; i++) {
+    const appFile = queue[i]!;
+    if ([...appFile.bindings.values()].some((binding) => binding.kind === 'app')) return appFile;
+    for (const binding of appFile.bindings.values()) {
+      if (binding.kind !== 'import') continue;
+      const file = resolveSpecifier(appFile.file, binding.specifier);
+      if (file === undefined || seen.has(file) || file.includes(`${path.sep}node_modules${path.sep}`))
+        continue;
+      seen.add(file);
+      try {
+        queue.push(open(file));
+      } catch {
+        // A file it cannot parse is not the app's.
+      }
+    }
+  }
+  return main;
+}
+
+/**
+ * Whether `earlier`, declared before `route`, answers some of its requests in Express: the same method (or
+ * `all()`), and a path both match.
+ */
+export function comesFirst(earlier: FoundRoute, route: FoundRoute): boolean {
+  return (
+    (earlier.method === route.method || earlier.method === 'ANY' || route.method === 'ANY') &&
+    earlier.variants.some((a) => route.variants.some((b) => overlaps(a, b)))
+  );
 }
 
 function snippet(appFile: AppFile, node: Node): string {

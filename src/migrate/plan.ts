@@ -11,6 +11,7 @@ import { createTwoFilesPatch } from 'diff';
 import MagicString from 'magic-string';
 import { folderPath, overlaps, type PathSegment } from './express-path';
 import {
+  comesFirst,
   findRoutes,
   rel,
   setMessageRoot,
@@ -19,6 +20,7 @@ import {
   type Binding,
   type FoundRoute,
   type LeftRoute,
+  type Middleware,
 } from './find-routes';
 import { keepFilePaths } from './file-paths';
 import { rewriteHandler, sendValueFunction, type RewriteOptions } from './rewrite-handler';
@@ -94,12 +96,12 @@ export function planMigration(options: MigrateOptions): Plan {
     );
   }
 
-  // What each route needs from its file, and whether it can have it in another file.
-  const needs = new Map<FoundRoute, Map<string, Binding>>();
+  // What each route needs from its files, and whether it can have it in another file.
+  const needs = new Map<FoundRoute, Needs>();
   const movable = candidates.filter((route) => {
-    const appFile = discovery.files.get(route.file)!;
-    const carried = new Map<string, Binding>();
-    const problem = collectNeeds([route.handler, ...route.middleware], appFile, carried);
+    const carried: Needs = new Map();
+    const written = [{ node: route.handler, file: route.file }, ...route.middleware];
+    const problem = collectNeeds(written, discovery.files, carried);
     if (problem) {
       leave(route, problem);
       return false;
@@ -125,6 +127,26 @@ export function planMigration(options: MigrateOptions): Plan {
     if (route.statement.routes.some((other) => !moving.has(other))) {
       moving.delete(route);
       leave(route, 'another method of its route() chain stays, and the chain moves whole or not at all');
+    }
+  }
+
+  // A route the tree would answer in front of an earlier one that stays in Express, for some of its paths,
+  // stays too, and so do the routes after it that it would have answered first.
+  for (let changed = true; changed;) {
+    changed = false;
+    const order = discovery.routes;
+    for (const route of order) {
+      if (!moving.has(route)) continue;
+      const earlier = order
+        .slice(0, order.indexOf(route))
+        .find((other) => !moving.has(other) && comesFirst(other, route));
+      if (!earlier) continue;
+      for (const other of route.statement.routes) moving.delete(other);
+      leave(
+        route,
+        `${earlier.method} ${earlier.path} (${rel(earlier.file)}:${earlier.line}) stays in Express and comes first there for some of its paths`,
+      );
+      changed = true;
     }
   }
 
@@ -361,22 +383,30 @@ function hasEndpointsBelow(folder: string): boolean {
 
 /** The middleware a route runs behind, as one text, to tell which routes share theirs. */
 function chainKey(route: FoundRoute): string {
-  return route.middleware.map((m) => `${route.file}:${m.start}`).join(',');
+  return route.middleware.map((m) => `${m.file}:${m.node.start}`).join(',');
 }
 
+/** A top-level name the moved code reads, by name: what it is bound to, in the file it is read from. */
+type Needs = Map<string, { binding: Binding; from: AppFile }>;
+
 /**
- * The top-level names the route's code reads from its file: imports it re-imports, `const`s and functions it
- * copies (with what they read in turn). A reason when one cannot go along.
+ * The top-level names the route's code reads from the files it is written in (an outer router's middleware is
+ * its file's): imports it re-imports, `const`s and functions it copies (with what they read in turn). A reason
+ * when one cannot go along.
  */
 function collectNeeds(
-  nodes: readonly Node[],
-  appFile: AppFile,
-  into: Map<string, Binding>,
+  nodes: readonly Middleware[],
+  files: ReadonlyMap<string, AppFile>,
+  into: Needs,
 ): string | undefined {
-  for (const node of nodes) {
+  for (const { node, file } of nodes) {
+    const appFile = files.get(file)!;
     for (const name of freeNames(node)) {
-      if (into.has(name)) continue;
       const binding = appFile.bindings.get(name);
+      const had = into.get(name);
+      if (had && had.binding === binding) continue;
+      if (had && binding)
+        return `it uses ${name} of ${rel(had.from.file)} and ${name} of ${rel(appFile.file)}, which one file cannot both name so`;
       if (!binding) {
         if (GLOBALS.has(name)) continue;
         return `it uses ${name}, which is not declared at the top of ${rel(appFile.file)}: the command moves only what it can import or copy`;
@@ -386,9 +416,9 @@ function collectNeeds(
       if (binding.kind === 'local' && binding.mutable) {
         return `it uses ${name}, a variable of ${rel(appFile.file)} that other code may change: make it a module of its own that both import`;
       }
-      into.set(name, binding);
+      into.set(name, { binding, from: appFile });
       if (binding.kind === 'local') {
-        const problem = collectNeeds([binding.declaration], appFile, into);
+        const problem = collectNeeds([{ node: binding.declaration, file }], files, into);
         if (problem) return problem;
       }
     }
@@ -396,14 +426,8 @@ function collectNeeds(
   return undefined;
 }
 
-/** Import statements and copied declarations for the names a module needs, from the file they came from. */
-function preamble(
-  needs: Map<string, Binding>,
-  from: AppFile,
-  file: string,
-  kind: ModuleKind,
-  extra: [string, string, string][],
-): string {
+/** Import statements and copied declarations for the names a module needs, from the files they came from. */
+function preamble(needs: Needs, file: string, kind: ModuleKind, extra: [string, string, string][]): string {
   const bySpecifier = new Map<string, { default?: string; namespace?: string; named: [string, string][] }>();
   const add = (specifier: string, imported: string, local: string) => {
     const entry = bySpecifier.get(specifier) ?? { named: [] };
@@ -413,14 +437,14 @@ function preamble(
     bySpecifier.set(specifier, entry);
   };
   for (const [specifier, imported, local] of extra) add(specifier, imported, local);
-  const copied: Node[] = [];
-  for (const [name, binding] of needs) {
+  const copied: { declaration: Node; from: AppFile }[] = [];
+  for (const [name, { binding, from }] of needs) {
     if (binding.kind === 'import')
       add(moveSpecifier(binding.specifier, from.file, file), binding.imported, name);
     else if (binding.kind === 'express') add('express', 'default', name);
     else if (binding.kind === 'router-factory') add('express', 'Router', name);
-    else if (binding.kind === 'local' && !copied.includes(binding.declaration))
-      copied.push(binding.declaration);
+    else if (binding.kind === 'local' && !copied.some((c) => c.declaration === binding.declaration))
+      copied.push({ declaration: binding.declaration, from });
   }
   const lines: string[] = [];
   for (const [specifier, { default: def, namespace, named }] of bySpecifier) {
@@ -441,9 +465,10 @@ function preamble(
       if (list) lines.push(`const { ${list} } = require('${specifier}');`);
     }
   }
+  // In the order of their files, outer routers' after the route's own, as each file declared them.
   const declarations = copied
-    .sort((a, b) => a.start! - b.start!)
-    .map((d) => {
+    .sort((a, b) => (a.from === b.from ? a.declaration.start! - b.declaration.start! : 0))
+    .map(({ declaration: d, from }) => {
       const node = d.type === 'ExportNamedDeclaration' && d.declaration ? d.declaration : d;
       return from.source.slice(node.start!, node.end!);
     });
@@ -463,7 +488,7 @@ const EXPORT_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'
 function endpointModule(
   segments: readonly PathSegment[],
   routes: readonly FoundRoute[],
-  needs: Map<FoundRoute, Map<string, Binding>>,
+  needs: Map<FoundRoute, Needs>,
   file: string,
   kind: ModuleKind,
   major: number,
@@ -473,7 +498,7 @@ function endpointModule(
 ): { text: string; how: Map<FoundRoute, Omit<MovedRoute, 'method' | 'path' | 'from' | 'to'>> } {
   const sorted = [...routes].sort((a, b) => EXPORT_ORDER.indexOf(a.method) - EXPORT_ORDER.indexOf(b.method));
   const from = files.get(sorted[0]!.file)!;
-  const allNeeds = new Map<string, Binding>();
+  const allNeeds: Needs = new Map();
   const extra: [string, string, string][] = [];
   const typeImports = new Set<string>();
   const how = new Map<FoundRoute, Omit<MovedRoute, 'method' | 'path' | 'from' | 'to'>>();
@@ -504,6 +529,7 @@ function endpointModule(
         : found;
     const name = route.method.toLowerCase();
     const text = (node: Node) => sourceOf(source, node);
+    const written = (m: Middleware) => sourceOf(files.get(m.file)!, m.node);
     const exportAs = (value: string) =>
       kind.esModule ? `export const ${route.method} = ${value};` : `exports.${route.method} = ${value};`;
     const contextType = kind.typescript ? ': EndpointContext' : '';
@@ -523,7 +549,7 @@ function endpointModule(
         blocks.push(
           [
             `// The route's own middleware, in front of its handler as Express ran them.`,
-            `const ${name}Middleware = expressMiddleware(${ownMiddleware.map(text).join(', ')});`,
+            `const ${name}Middleware = expressMiddleware(${ownMiddleware.map(written).join(', ')});`,
             `const ${name}Handler = ${rewritten.code};`,
             exportAs(
               params.length === 0
@@ -544,7 +570,7 @@ function endpointModule(
         [
           `// Moved as it was, to run with Express's req and res (Node hosts only): ${rewritten.reason}.`,
           `// Rewrite it to return a Response to serve it under .fetch and in unit tests (docs/migrating.md).`,
-          `const ${name}Route = expressMiddleware(${[...ownMiddleware, route.handler].map(text).join(', ')});`,
+          `const ${name}Route = expressMiddleware(${[...ownMiddleware.map(written), text(route.handler)].join(', ')});`,
           exportAs(
             params.length === 0
               ? `(request${requestType}, context${contextType}) => ${name}Route(request, nextRoute, context)`
@@ -557,7 +583,7 @@ function endpointModule(
     for (const [k, v] of routeNeeds) {
       if (
         !sharedMiddleware ||
-        !route.middleware.some((m) => freeNames(m).has(k)) ||
+        !route.middleware.some((m) => freeNames(m.node).has(k)) ||
         freeNames(route.handler).has(k)
       )
         allNeeds.set(k, v);
@@ -586,7 +612,7 @@ function endpointModule(
     kind.typescript && typeImports.size > 0 && /EndpointContext/.test(body)
       ? [`import type { ${[...typeImports].join(', ')} } from 'express-file-endpoints';`]
       : [];
-  const imports = preamble(needed, from, file, kind, dedupe(extra));
+  const imports = preamble(needed, file, kind, dedupe(extra));
   const head = [header, ...types, imports].filter(Boolean).join('\n');
   return { text: keepFilePaths(`${head}\n\n${body}\n`, file, from.file, kind.esModule), how };
 }
@@ -606,8 +632,8 @@ function expressParams(route: FoundRoute, wildcardName: string | undefined, kind
 }
 
 /** A copied declaration's own imports stay, when the declaration is kept. */
-function isReadByCopied(name: string, needs: Map<string, Binding>, used: Set<string>): boolean {
-  for (const [other, binding] of needs) {
+function isReadByCopied(name: string, needs: Needs, used: Set<string>): boolean {
+  for (const [other, { binding }] of needs) {
     if (other === name || binding.kind !== 'local' || !used.has(other)) continue;
     if (freeNames(binding.declaration).has(name)) return true;
   }
@@ -626,24 +652,24 @@ function dedupe(list: [string, string, string][]): [string, string, string][] {
 
 function middlewareModule(
   route: FoundRoute,
-  needs: Map<string, Binding>,
+  needs: Needs,
   file: string,
   kind: ModuleKind,
   files: Map<string, AppFile>,
 ): string {
   const from = files.get(route.file)!;
-  const used = new Map<string, Binding>();
+  const used: Needs = new Map();
   for (const m of route.middleware)
-    for (const name of freeNames(m)) if (needs.has(name)) used.set(name, needs.get(name)!);
-  for (const [name, binding] of needs)
-    if (isReadByCopied(name, needs, new Set(used.keys()))) used.set(name, binding);
-  const items = route.middleware.map((m) => sourceOf(from, m));
+    for (const name of freeNames(m.node)) if (needs.has(name)) used.set(name, needs.get(name)!);
+  for (const [name, need] of needs)
+    if (isReadByCopied(name, needs, new Set(used.keys()))) used.set(name, need);
+  const items = route.middleware.map((m) => sourceOf(files.get(m.file)!, m.node));
   const inline = `expressMiddleware(${items.join(', ')})`;
   const call =
     inline.length <= 80 && !inline.includes('\n')
       ? inline
       : `expressMiddleware(\n  ${items.map((i) => i.replace(/\n/g, '\n  ')).join(',\n  ')},\n)`;
-  const imports = preamble(used, from, file, kind, [
+  const imports = preamble(used, file, kind, [
     ['express-file-endpoints', 'expressMiddleware', 'expressMiddleware'],
   ]);
   const exported = kind.esModule ? 'export default' : 'module.exports =';

@@ -300,6 +300,30 @@ module.exports = app;
     expect(endpoint.match(/function sendValue\(/g)).to.have.length(1);
   });
 
+  it('moves a route after a more specific one, unless that one stays in Express', () => {
+    write({
+      'package.json': '{ "name": "app" }',
+      'server.js': `const express = require('express');
+const app = express();
+let visits = 0;
+app.get('/users/me', (req, res) => res.json({ visits: ++visits }));
+app.get('/users/:id', (req, res) => res.json({ id: req.params.id }));
+app.get('/teams/mine', (req, res) => res.json([]));
+app.get('/teams/:id', (req, res) => res.json({ id: req.params.id }));
+module.exports = app;
+`,
+    });
+    const plan = planMigration({ entry: path.join(dir, 'server.js'), dir: path.join(dir, 'app'), major: 5 });
+    expect(plan.moved.map((r) => `${r.method} ${r.path}`)).to.deep.equal([
+      'GET /teams/mine',
+      'GET /teams/:id',
+    ]);
+    expect(plan.left.map((l) => `${l.what}: ${l.reason}`)).to.deep.equal([
+      'get /users/me: it uses visits, a variable of server.js that other code may change: make it a module of its own that both import',
+      'get /users/:id: GET /users/me (server.js:4) stays in Express and comes first there for some of its paths',
+    ]);
+  });
+
   it('writes ES modules for an ES module app', () => {
     write({
       'package.json': '{ "type": "module" }',
