@@ -101,7 +101,8 @@ const COMMANDS: Record<string, Command> = {
     summary: [
       "move the Express app's routes (from entry, default package.json main) into endpoint files:",
       'prints the plan, the routes it leaves and why, and the diff. --write makes the changes',
-      '(on a clean git tree, or --allow-dirty), --dir folder (default app), --only path|file, --json',
+      '(on a clean git tree, or --allow-dirty), --dir folder (default: app, beside the file that makes',
+      'the app), --only path|file, --json',
     ],
     options: {
       dir: { type: 'string' },

@@ -33,9 +33,12 @@ export async function migrate(
     );
     return 1;
   }
-  const root = path.dirname(path.resolve(entry));
-  const dir = path.resolve(options.dir ?? path.join(appFolder(root), 'app'));
-  const plan = planMigration({ entry, dir, ...(options.only !== undefined ? { only: options.only } : {}) });
+  const plan = planMigration({
+    entry,
+    ...(options.dir !== undefined ? { dir: options.dir } : {}),
+    ...(options.only !== undefined ? { only: options.only } : {}),
+  });
+  const { dir } = plan;
   if (options.json) console.log(JSON.stringify(jsonPlan(plan), null, 2));
   else printPlan(plan, options.write);
   if (!options.write || plan.changes.length === 0) return 0;
@@ -109,14 +112,6 @@ function packageMain(): string | undefined {
     return pkg.main ?? (existsSync('index.js') ? 'index.js' : undefined);
   } catch {
     return undefined;
-  }
-}
-
-/** The app's folder: where its package.json is, from the entry up. */
-function appFolder(start: string): string {
-  for (let dir = start; ; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, 'package.json'))) return dir;
-    if (path.dirname(dir) === dir) return start;
   }
 }
 

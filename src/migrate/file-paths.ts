@@ -8,8 +8,17 @@ import path from 'node:path';
 import MagicString from 'magic-string';
 import { isReference, parseModule, visit, type Node } from './syntax';
 
-/** `text`, the module written to `file` with code from `from`, reading `from`'s paths where it read its own. */
-export function keepFilePaths(text: string, file: string, from: string, esModule: boolean): string {
+/**
+ * `text`, the module written to `file` with code from `from`, reading `from`'s paths where it read its own.
+ * `esModule`: it is written with `import`; `runsAsEsModule`: it runs as one (TypeScript written with `import`
+ * may run as CommonJS, with `__dirname`).
+ */
+export function keepFilePaths(
+  text: string,
+  file: string,
+  from: string,
+  { esModule, runsAsEsModule }: { esModule: boolean; runsAsEsModule: boolean },
+): string {
   const ast = parseModule(file, text);
   const uses: { node: Node; parent: Node | undefined; what: 'dirname' | 'filename' | 'url' }[] = [];
   const names = new Set<string>();
@@ -51,7 +60,7 @@ export function keepFilePaths(text: string, file: string, from: string, esModule
   }
   const dirName = fresh('fromDir', names);
   const relativeDir = slashes(path.relative(path.dirname(file), path.dirname(from))) || '.';
-  const here = esModule ? 'import.meta.dirname' : '__dirname';
+  const here = runsAsEsModule ? 'import.meta.dirname' : '__dirname';
   lines.push(
     `// ${slashes(path.basename(from))}'s folder: the code below was written there and reads its paths from it.`,
     `const ${dirName} = ${pathName}.join(${here}, '${relativeDir}');`,

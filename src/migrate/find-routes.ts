@@ -70,6 +70,8 @@ export type Binding =
 
 export interface Discovery {
   entry: string;
+  /** The file that makes the app: the entry, or the module it imports that calls `express()`. */
+  appFile: string;
   routes: FoundRoute[];
   left: LeftRoute[];
   files: Map<string, AppFile>;
@@ -115,7 +117,7 @@ export function findRoutes(entry: string, major: number): Discovery {
   const routes: FoundRoute[] = [];
   const left: LeftRoute[] = [];
   const front: Discovery['front'] = [];
-  const found: Discovery = { entry, routes, left, files, front, mounted: false };
+  const found: Discovery = { entry, appFile: entry, routes, left, files, front, mounted: false };
   const open = (file: string): AppFile => {
     let appFile = files.get(file);
     if (!appFile) {
@@ -131,6 +133,7 @@ export function findRoutes(entry: string, major: number): Discovery {
     left.push({ what, file: appFile.file, line: lineOf(appFile, node), reason });
 
   const main = appFileFrom(entry, open);
+  found.appFile = main.file;
   found.mounted = /\bmountEndpoints\s*\(/.test(main.source);
   for (const [name, binding] of main.bindings) {
     if (binding.kind !== 'app') continue;

@@ -23,14 +23,17 @@ import {
   type Middleware,
 } from './find-routes';
 import { keepFilePaths } from './file-paths';
-import { rewriteHandler, sendValueFunction, type RewriteOptions } from './rewrite-handler';
+import { paramsType, rewriteHandler, sendValueFunction, type RewriteOptions } from './rewrite-handler';
 import { freeNames, type Node } from './syntax';
 
 export interface MigrateOptions {
   /** The app's entry file. */
   entry: string;
-  /** The tree's folder. */
-  dir: string;
+  /**
+   * The tree's folder. By default `app` beside the file that makes the app, so that it is inside the source
+   * folder a TypeScript build compiles (`src/app` for `src/app.ts`).
+   */
+  dir?: string;
   /** Only the routes under this path (`/api/users`), or of this router file. */
   only?: string;
   /** Express's major version; read from the app's installed express when not given. */
@@ -56,6 +59,8 @@ export interface FileChange {
 
 export interface Plan {
   root: string;
+  /** The tree's folder. */
+  dir: string;
   major: number;
   found: number;
   moved: MovedRoute[];
@@ -72,9 +77,9 @@ export function planMigration(options: MigrateOptions): Plan {
   const entry = path.resolve(options.entry);
   const root = appRoot(entry);
   setMessageRoot(root);
-  const dir = path.resolve(options.dir);
   const major = options.major ?? expressMajor(root);
   const discovery = findRoutes(entry, major);
+  const dir = path.resolve(options.dir ?? path.join(path.dirname(discovery.appFile), 'app'));
   const left = [...discovery.left];
   const notes: string[] = [];
   const leave = (route: FoundRoute, reason: string) =>
@@ -258,7 +263,16 @@ export function planMigration(options: MigrateOptions): Plan {
     if (!moving.has(route) && !left.some((l) => l.file === route.file && l.line === route.line))
       leave(route, 'it stays with its route() chain');
   left.sort((a, b) => (a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1));
-  return { root, major, found: discovery.routes.length + discovery.left.length, moved, left, changes, notes };
+  return {
+    root,
+    dir,
+    major,
+    found: discovery.routes.length + discovery.left.length,
+    moved,
+    left,
+    changes,
+    notes,
+  };
 }
 
 /**
@@ -315,14 +329,36 @@ export function planDiff(plan: Plan): string {
 
 interface ModuleKind {
   typescript: boolean;
+  /** Written with `import` and `export`. */
   esModule: boolean;
+  /**
+   * Run as an ES module, which has `import.meta.dirname` where CommonJS has `__dirname`: TypeScript written
+   * with `import` runs as CommonJS where its package is not `"type": "module"` (tsc's `module: commonjs`).
+   */
+  runsAsEsModule: boolean;
 }
 
 function moduleKind(appFile: AppFile): ModuleKind {
-  return {
-    typescript: /\.[cm]?ts$/.test(appFile.file),
-    esModule: appFile.esModule || /\.m[jt]s$/.test(appFile.file),
-  };
+  const typescript = /\.[cm]?ts$/.test(appFile.file);
+  const esModule = appFile.esModule || /\.m[jt]s$/.test(appFile.file);
+  return { typescript, esModule, runsAsEsModule: typescript ? runsAsEsModule(appFile.file) : esModule };
+}
+
+/** A TypeScript file's kind as Node runs it compiled: by its extension, else its package's `type`. */
+function runsAsEsModule(file: string): boolean {
+  if (/\.mts$/.test(file)) return true;
+  if (/\.cts$/.test(file)) return false;
+  for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
+    const manifest = path.join(dir, 'package.json');
+    if (existsSync(manifest)) {
+      try {
+        return (JSON.parse(readFileSync(manifest, 'utf8')) as { type?: unknown }).type === 'module';
+      } catch {
+        return false;
+      }
+    }
+    if (path.dirname(dir) === dir) return false;
+  }
 }
 
 /** Where the app's package.json is: the folder paths are relative to. */
@@ -532,7 +568,11 @@ function endpointModule(
     const written = (m: Middleware) => sourceOf(files.get(m.file)!, m.node);
     const exportAs = (value: string) =>
       kind.esModule ? `export const ${route.method} = ${value};` : `exports.${route.method} = ${value};`;
-    const contextType = kind.typescript ? ': EndpointContext' : '';
+    const contextType = kind.typescript ? `: EndpointContext${paramsType(params)}` : '';
+    // A middleware takes any route's context, which TypeScript does not see in EndpointContext<{ id: string }>:
+    // its params type is read through a conditional type, so it is compared as neither wider nor narrower.
+    const anyContext =
+      kind.typescript && params.length > 0 ? 'context as unknown as EndpointContext' : 'context';
     const requestType = kind.typescript ? ': Request' : '';
     if (kind.typescript) typeImports.add('EndpointContext');
     if (rewritten.kind === 'rewritten') {
@@ -545,6 +585,9 @@ function endpointModule(
       // only if the middleware or the handler's new text reads them.
       if (ownMiddleware.length === 0) blocks.push(exportAs(rewritten.code));
       else {
+        // What the middleware's next() runs: the handler, with what it takes, as a promise.
+        const handlerCall = `async () => ${name}Handler(${['request', 'context'].slice(0, rewritten.arity).join(', ')})`;
+
         extra.push(['express-file-endpoints', 'expressMiddleware', 'expressMiddleware']);
         blocks.push(
           [
@@ -553,8 +596,8 @@ function endpointModule(
             `const ${name}Handler = ${rewritten.code};`,
             exportAs(
               params.length === 0
-                ? `(request${requestType}, context${contextType}) => ${name}Middleware(request, () => ${name}Handler(request, context), context)`
-                : `(request${requestType}, context${contextType}) => {\n  ${expressParams(route, wildcardName, kind)}\n  return ${name}Middleware(request, () => ${name}Handler(request, context), context);\n}`,
+                ? `(request${requestType}, context${contextType}) => ${name}Middleware(request, ${handlerCall}, ${anyContext})`
+                : `(request${requestType}, context${contextType}) => {\n  ${expressParams(route, wildcardName, kind)}\n  return ${name}Middleware(request, ${handlerCall}, ${anyContext});\n}`,
             ),
           ].join('\n'),
         );
@@ -573,8 +616,8 @@ function endpointModule(
           `const ${name}Route = expressMiddleware(${[...ownMiddleware.map(written), text(route.handler)].join(', ')});`,
           exportAs(
             params.length === 0
-              ? `(request${requestType}, context${contextType}) => ${name}Route(request, nextRoute, context)`
-              : `(request${requestType}, context${contextType}) => {\n  ${expressParams(route, wildcardName, kind)}\n  return ${name}Route(request, nextRoute, context);\n}`,
+              ? `(request${requestType}, context${contextType}) => ${name}Route(request, nextRoute, ${anyContext})`
+              : `(request${requestType}, context${contextType}) => {\n  ${expressParams(route, wildcardName, kind)}\n  return ${name}Route(request, nextRoute, ${anyContext});\n}`,
           ),
         ].join('\n'),
       );
@@ -614,7 +657,7 @@ function endpointModule(
       : [];
   const imports = preamble(needed, file, kind, dedupe(extra));
   const head = [header, ...types, imports].filter(Boolean).join('\n');
-  return { text: keepFilePaths(`${head}\n\n${body}\n`, file, from.file, kind.esModule), how };
+  return { text: keepFilePaths(`${head}\n\n${body}\n`, file, from.file, kind), how };
 }
 
 /**
@@ -675,7 +718,7 @@ function middlewareModule(
   const exported = kind.esModule ? 'export default' : 'module.exports =';
   const header = `// The middleware ${route.method} ${route.path} ran behind in ${rel(route.file)}, in the same order.`;
   if (!route.variants.some((v) => v.some((s) => s.kind !== 'static')))
-    return keepFilePaths(`${header}\n${imports}\n\n${exported} ${call};\n`, file, from.file, kind.esModule);
+    return keepFilePaths(`${header}\n${imports}\n\n${exported} ${call};\n`, file, from.file, kind);
   const wildcardName = route.variants[0]!.find((s) => s.kind === 'catchAll')?.value;
   const types = kind.typescript
     ? ['request: Request', 'next: () => Promise<Response>', 'context: EndpointContext']
@@ -687,7 +730,7 @@ function middlewareModule(
     `${header}\n${typeImport}${imports}\n\nconst middleware = ${call};\n\n${exported} (${types.join(', ')}) => {\n  if (context?.node) ${expressParams(route, wildcardName, kind)}\n  return middleware(request, next, context);\n};\n`,
     file,
     from.file,
-    kind.esModule,
+    kind,
   );
 }
 
@@ -736,7 +779,7 @@ function addMount(
 ): void {
   const source = appFile.source;
   const indent = /^[ \t]*/.exec(source.slice(mount.offset))![0];
-  const esModule = appFile.esModule;
+  const { esModule, runsAsEsModule: runsAsModule } = moduleKind(appFile);
   let pathName: string | undefined;
   for (const [name, binding] of appFile.bindings) {
     if (
@@ -747,7 +790,7 @@ function addMount(
       pathName = name;
   }
   const relative = path.relative(path.dirname(appFile.file), dir).split(path.sep).join('/');
-  const here = esModule ? 'import.meta.dirname' : '__dirname';
+  const here = runsAsModule ? 'import.meta.dirname' : '__dirname';
   const imports: string[] = [];
   if (!pathName) {
     pathName = 'path';

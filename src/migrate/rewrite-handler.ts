@@ -38,6 +38,8 @@ export type Rewritten =
       imports: Set<Import>;
       /** Whether it reads the Node request (`context.node`), so runs on the Node hosts only. */
       readsNode: boolean;
+      /** How many of `(request, context)` it takes. */
+      arity: 0 | 1 | 2;
     }
   | { kind: 'as-is'; reason: string };
 
@@ -308,7 +310,8 @@ export function rewriteHandler(handler: Node, source: string, options: RewriteOp
     handler.type === 'ArrowFunctionExpression'
       ? `${isAsync ? 'async ' : ''}(${parameters}) => ${body}`
       : `${isAsync ? 'async ' : ''}function ${handler.id ? handler.id.name : ''}(${parameters}) ${body}`;
-  return { kind: 'rewritten', code, imports, readsNode };
+  const arity = contextNames.length > 0 ? 2 : needsRequest ? 1 : 0;
+  return { kind: 'rewritten', code, imports, readsNode, arity };
 }
 
 /**
@@ -345,7 +348,8 @@ function gatherSetters(setters: Answer[], answers: Answer[], source: string): Ed
   return edits;
 }
 
-function paramsType(params: RewriteOptions['params']): string {
+/** `<{ id: string; path: string[] }>`, the type argument of EndpointContext for a folder's params. */
+export function paramsType(params: RewriteOptions['params']): string {
   if (params.length === 0) return '';
   return `<{ ${params.map((p) => `${/^[A-Za-z_$][\w$]*$/.test(p.name) ? p.name : quote(p.name)}: ${p.catchAll ? 'string[]' : 'string'}`).join('; ')} }>`;
 }

@@ -178,7 +178,7 @@ describe('migrate: file answers', () => {
       "import { readFile } from 'node:fs/promises';\nexport const GET = async () => new Response(await readFile(new URL('./a.txt', import.meta.url)));\nexport const at = { dir: import.meta.dirname, file: import.meta.filename };\n",
       '/app/api/a/endpoint.js',
       '/app/routes/a.js',
-      true,
+      { esModule: true, runsAsEsModule: true },
     );
     expect(esm).to.equal(
       "import { readFile } from 'node:fs/promises';\nimport path from 'node:path';\n// a.js's folder: the code below was written there and reads its paths from it.\nconst fromDir = path.join(import.meta.dirname, '../../routes');\nexport const GET = async () => new Response(await readFile(new URL('./a.txt', new URL('../../routes/a.js', import.meta.url).href)));\nexport const at = { dir: fromDir, file: path.join(fromDir, 'a.js') };\n",
@@ -187,13 +187,14 @@ describe('migrate: file answers', () => {
       "const p = require('path');\nconst path = 1;\nexports.at = { __dirname, __filename };\n",
       '/app/api/a/endpoint.js',
       '/app/api/a.js',
-      false,
+      { esModule: false, runsAsEsModule: false },
     );
     expect(cjs).to.equal(
       "const p = require('path');\n// a.js's folder: the code below was written there and reads its paths from it.\nconst fromDir = p.join(__dirname, '..');\nconst path = 1;\nexports.at = { __dirname: fromDir, __filename: p.join(fromDir, 'a.js') };\n",
     );
     const untouched = "exports.GET = () => Response.json({ dir: 'x' });\n";
-    expect(keepFilePaths(untouched, '/app/api/a/endpoint.js', '/app/routes/a.js', false)).to.equal(untouched);
+    const cjs2 = { esModule: false, runsAsEsModule: false };
+    expect(keepFilePaths(untouched, '/app/api/a/endpoint.js', '/app/routes/a.js', cjs2)).to.equal(untouched);
   });
 });
 
