@@ -117,8 +117,9 @@ export function overlaps(a: readonly PathSegment[], b: readonly PathSegment[]): 
   const length = Math.max(a.length, b.length);
   for (let i = 0; i < length; i++) {
     const [x, y] = [a[i], b[i]];
-    if (x?.kind === 'catchAll' || y?.kind === 'catchAll') return true;
+    // A catch-all takes one segment or more (an optional one is a variant without it).
     if (x === undefined || y === undefined) return false;
+    if (x.kind === 'catchAll' || y.kind === 'catchAll') return true;
     if (x.kind === 'static' && y.kind === 'static' && x.value.toLowerCase() !== y.value.toLowerCase())
       return false;
   }

@@ -21,6 +21,13 @@ export interface FoundRoute {
   variants: PathSegment[][];
   /** The param Express 4's `*` is read by (`req.params[0]`), if the path has one. */
   wildcard?: string;
+  /**
+   * Its router is mounted under a path with params and does not merge them (`Router({ mergeParams: true })`):
+   * Express's `req.params` lacks them, where the tree's params hold them.
+   */
+  hidesMountParams?: boolean;
+  /** Left where it is, and listed in `left` with the reason; kept here for the routes after it. */
+  stays?: boolean;
   file: string;
   line: number;
   /** The handler: the route's last function. */
@@ -110,6 +117,8 @@ interface Scope {
   middleware: Middleware[];
   /** Set once a route of this router or an outer one could not be read: what follows stays. */
   blockedBy?: string;
+  /** The router does not see the params of the path it is mounted under. */
+  hidesMountParams?: boolean;
 }
 
 export function findRoutes(entry: string, major: number): Discovery {
@@ -142,7 +151,8 @@ export function findRoutes(entry: string, major: number): Discovery {
   }
   return found;
 
-  function walkRouter(appFile: AppFile, name: string, outer: Scope, isApp: boolean): void {
+  /** Walks a router's calls in order; returns what blocked the routes after it, which blocks those after it too. */
+  function walkRouter(appFile: AppFile, name: string, outer: Scope, isApp: boolean): string | undefined {
     const scope: Scope = { ...outer, middleware: [...outer.middleware] };
     // `use(path, middleware)`: middleware for the routes under a path of this router.
     const scoped: { prefix: PathSegment[]; middleware: Middleware }[] = [];
@@ -184,13 +194,19 @@ export function findRoutes(entry: string, major: number): Discovery {
           if (target) {
             if (isApp && !seenRoute) markMount(appFile, statement, name);
             seenRoute = true;
+            const innerPrefix = scope.prefix.flatMap((p) => prefix.map((q) => [...p, ...q]));
             const inner: Scope = {
-              prefix: scope.prefix.flatMap((p) => prefix.map((q) => [...p, ...q])),
+              prefix: innerPrefix,
               prefixText: scope.prefixText + prefixText,
               middleware: [...scope.middleware, ...before],
               ...(scope.blockedBy ? { blockedBy: scope.blockedBy } : {}),
+              ...(innerPrefix.some((p) => p.some((segment) => segment.kind !== 'static')) &&
+              !mergesParams(target.file, target.name)
+                ? { hidesMountParams: true }
+                : {}),
             };
-            walkRouter(target.file, target.name, inner, false);
+            // Express tries the routes after the router only after every route in it.
+            scope.blockedBy ??= walkRouter(target.file, target.name, inner, false);
           } else if (prefixText === '' && prefix.length === 1 && prefix[0]!.length === 0) {
             if (isApp && !seenRoute) front.push({ node: item, file: appFile.file });
             else scope.middleware.push(written);
@@ -206,6 +222,7 @@ export function findRoutes(entry: string, major: number): Discovery {
       seenRoute = true;
       readRoute(appFile, name, scope, scoped, method, args, statement, chain);
     }
+    return scope.blockedBy;
   }
 
   function markMount(appFile: AppFile, statement: Node | undefined, app: string): void {
@@ -274,6 +291,7 @@ export function findRoutes(entry: string, major: number): Discovery {
         path: fullPath,
         variants,
         ...(parsed.wildcard !== undefined ? { wildcard: parsed.wildcard } : {}),
+        ...(scope.hidesMountParams ? { hidesMountParams: true } : {}),
         file: appFile.file,
         line,
         handler,
@@ -291,10 +309,15 @@ export function findRoutes(entry: string, major: number): Discovery {
           !other.variants.every((a) => route.variants.every((b) => !overlaps(a, b) || precedes(a, b))),
       );
       if (earlier) {
-        return fail(
+        fail(
           `${earlier.method} ${earlier.path} (${rel(earlier.file)}:${earlier.line}) comes first in Express and matches some of its paths: the tree would pick by precedence instead`,
           false,
         );
+        // Still in Express's order, where it answers before the routes after it (see plan.ts).
+        for (const stays of declared) stays.stays = true;
+        own.routes.push(...declared);
+        routes.push(...declared);
+        return;
       }
     }
     own.routes.push(...declared);
@@ -603,6 +626,25 @@ function literalText(node: Node): string | undefined {
 
 function startsWith(segments: readonly PathSegment[], prefix: readonly PathSegment[]): boolean {
   return prefix.every((s, i) => segments[i]?.kind === s.kind && segments[i]?.value === s.value);
+}
+
+/** Whether the router `name` of `appFile` is made with `Router({ mergeParams: true })`. */
+function mergesParams(appFile: AppFile, name: string): boolean {
+  const binding = appFile.bindings.get(name);
+  if (binding?.kind !== 'router' || binding.node.type !== 'VariableDeclarator') return false;
+  const init = binding.node.init;
+  const options = init?.type === 'CallExpression' ? init.arguments[0] : undefined;
+  return (
+    options?.type === 'ObjectExpression' &&
+    options.properties.some(
+      (p) =>
+        p.type === 'ObjectProperty' &&
+        p.key.type === 'Identifier' &&
+        p.key.name === 'mergeParams' &&
+        p.value.type === 'BooleanLiteral' &&
+        p.value.value,
+    )
+  );
 }
 
 /**

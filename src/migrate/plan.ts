@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import MagicString from 'magic-string';
-import { folderPath, overlaps, type PathSegment } from './express-path';
+import { folderPath, overlaps, precedes, type PathSegment } from './express-path';
 import {
   comesFirst,
   findRoutes,
@@ -90,7 +90,7 @@ export function planMigration(options: MigrateOptions): Plan {
       reason,
     });
 
-  let candidates = discovery.routes;
+  let candidates = discovery.routes.filter((route) => !route.stays);
   if (options.only !== undefined) {
     const only = options.only;
     const file = path.resolve(only);
@@ -104,6 +104,11 @@ export function planMigration(options: MigrateOptions): Plan {
   // What each route needs from its files, and whether it can have it in another file.
   const needs = new Map<FoundRoute, Needs>();
   const movable = candidates.filter((route) => {
+    const differs = answersDiffer(route, discovery.files.get(route.file)!);
+    if (differs) {
+      leave(route, differs);
+      return false;
+    }
     const carried: Needs = new Map();
     const written = [{ node: route.handler, file: route.file }, ...route.middleware];
     const problem = collectNeeds(written, discovery.files, carried);
@@ -135,23 +140,47 @@ export function planMigration(options: MigrateOptions): Plan {
     }
   }
 
-  // A route the tree would answer in front of an earlier one that stays in Express, for some of its paths,
-  // stays too, and so do the routes after it that it would have answered first.
+  // Until nothing changes: a route the tree would answer in front of an earlier one that stays in Express, for
+  // some of its paths, stays too (and so do the routes after it that it would have answered first); so does one
+  // whose requests a more specific file would take without serving their method, and one whose folder names a
+  // param otherwise than a folder already planned at its place (the tree refuses such a pair).
   for (let changed = true; changed;) {
     changed = false;
     const order = discovery.routes;
+    const stay = (route: FoundRoute, reason: string) => {
+      for (const other of route.statement.routes) moving.delete(other);
+      leave(route, reason);
+      changed = true;
+    };
+    const served = servedMethods([...moving]);
+    const names = new Map<string, string>();
     for (const route of order) {
       if (!moving.has(route)) continue;
       const earlier = order
         .slice(0, order.indexOf(route))
         .find((other) => !moving.has(other) && comesFirst(other, route));
-      if (!earlier) continue;
-      for (const other of route.statement.routes) moving.delete(other);
-      leave(
-        route,
-        `${earlier.method} ${earlier.path} (${rel(earlier.file)}:${earlier.line}) stays in Express and comes first there for some of its paths`,
+      if (earlier) {
+        stay(
+          route,
+          `${earlier.method} ${earlier.path} (${rel(earlier.file)}:${earlier.line}) stays in Express and comes first there for some of its paths`,
+        );
+        continue;
+      }
+      const shadow = [...served].find(
+        ([, { segments, methods }]) =>
+          !methods.has('ANY') &&
+          (route.method === 'ANY' || !methods.has(route.method)) &&
+          route.variants.some((v) => overlaps(segments, v) && precedes(segments, v)),
       );
-      changed = true;
+      if (shadow) {
+        stay(
+          route,
+          `the tree would give some of its requests to ${shadow[0] || 'its root'} folder, which does not serve ${route.method === 'ANY' ? 'every method' : route.method}, and not to it`,
+        );
+        continue;
+      }
+      const clash = paramClash(route, names);
+      if (clash) stay(route, clash);
     }
   }
 
@@ -267,7 +296,7 @@ export function planMigration(options: MigrateOptions): Plan {
     root,
     dir,
     major,
-    found: discovery.routes.length + discovery.left.length,
+    found: discovery.routes.filter((route) => !route.stays).length + discovery.left.length,
     moved,
     left,
     changes,
@@ -417,6 +446,72 @@ function hasEndpointsBelow(folder: string): boolean {
   return existsSync(folder) && readdirSync(folder).some((name) => !name.includes('.'));
 }
 
+/**
+ * Why the route's answers would differ in the tree for some requests, where nothing the command writes can
+ * keep them: Express's `req.params` without its mount path's, and optional parts that split a path otherwise.
+ */
+function answersDiffer(route: FoundRoute, appFile: AppFile): string | undefined {
+  if (route.hidesMountParams) {
+    const code = [route.handler, ...route.middleware.filter((m) => m.file === route.file).map((m) => m.node)]
+      .map((node) => appFile.source.slice(node.start!, node.end!))
+      .join('\n');
+    if (/\bparams\b/.test(code))
+      return "it reads req.params, which lacks its mount path's params (its router has no mergeParams), where the tree's params hold them";
+  }
+  if (route.variants.length > 1 && route.variants.some((v) => v.some((s) => s.kind === 'catchAll')))
+    return 'it has an optional part before a wildcard, which Express and the tree split from a path differently';
+  const { variants } = route;
+  if (variants.some((a, i) => variants.some((b, j) => j > i && overlaps(a, b))))
+    return 'its optional parts let one path match it in two ways (/a/a for /:id?/a/:name?), which Express and the tree take differently';
+  return undefined;
+}
+
+/** The methods each folder of the routes serves, by folder path. */
+function servedMethods(
+  routes: readonly FoundRoute[],
+): Map<string, { segments: PathSegment[]; methods: Set<string> }> {
+  const served = new Map<string, { segments: PathSegment[]; methods: Set<string> }>();
+  for (const route of routes) {
+    for (const segments of route.variants) {
+      const key = folderPath(segments);
+      const entry = served.get(key) ?? { segments, methods: new Set<string>() };
+      entry.methods.add(route.method);
+      if (route.method === 'GET') entry.methods.add('HEAD');
+      served.set(key, entry);
+    }
+  }
+  return served;
+}
+
+/**
+ * Where the route's folders name a param (or a catch-all) otherwise than one planned before at the same place
+ * (`[id]` and `[name]` under one folder): why, after noting its own names in `names`.
+ */
+function paramClash(route: FoundRoute, names: Map<string, string>): string | undefined {
+  const mine = new Map<string, string>();
+  let own: string | undefined;
+  for (const segments of route.variants) {
+    segments.forEach((segment, i) => {
+      if (segment.kind === 'static') return;
+      const place = `${folderPath(segments.slice(0, i))}|${segment.kind}`;
+      const had = mine.get(place);
+      if (had !== undefined && had !== segment.value) own ??= `${had} and ${segment.value}`;
+      mine.set(place, segment.value);
+    });
+  }
+  // `/a{/:id}/:name`: without its optional part, its next param takes that part's place.
+  if (own) return `its optional part puts two params at one place (${own}): a folder has one name for it`;
+  for (const [place, name] of mine) {
+    const had = names.get(place);
+    if (had !== undefined && had !== name) {
+      const folder = place.split('|')[0] || 'the tree';
+      return `its param ${name} is named ${had} at the same place by a route moved before it, in ${folder}: a folder has one name for it`;
+    }
+  }
+  for (const [place, name] of mine) names.set(place, name);
+  return undefined;
+}
+
 /** The middleware a route runs behind, as one text, to tell which routes share theirs. */
 function chainKey(route: FoundRoute): string {
   return route.middleware.map((m) => `${m.file}:${m.node.start}`).join(',');
@@ -519,6 +614,10 @@ function moveSpecifier(specifier: string, from: string, to: string): string {
   return relative.startsWith('.') ? relative : `./${relative}`;
 }
 
+/** What differs for a wildcard route, however it moves. */
+const WILDCARD_NOTE =
+  'a trailing slash is no part of its wildcard in the tree (docs/migrating.md, "A wildcard ends at the last segment")';
+
 const EXPORT_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'ANY'];
 
 function endpointModule(
@@ -602,10 +701,13 @@ function endpointModule(
           ].join('\n'),
         );
       }
-      how.set(route, {
-        how: 'rewritten',
-        ...(rewritten.readsNode ? { note: 'reads the Node request (context.node)' } : {}),
-      });
+      const notes = [
+        ...(rewritten.readsNode ? ['reads the Node request (context.node)'] : []),
+        ...(route.variants.some((v) => v.some((segment) => segment.kind === 'catchAll'))
+          ? [WILDCARD_NOTE]
+          : []),
+      ];
+      how.set(route, { how: 'rewritten', ...(notes.length > 0 ? { note: notes.join('; ') } : {}) });
     } else {
       extra.push(['express-file-endpoints', 'expressMiddleware', 'expressMiddleware']);
       nextRouteUsed = true;
