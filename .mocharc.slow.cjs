@@ -26,6 +26,7 @@ module.exports = {
     'test/migrate/legacy-app.test.ts', // migrate --write on the legacy app, then its own Jest suite, in child processes
     'test/migrate/esm-app.test.ts', // migrate --write on an ES module app, then its own Vitest suite, in child processes
     'test/migrate/ts-app.test.ts', // migrate --write on a TypeScript app, then tsc and its own node:test suite, in child processes
+    'test/migrate/express-examples.test.ts', // migrate --write on the Express repository's examples, then their acceptance tests, in child processes
     'test/migrate/route-set.test.ts', // a property over generated route tables: two servers per run, for seconds
     'test/integration/legacy-app.test.ts', // a legacy Express 4 app's own Jest suite, against its routers and against the tree, in child processes
     'test/hardening/soak.test.ts', // 5 s of load from scripts/soak.mjs, in child processes

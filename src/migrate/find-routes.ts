@@ -28,6 +28,8 @@ export interface FoundRoute {
   hidesMountParams?: boolean;
   /** Left where it is, and listed in `left` with the reason; kept here for the routes after it. */
   stays?: boolean;
+  /** A param of its path that its router's `param()` callback loads (`app.param('user', …)`). */
+  paramCallback?: string;
   file: string;
   line: number;
   /** The handler: the route's last function. */
@@ -157,8 +159,16 @@ export function findRoutes(entry: string, major: number): Discovery {
     // `use(path, middleware)`: middleware for the routes under a path of this router.
     const scoped: { prefix: PathSegment[]; middleware: Middleware }[] = [];
     let seenRoute = false;
+    // `router.param(name, fn)`: its own routes' params only, from where it is declared on.
+    const paramCallbacks = new Set<string>();
     for (const call of callsOn(appFile.ast, name)) {
       const { method, args, statement, chain } = call;
+      if (method === 'param') {
+        const [names] = args;
+        const listed = names?.type === 'ArrayExpression' ? names.elements : [names];
+        for (const item of listed) paramCallbacks.add((item && literalText(item as Node)) ?? '*');
+        continue;
+      }
       if (method === 'use') {
         const [first, ...rest] = args;
         let items = args;
@@ -220,7 +230,7 @@ export function findRoutes(entry: string, major: number): Discovery {
       }
       if (isApp && !seenRoute && statement) markMount(appFile, statement, name);
       seenRoute = true;
-      readRoute(appFile, name, scope, scoped, method, args, statement, chain);
+      readRoute(appFile, name, scope, scoped, method, args, statement, chain, paramCallbacks);
     }
     return scope.blockedBy;
   }
@@ -243,6 +253,7 @@ export function findRoutes(entry: string, major: number): Discovery {
     args: Node[],
     statement: Node | undefined,
     chain: { method: string; args: Node[] }[],
+    paramCallbacks: ReadonlySet<string>,
   ): void {
     // `route(path).get(h).post(h)`, or `get(path, …h)`.
     const [pathNode, ...rest] = args;
@@ -292,6 +303,7 @@ export function findRoutes(entry: string, major: number): Discovery {
         variants,
         ...(parsed.wildcard !== undefined ? { wildcard: parsed.wildcard } : {}),
         ...(scope.hidesMountParams ? { hidesMountParams: true } : {}),
+        ...paramCallbackOf(parsed.variants, paramCallbacks),
         file: appFile.file,
         line,
         handler,
@@ -441,6 +453,17 @@ export function isRequire(
 /** What each top-level name of a module is bound to: an import, express, an app, a router, a declaration. */
 function topLevelBindings(ast: ReturnType<typeof parseModule>): Map<string, Binding> {
   const bindings = new Map<string, Binding>();
+  // A `var` or `let` no code assigns again holds its first value, as a `const` does.
+  const reassigned = new Set<string>();
+  visit(ast.program, (node) => {
+    const target =
+      node.type === 'AssignmentExpression'
+        ? node.left
+        : node.type === 'UpdateExpression'
+          ? node.argument
+          : undefined;
+    if (target?.type === 'Identifier') reassigned.add(target.name);
+  });
   const add = (name: string, binding: Binding) => bindings.set(name, binding);
   const imports = (statement: Node, specifier: string, name: string, imported: string) => {
     if (specifier === 'express' && imported === 'default') add(name, { kind: 'express' });
@@ -495,7 +518,11 @@ function topLevelBindings(ast: ReturnType<typeof parseModule>): Map<string, Bind
       ) {
         add(d.id.name, { kind: makes(init, bindings)!, node: d });
       } else if (d.id.type === 'Identifier') {
-        add(d.id.name, { kind: 'local', declaration: statement, mutable: declaration.kind !== 'const' });
+        add(d.id.name, {
+          kind: 'local',
+          declaration: statement,
+          mutable: declaration.kind !== 'const' && reassigned.has(d.id.name),
+        });
       }
     }
   }
@@ -510,7 +537,12 @@ function topLevelBindings(ast: ReturnType<typeof parseModule>): Map<string, Bind
   return bindings;
 }
 
+/**
+ * The value a declaration's initializer gives: through TypeScript's assertions, and through an assignment
+ * written in the same breath (`var app = module.exports = express()`).
+ */
 function unwrapType(node: Node): Node {
+  if (node.type === 'AssignmentExpression' && node.operator === '=') return unwrapType(node.right);
   return node.type === 'TSAsExpression' ||
     node.type === 'TSSatisfiesExpression' ||
     node.type === 'TSNonNullExpression'
@@ -614,7 +646,19 @@ function callsOn(ast: ReturnType<typeof parseModule>, name: string): RouterCall[
     }
     calls.push({ method, args: first.arguments as Node[], statement: statements.get(outer), chain });
   });
-  return calls.filter((c) => METHODS[c.method] !== undefined || c.method === 'use' || c.method === 'route');
+  return calls.filter(
+    (c) =>
+      METHODS[c.method] !== undefined || c.method === 'use' || c.method === 'route' || c.method === 'param',
+  );
+}
+
+function paramCallbackOf(
+  variants: readonly PathSegment[][],
+  callbacks: ReadonlySet<string>,
+): { paramCallback?: string } {
+  const names = variants.flatMap((v) => v.flatMap((s) => (s.kind === 'static' ? [] : [s.value])));
+  const loaded = names.find((n) => callbacks.has(n) || callbacks.has('*'));
+  return loaded === undefined ? {} : { paramCallback: loaded };
 }
 
 function literalText(node: Node): string | undefined {

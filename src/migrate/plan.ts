@@ -451,6 +451,8 @@ function hasEndpointsBelow(folder: string): boolean {
  * keep them: Express's `req.params` without its mount path's, and optional parts that split a path otherwise.
  */
 function answersDiffer(route: FoundRoute, appFile: AppFile): string | undefined {
+  if (route.paramCallback !== undefined)
+    return `its param :${route.paramCallback} is loaded by its router's param() callback, which runs in Express's router only`;
   if (route.hidesMountParams) {
     const code = [route.handler, ...route.middleware.filter((m) => m.file === route.file).map((m) => m.node)]
       .map((node) => appFile.source.slice(node.start!, node.end!))
