@@ -7,9 +7,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { ensureBuilt } from '../integration/loading-apps';
+import { runMigrate } from './run-migrate';
 import { RUNNERS, removeScratchApps, runNode, scratchApp } from '../support/runner-apps';
-
-const cli = (dir: string) => path.join(dir, 'node_modules/express-file-endpoints/dist/cli.js');
 
 describe('migrate: an ES module app with Vitest, its own suite after the command', function () {
   this.timeout(180_000);
@@ -25,7 +24,7 @@ describe('migrate: an ES module app with Vitest, its own suite after the command
     expect(before.code, before.output).to.equal(0);
 
     // No entry named: package.json's main, server.js, which only starts the app create-app.js makes.
-    const write = await runNode([cli(dir), 'migrate', '--write', '--allow-dirty'], dir);
+    const write = await runMigrate(dir, '--write', '--allow-dirty');
     expect(write.code, write.output).to.equal(0);
     expect(write.output).to.include('12 routes found: 11 moved (11 rewritten, 0 as they were), 1 left.');
     // DELETE /api/users/me is DELETE /:id's in Express; in the tree, users/me (GET only) would take it and pass
@@ -46,7 +45,7 @@ describe('migrate: an ES module app with Vitest, its own suite after the command
     expect(after.output, after.output).to.match(/Tests\s+\d+ passed \(\d+\)/);
     expect(after.code, after.output).to.equal(0);
 
-    const again = await runNode([cli(dir), 'migrate', '--write', '--allow-dirty'], dir);
+    const again = await runMigrate(dir, '--write', '--allow-dirty');
     expect(again.code, again.output).to.equal(0);
     expect(again.output).to.include('Nothing to change.');
   });

@@ -4,12 +4,11 @@
  * One test asks for what the tree refuses by design: `GET /files/../index.js`, a `..` segment, is a 400 before
  * any route (docs/migrating.md, "A `.` or `..` segment is refused with 400"), where Express's send answers 403.
  */
-import path from 'node:path';
 import { expect } from 'chai';
 import { ensureBuilt } from '../integration/loading-apps';
+import { runMigrate } from './run-migrate';
 import { RUNNERS, removeScratchApps, runNode, scratchApp } from '../support/runner-apps';
 
-const cli = (dir: string) => path.join(dir, 'node_modules/express-file-endpoints/dist/cli.js');
 const REFUSED_BY_DESIGN = 'GET /files/\\.\\./index\\.js';
 
 /** Each example and what the command says of it. */
@@ -38,11 +37,11 @@ describe("migrate: the Express repository's examples, their own acceptance tests
 
     for (const [example, summary] of Object.entries(EXAMPLES)) {
       const entry = `examples/${example}/index.js`;
-      const write = await runNode([cli(dir), 'migrate', entry, '--write', '--allow-dirty'], dir);
+      const write = await runMigrate(dir, entry, '--write', '--allow-dirty');
       expect(write.code, write.output).to.equal(0);
       expect(write.output, example).to.include(summary);
     }
-    const params = await runNode([cli(dir), 'migrate', 'examples/params/index.js'], dir);
+    const params = await runMigrate(dir, 'examples/params/index.js');
     // app.param('user', …) loads req.user: the route stays behind it.
     expect(params.output).to.include(
       "get /user/:user: its param :user is loaded by its router's param() callback, which runs in Express's router only",

@@ -6,6 +6,7 @@
 import { readFileSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
+import { runMigrate } from './run-migrate';
 import { ROOT, RUNNERS, removeScratchApps, runNode, scratchApp } from '../support/runner-apps';
 import { ensureBuilt } from '../integration/loading-apps';
 
@@ -27,8 +28,6 @@ function legacyApp(): string {
   return dir;
 }
 
-const cli = (dir: string) => path.join(dir, 'node_modules/express-file-endpoints/dist/cli.js');
-
 describe('migrate: a legacy Express 4 app, its own Jest suite after the command', function () {
   this.timeout(120_000);
   before(async function () {
@@ -39,7 +38,7 @@ describe('migrate: a legacy Express 4 app, its own Jest suite after the command'
 
   it('moves every route, and the suite passes unchanged; a second run changes nothing', async () => {
     const dir = legacyApp();
-    const plan = await runNode([cli(dir), 'migrate', 'create-app.js'], dir);
+    const plan = await runMigrate(dir, 'create-app.js');
     expect(plan.code, plan.output).to.equal(0);
     expect(plan.output).to.include('6 routes found: 6 moved (6 rewritten, 0 as they were), 0 left.');
     expect(plan.output).to.include('+++ b/app/api/me/endpoint.js');
@@ -51,7 +50,7 @@ describe('migrate: a legacy Express 4 app, its own Jest suite after the command'
       '+  return sendFile(request, path.join(REPORTS, `${params.year}.csv`), { download: `report-${params.year}.csv` });',
     );
 
-    const write = await runNode([cli(dir), 'migrate', 'create-app.js', '--write', '--allow-dirty'], dir);
+    const write = await runMigrate(dir, 'create-app.js', '--write', '--allow-dirty');
     expect(write.code, write.output).to.equal(0);
     expect(write.output).to.match(/6 endpoints, 0 problems/);
     // The routers lost their routes; the entry mounts the tree where the first router was.
@@ -64,7 +63,7 @@ describe('migrate: a legacy Express 4 app, its own Jest suite after the command'
     expect(suite.output, suite.output).to.match(/Tests:\s+9 passed, 9 total/);
     expect(suite.code, suite.output).to.equal(0);
 
-    const again = await runNode([cli(dir), 'migrate', 'create-app.js', '--write', '--allow-dirty'], dir);
+    const again = await runMigrate(dir, 'create-app.js', '--write', '--allow-dirty');
     expect(again.code, again.output).to.equal(0);
     expect(again.output).to.include('Nothing to change.');
   });

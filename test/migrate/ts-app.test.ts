@@ -8,9 +8,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { ensureBuilt, root } from '../integration/loading-apps';
+import { runMigrate } from './run-migrate';
 import { removeScratchApps, runNode, scratchApp } from '../support/runner-apps';
 
-const cli = (dir: string) => path.join(dir, 'node_modules/express-file-endpoints/dist/cli.js');
 const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
 
 /** The app's `npm test`: tsc, then node:test on the compiled suite. */
@@ -33,7 +33,7 @@ describe('migrate: a TypeScript app compiled by tsc, its own suite after the com
     const before = await suite(dir);
     expect(before.code, before.output).to.equal(0);
 
-    const write = await runNode([cli(dir), 'migrate', '--write', '--allow-dirty'], dir);
+    const write = await runMigrate(dir, '--write', '--allow-dirty');
     expect(write.code, write.output).to.equal(0);
     expect(write.output).to.include('7 routes found: 7 moved (7 rewritten, 0 as they were), 0 left.');
     // Beside src/app.ts, inside the folder tsc compiles; mounted by __dirname, as the compiled code runs.
@@ -48,7 +48,7 @@ describe('migrate: a TypeScript app compiled by tsc, its own suite after the com
     expect(after.output, after.output).to.match(/ℹ pass 7\n/);
     expect(after.code, after.output).to.equal(0);
 
-    const again = await runNode([cli(dir), 'migrate', '--write', '--allow-dirty'], dir);
+    const again = await runMigrate(dir, '--write', '--allow-dirty');
     expect(again.code, again.output).to.equal(0);
     expect(again.output).to.include('Nothing to change.');
   });
