@@ -82,13 +82,16 @@ export function planMigration(options: MigrateOptions): Plan {
   const dir = path.resolve(options.dir ?? path.join(path.dirname(discovery.appFile), 'app'));
   const left = [...discovery.left];
   const notes: string[] = [];
-  const leave = (route: FoundRoute, reason: string) =>
+  const leftRoutes = new Set<FoundRoute>();
+  const leave = (route: FoundRoute, reason: string) => {
+    leftRoutes.add(route);
     left.push({
       what: `${route.method === 'ANY' ? 'all' : route.method.toLowerCase()} ${route.path}`,
       file: route.file,
       line: route.line,
       reason,
     });
+  };
 
   let candidates = discovery.routes.filter((route) => !route.stays);
   if (options.only !== undefined) {
@@ -288,9 +291,9 @@ export function planMigration(options: MigrateOptions): Plan {
     const before = discovery.files.get(file)!.source;
     changes.push({ file, before, after: edit.toString() });
   }
+  // Each method of a route() chain is listed: one that stays keeps the others with it.
   for (const route of candidates)
-    if (!moving.has(route) && !left.some((l) => l.file === route.file && l.line === route.line))
-      leave(route, 'it stays with its route() chain');
+    if (!moving.has(route) && !leftRoutes.has(route)) leave(route, 'it stays with its route() chain');
   left.sort((a, b) => (a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1));
   return {
     root,

@@ -325,6 +325,28 @@ module.exports = app;
     ]);
   });
 
+  it('lists every method of a route() chain that stays, and counts each route once', () => {
+    write({
+      'package.json': '{ "name": "app" }',
+      'server.js': `const express = require('express');
+const app = express();
+app.get('/items/search', (req, res) => res.json([]));
+app
+  .route('/items/:id')
+  .get((req, res) => res.json({ id: req.params.id }))
+  .put((req, res) => res.json({ put: req.params.id }));
+module.exports = app;
+`,
+    });
+    const plan = planMigration({ entry: path.join(dir, 'server.js'), dir: path.join(dir, 'app'), major: 5 });
+    expect(plan.moved.map((r) => `${r.method} ${r.path}`)).to.deep.equal(['GET /items/search']);
+    expect(plan.left.map((l) => `${l.what}: ${l.reason}`)).to.have.members([
+      'put /items/:id: the tree would give some of its requests to items/search folder, which does not serve PUT, and not to it',
+      'get /items/:id: it stays with its route() chain',
+    ]);
+    expect(plan.found).to.equal(plan.moved.length + plan.left.length);
+  });
+
   it('writes ES modules for an ES module app', () => {
     write({
       'package.json': '{ "type": "module" }',
