@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import MagicString from 'magic-string';
-import { isReference, parseModule, visit, type Node } from './syntax';
+import { isReference, isRequire, parseModule, visit, type Node } from './syntax';
 
 /**
  * `text`, the module written to `file` with code from `from`, reading `from`'s paths where it read its own.
@@ -44,12 +44,7 @@ export function keepFilePaths(
   const isImport = (statement: Node) =>
     statement.type === 'ImportDeclaration' ||
     (statement.type === 'VariableDeclaration' &&
-      statement.declarations.every(
-        (d) =>
-          d.init?.type === 'CallExpression' &&
-          d.init.callee.type === 'Identifier' &&
-          d.init.callee.name === 'require',
-      ));
+      statement.declarations.every((d) => d.init != null && isRequire(d.init)));
   let pathName = body.flatMap((statement) => pathImportName(statement))[0];
   const lines: string[] = [];
   if (pathName === undefined) {
@@ -97,12 +92,7 @@ function pathImportName(statement: Node): string[] {
   }
   if (statement.type !== 'VariableDeclaration') return [];
   return statement.declarations.flatMap((d) =>
-    d.id.type === 'Identifier' &&
-    d.init?.type === 'CallExpression' &&
-    d.init.callee.type === 'Identifier' &&
-    d.init.callee.name === 'require' &&
-    d.init.arguments[0]?.type === 'StringLiteral' &&
-    isPath(d.init.arguments[0].value)
+    d.id.type === 'Identifier' && d.init != null && isRequire(d.init) && isPath(d.init.arguments[0].value)
       ? [d.id.name]
       : [],
   );

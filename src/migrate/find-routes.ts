@@ -9,7 +9,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { overlaps, parseExpressPath, precedes, type PathSegment } from './express-path';
-import { isEsModule, parseModule, statementLines, visit, type Node } from './syntax';
+import { isEsModule, isRequire, parseModule, statementLines, visit, type Node } from './syntax';
 
 /** One method of one route, found. */
 export interface FoundRoute {
@@ -438,18 +438,6 @@ function memberPath(node: Node): string | undefined {
   return undefined;
 }
 
-export function isRequire(
-  node: Node,
-): node is Node & { arguments: [{ type: 'StringLiteral'; value: string }] } {
-  return (
-    node.type === 'CallExpression' &&
-    node.callee.type === 'Identifier' &&
-    node.callee.name === 'require' &&
-    node.arguments.length === 1 &&
-    node.arguments[0]!.type === 'StringLiteral'
-  );
-}
-
 /** What each top-level name of a module is bound to: an import, express, an app, a router, a declaration. */
 function topLevelBindings(ast: ReturnType<typeof parseModule>): Map<string, Binding> {
   const bindings = new Map<string, Binding>();
@@ -496,7 +484,7 @@ function topLevelBindings(ast: ReturnType<typeof parseModule>): Map<string, Bind
     }
     if (declaration.type !== 'VariableDeclaration') continue;
     for (const d of declaration.declarations) {
-      const init = d.init ? unwrapType(d.init) : undefined;
+      const init = d.init ? initialValue(d.init) : undefined;
       const required = init && requireOf(init);
       if (required && d.id.type === 'Identifier') {
         imports(statement, required.specifier, d.id.name, required.property ?? 'default');
@@ -530,7 +518,7 @@ function topLevelBindings(ast: ReturnType<typeof parseModule>): Map<string, Bind
   visit(ast.program, (node) => {
     if (node.type !== 'VariableDeclarator' || node.id.type !== 'Identifier' || bindings.has(node.id.name))
       return;
-    const init = node.init ? unwrapType(node.init) : undefined;
+    const init = node.init ? initialValue(node.init) : undefined;
     const kind = init?.type === 'CallExpression' ? makes(init, bindings) : undefined;
     if (kind) add(node.id.name, { kind, node });
   });
@@ -541,12 +529,12 @@ function topLevelBindings(ast: ReturnType<typeof parseModule>): Map<string, Bind
  * The value a declaration's initializer gives: through TypeScript's assertions, and through an assignment
  * written in the same breath (`var app = module.exports = express()`).
  */
-function unwrapType(node: Node): Node {
-  if (node.type === 'AssignmentExpression' && node.operator === '=') return unwrapType(node.right);
+function initialValue(node: Node): Node {
+  if (node.type === 'AssignmentExpression' && node.operator === '=') return initialValue(node.right);
   return node.type === 'TSAsExpression' ||
     node.type === 'TSSatisfiesExpression' ||
     node.type === 'TSNonNullExpression'
-    ? unwrapType(node.expression)
+    ? initialValue(node.expression)
     : node;
 }
 

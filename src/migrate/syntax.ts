@@ -142,3 +142,16 @@ export function statementLines(source: string, start: number, end: number): [num
   if (!ownLines) return [start, end];
   return [from, to < source.length ? to + 1 : to];
 }
+
+/** `require('x')`, with one literal specifier. */
+export function isRequire(
+  node: Node,
+): node is Node & { arguments: [{ type: 'StringLiteral'; value: string }] } {
+  return (
+    node.type === 'CallExpression' &&
+    node.callee.type === 'Identifier' &&
+    node.callee.name === 'require' &&
+    node.arguments.length === 1 &&
+    node.arguments[0]!.type === 'StringLiteral'
+  );
+}
