@@ -1,20 +1,21 @@
 /**
- * The two apps the differential suite compares, built alike around the one difference: the same
- * middleware first (body parsers, `express.static`), then the routes of native-routes.ts in one and
- * the endpoint tree they were ported to in the other, then the same 404 and error handler. And the
- * raw client that sends a request to each and reads back every byte of the answer.
+ * The apps the differential suite compares, each a copy of test/fixtures/differential-app laid out as npm installs
+ * it, with Express 4 or 5 as its `express`. They differ in one thing: the native app serves the routes of routes.js
+ * as Express does; the ported one mounts the endpoint files they were moved to by hand (ported/) in their place;
+ * the migrated one is what `express-file-endpoints migrate --write` made of the native one, unedited. Around the
+ * routes they are the same app.js: body parsers and `express.static` in front, the 404 and error handler behind.
+ * And the raw client that sends a request to each and reads back every byte of the answer.
  */
+import { readFileSync, rmSync, symlinkSync, utimesSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import type express5 from 'express';
-import type { NextFunction, Request, Response } from 'express';
-import { mountEndpoints } from '../../src';
 import { listen, type Listening } from '../support/net';
+import { runMigrate } from '../migrate/run-migrate';
+import { ROOT, scratchApp } from '../support/runner-apps';
 import { exchange } from '../middleware/transparency/raw-client';
 import type { Case } from './cases';
-import { nativeRoutes } from './native-routes';
 
-const FIXTURE = path.join(__dirname, '../fixtures/differential-app');
+export type Tree = 'ported' | 'migrated';
 
 export interface Apps {
   native: Listening;
@@ -22,30 +23,45 @@ export interface Apps {
   close(): Promise<void>;
 }
 
-export async function startApps(express: typeof express5, version: 4 | 5): Promise<Apps> {
-  const base = () => {
-    const app = express();
-    app.use(express.json());
-    app.use(express.urlencoded({ extended: false }));
-    app.use('/public', express.static(path.join(FIXTURE, 'public')));
-    return app;
-  };
-  const finish = (app: express5.Express) => {
-    app.use((_req: Request, res: Response) => void res.status(404).json({ error: 'Not Found' }));
-    app.use((error: HttpError, _req: Request, res: Response, _next: NextFunction) => {
-      const status = error.status ?? error.statusCode ?? 500;
-      res.status(status).json({ error: status < 500 ? error.message : 'Internal Server Error' });
-    });
-    return app;
-  };
-  const native = base();
-  native.use(nativeRoutes(express, version));
-  const tree = base();
-  // No onError: every error here goes to the app's error handler, which is what is compared.
-  await mountEndpoints(tree, { dir: path.join(FIXTURE, 'app') });
+/** The fixture for Express `version`: its own catch-all, and node_modules/express that version. */
+function fixtureCopy(version: 4 | 5, files: Record<string, string> = {}): string {
+  const express4 = { 'files.js': read('files-express4.js') };
+  const dir = scratchApp('differential-app', { ...(version === 4 ? express4 : {}), ...files });
+  if (version === 4) {
+    rmSync(path.join(dir, 'node_modules/express'));
+    symlinkSync(path.join(ROOT, 'node_modules/express4'), path.join(dir, 'node_modules/express'), 'dir');
+  }
+  // express.static's ETag and Last-Modified come from the file's time, which a copy does not keep.
+  utimesSync(path.join(dir, 'public/hello.txt'), STATIC_TIME, STATIC_TIME);
+  return dir;
+}
+
+const STATIC_TIME = new Date('2025-04-01T10:00:00Z');
+
+const read = (name: string) => readFileSync(path.join(ROOT, 'test/fixtures/differential-app', name), 'utf8');
+
+/** In the ported app, routes.js is the mount of the tree the routes were moved to by hand. */
+const PORTED_ROUTES = `const path = require('node:path');
+const { mountEndpoints } = require('express-file-endpoints');
+
+// No onError: every error here goes to the app's error handler, which is what is compared.
+module.exports = mountEndpoints({ dir: path.join(__dirname, 'ported') });
+`;
+
+export async function startApps(version: 4 | 5, tree: Tree): Promise<Apps> {
+  const nativeDir = fixtureCopy(version);
+  let treeDir: string;
+  if (tree === 'ported') {
+    treeDir = fixtureCopy(version, { 'routes.js': PORTED_ROUTES });
+  } else {
+    treeDir = fixtureCopy(version);
+    const migrated = await runMigrate(treeDir, '--write', '--allow-dirty');
+    if (migrated.code !== 0) throw new Error(`migrate failed:\n${migrated.output}`);
+  }
+  const load = (dir: string) => require(path.join(dir, 'app.js')) as http.RequestListener;
   const [nativeServer, treeServer] = await Promise.all([
-    listen(http.createServer(finish(native))),
-    listen(http.createServer(finish(tree))),
+    listen(http.createServer(load(nativeDir))),
+    listen(http.createServer(load(treeDir))),
   ]);
   return {
     native: nativeServer,
@@ -53,8 +69,6 @@ export async function startApps(express: typeof express5, version: 4 | 5): Promi
     close: async () => void (await Promise.all([nativeServer.close(), treeServer.close()])),
   };
 }
-
-type HttpError = Error & { status?: number; statusCode?: number };
 
 /** One answer as received: the status line, each header line as sent, and the body (de-chunked). */
 export interface Answer {

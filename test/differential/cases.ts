@@ -1,5 +1,5 @@
 /**
- * The requests the differential suite sends to both apps: each route of native-routes.ts at least
+ * The requests the differential suite sends to both apps: each route of test/fixtures/differential-app/routes.js at least
  * once, with the differences docs/migrating.md lists for it. The suite adds a HEAD and the
  * conditional requests (If-None-Match, If-Modified-Since) for every GET answered 2xx.
  */

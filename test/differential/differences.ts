@@ -15,20 +15,29 @@ export interface Difference {
   headers?: readonly string[];
   /** The body may differ. */
   body?: true;
+  /**
+   * Comes of how the route was written by hand (the guide's plain `Response.json()`, a string or bytes as they
+   * are, a Response's own rules); `migrate` writes what Express sent, or leaves the handler to Express's `res`
+   * where it cannot, so the tree it makes must not show it.
+   */
+  byHand?: true;
 }
 
 export const DIFFERENCES = {
   'json-charset': {
     title: '`Response.json()` says `application/json`, without `; charset=utf-8`',
     headers: ['content-type'],
+    byHand: true,
   },
   'string-type': {
     title: 'A string body is `text/plain;charset=UTF-8`, not `text/html`',
     headers: ['content-type'],
+    byHand: true,
   },
   'bytes-type': {
     title: 'A byte body has no Content-Type, not `application/octet-stream`',
     headers: ['content-type'],
+    byHand: true,
   },
   redirect: {
     title: 'A redirect has no body',
@@ -40,10 +49,12 @@ export const DIFFERENCES = {
     // …so a request that sends that ETag back got a 304 from Express.
     status: true,
     headers: ['etag'],
+    byHand: true,
   },
   'joined-header': {
     title: 'A header set twice goes out on one line',
     headers: ['link'],
+    byHand: true,
   },
   options: {
     title: 'OPTIONS is a 204 with `Allow`, not a 200 listing the methods',
