@@ -151,9 +151,11 @@ export function rewriteHandler(handler: Node, source: string, options: RewriteOp
         return fail('it hands next on, or calls it from a callback');
       if (call.arguments.length !== 1 || call.arguments[0]!.type === 'SpreadElement')
         return fail('it calls next() without an error: Express went on to the next route');
-      if (holder?.type !== 'ExpressionStatement' && holder?.type !== 'ReturnStatement')
+      // `(req, res, next) => next(err)`: the arrow's whole body, which becomes a block that throws.
+      if (call === handler.body) throws.push({ holder: call, error: call.arguments[0]! });
+      else if (holder?.type !== 'ExpressionStatement' && holder?.type !== 'ReturnStatement')
         return fail('it calls next(err) inside an expression');
-      throws.push({ holder, error: call.arguments[0]! });
+      else throws.push({ holder, error: call.arguments[0]! });
     } else if (node.name === reqName) {
       const read = readRequest(node, ancestors);
       if (read === undefined) readsNode = true;
@@ -162,7 +164,8 @@ export function rewriteHandler(handler: Node, source: string, options: RewriteOp
     }
   });
   if (failure) return asIs(failure);
-  if (answers.length === 0) return asIs('it never answers with res, as far as the command can see');
+  if (answers.length === 0 && throws.length === 0)
+    return asIs('it never answers with res, as far as the command can see');
 
   function readRequest(id: Node, ancestors: Node[]): Edit | { fail: string } | undefined {
     const member = ancestors[ancestors.length - 1];
@@ -259,12 +262,16 @@ export function rewriteHandler(handler: Node, source: string, options: RewriteOp
     else
       outerEdits.push({ start: answer.holder.start!, end: answer.holder.end!, text: `return ${response};` });
   }
+  // `=> next(err)`: the statement that replaces the arrow's body.
+  let thrownBody: string | undefined;
   for (const { holder, error } of throws) {
-    outerEdits.push({ start: holder.start!, end: holder.end!, text: `throw ${inner(error)};` });
+    const thrown = `throw ${inner(error)};`;
+    if (holder === handler.body) thrownBody = thrown;
+    else outerEdits.push({ start: holder.start!, end: holder.end!, text: thrown });
   }
   const remaining = edits.filter((e) => !outerEdits.some((o) => o.start <= e.start && e.end <= o.end));
   const bodyNode = handler.body as Node;
-  let body = render(source, bodyNode.start!, bodyNode.end!, [...remaining, ...outerEdits]);
+  let body = thrownBody ?? render(source, bodyNode.start!, bodyNode.end!, [...remaining, ...outerEdits]);
 
   // What the body now reads, declared at its top.
   const ts = options.typescript;
@@ -289,10 +296,13 @@ export function rewriteHandler(handler: Node, source: string, options: RewriteOp
     const base = /^[ \t]*/.exec(source.slice(lineStart))![0];
     const indent = `${base}  `;
     const lines = declarations.map((d) => indent + d).join('\n');
-    if (bodyNode.type === 'BlockStatement')
+    if (thrownBody) body = `{\n${lines}\n${indent}${thrownBody}\n${base}}`;
+    else if (bodyNode.type === 'BlockStatement')
       body = `{\n${lines}${body.slice(1).startsWith('\n') ? '' : '\n'}${body.slice(1)}`;
     else body = `{\n${lines}\n${indent}return ${body};\n${base}}`;
   }
+
+  if (thrownBody && declarations.length === 0) body = `{ ${thrownBody} }`;
 
   const contextNames = [...(usesParams ? ['params'] : []), ...(readsNode ? ['node'] : [])];
   const needsRequest = /\brequest\b/.test(body) || contextNames.length > 0;
@@ -414,16 +424,28 @@ function buildResponse(
   let type: string | undefined;
   const headers: [string, string][] = [];
   const vary: string[] = [];
+  /** One header of res.set(); a `!` and why not. */
+  const setHeader = (name: string, field: string | undefined, value: Node): string | undefined => {
+    const key = field?.toLowerCase();
+    if (key === undefined) return `!it sets a header by a computed name (res.${name}())`;
+    if (key !== 'content-type') headers.push([key, inner(value)]);
+    else if ((type = literalKey(value)) === undefined)
+      return '!it sets a Content-Type known only when it runs';
+    return undefined;
+  };
   for (const { name, args } of calls.slice(0, -1)) {
     if (name === 'status' && args.length === 1) status = inner(args[0]!);
     else if (HEADER_METHODS.has(name) && args.length === 2) {
-      const key = literalKey(args[0]!)?.toLowerCase();
-      if (key === undefined) return `!it sets a header by a computed name (res.${name}())`;
-      if (key === 'content-type') {
-        const value = literalKey(args[1]!);
-        if (value === undefined) return '!it sets a Content-Type known only when it runs';
-        type = value;
-      } else headers.push([key, inner(args[1]!)]);
+      const refused = setHeader(name, literalKey(args[0]!), args[1]!);
+      if (refused) return refused;
+    } else if (name === 'set' && args.length === 1 && args[0]!.type === 'ObjectExpression') {
+      // res.set({ … }) sets each field as res.set(field, value) does.
+      for (const property of args[0]!.properties as Node[]) {
+        if (property.type !== 'ObjectProperty' || property.computed)
+          return '!it sets headers by names known only when it runs (res.set())';
+        const refused = setHeader(name, literalKeyOf(property.key as Node), property.value as Node);
+        if (refused) return refused;
+      }
     } else if (name === 'type' && args.length === 1) {
       const value = literalKey(args[0]!);
       const looked = value === undefined ? false : value.includes('/') ? value : mime.contentType(value);

@@ -75,6 +75,29 @@ describe('migrate: rewriting a handler', () => {
     expect(code).to.include('throw err;');
   });
 
+  it('writes an arrow whose body is next(err) as a block that throws, reading what it read of req', () => {
+    expect(rewrite('(req, res, next) => next(new Error("boom"))')).to.deep.include({
+      kind: 'rewritten',
+      code: '() => { throw new Error("boom"); }',
+    });
+    const reads = rewrite('(req, res, next) => next(missing(req.params.id, req.user))');
+    expect((reads as { code: string }).code).to.equal(
+      '(request, { params, node }) => {\n  const req = node.req;\n  throw missing(params.id, req.user);\n}',
+    );
+  });
+
+  it('writes res.set({ … }) field by field, its Content-Type as the type', () => {
+    const result = rewrite(
+      "(req, res) => res.set({ 'X-A': 'a', Vary: 'Accept', 'Content-Type': 'text/csv' }).send('a,b')",
+    );
+    expect((result as { code: string }).code).to.equal(
+      "() => new Response('a,b', { headers: { 'content-type': 'text/csv; charset=utf-8', 'x-a': 'a', 'vary': 'Accept' } })",
+    );
+    expect(rewrite('(req, res) => res.set({ [name]: "a" }).send("x")'))
+      .to.have.property('reason')
+      .that.match(/headers by names known only when it runs \(res.set\(\)\)/);
+  });
+
   it('reads req.body through jsonBody under express.json(), as Express 5 had it', () => {
     const result = rewrite('(req, res) => res.status(201).json({ name: req.body.name })', EXPRESS_5_JSON);
     const code = (result as { code: string }).code;
