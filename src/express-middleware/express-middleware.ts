@@ -3,6 +3,7 @@
  * multer, an app's own `(req, res, next)` guards) as a Web middleware, for a folder's `middleware.ts`.
  * It runs them in order with the route's real `req` and `res`, as an Express route runs its handlers:
  *
+ * - `req.params` holds the route's params, as Express gives a route's middleware.
  * - `next()`: the next one, then the rest of the tree's chain. What they attached to `req` is the
  *   handler's (`context.node.req.user`), headers they set on `res` go out with its answer, and a body
  *   they read is handed over as one read in front of the tree.
@@ -92,6 +93,7 @@ function runHandlers(
   const node = context?.node;
   if (context === undefined || node === undefined) return Promise.reject(new Error(NO_NODE));
   const { req, res } = node;
+  giveParams(req as { params?: object }, context.params);
   // The chain hands them no Request; one is there when a step outside them needed it. The Node body is
   // theirs to read: that Request's stream lets go of it, and whoever reads it next (a parser, multer)
   // finds it flowing. A body a Web middleware outside has read is gone, for them and the handler, as in
@@ -117,6 +119,18 @@ function runHandlers(
     return finish(NEXT);
   };
   return from(0);
+}
+
+/**
+ * The route's params as Express has them on `req.params` in a route's middleware (a guard reading
+ * `req.params.id`, express-validator's `param('id')`), over what the app's own layers put there, as a router
+ * with `mergeParams` has them. A catch-all is an array of its segments, as Express 5's `*name` is.
+ */
+function giveParams(req: { params?: object }, params: EndpointContext['params']): void {
+  for (const _ in params) {
+    req.params = { ...req.params, ...params };
+    return;
+  }
 }
 
 /**

@@ -260,6 +260,23 @@ describe('expressMiddleware', () => {
           });
         });
 
+        it("the route's params are req.params, as in an Express route: express-validator's param() and a guard read them", async () => {
+          const good = await app.request('/params/12');
+          expect(good.status, good.text).to.equal(200);
+          expect(JSON.parse(good.text)).to.deep.equal({ id: '12' });
+          expect(JSON.parse(good.headers['x-seen-params'] as string)).to.deep.equal({ id: '12' });
+          const bad = await app.request('/params/twelve');
+          expect(bad.status).to.equal(422);
+          expect(JSON.parse(bad.text)).to.deep.equal({ invalid: 'twelve' });
+          // Below the folder, every param of the route; a catch-all is its segments, as Express 5's *name.
+          const deep = await app.request('/params/7/files/a/b%20c');
+          expect(deep.status, deep.text).to.equal(200);
+          expect(JSON.parse(deep.headers['x-seen-params'] as string)).to.deep.equal({
+            id: '7',
+            path: ['a', 'b c'],
+          });
+        });
+
         it("multer for one route: the handler reads req.file and the fields; the body itself is multer's", async () => {
           const reply = await app.request('/upload', { method: 'POST', ...multipart('file contents') });
           expect(reply.status, reply.text).to.equal(200);
