@@ -23,7 +23,7 @@ import {
   type Middleware,
 } from './find-routes';
 import { keepFilePaths } from './file-paths';
-import { paramsType, rewriteHandler, sendValueFunction, type RewriteOptions } from './rewrite-handler';
+import { paramsType, quote, rewriteHandler, sendValueFunction, type RewriteOptions } from './rewrite-handler';
 import { freeNames, type Node } from './syntax';
 
 export interface MigrateOptions {
@@ -696,12 +696,10 @@ function endpointModule(
         blocks.push(
           [
             `// The route's own middleware, in front of its handler as Express ran them.`,
-            `const ${name}Middleware = expressMiddleware(${ownMiddleware.map(written).join(', ')});`,
+            `const ${name}Middleware = expressMiddleware(${[...wildcardStep(route, wildcardName, kind), ...ownMiddleware.map(written)].join(', ')});`,
             `const ${name}Handler = ${rewritten.code};`,
             exportAs(
-              params.length === 0
-                ? `(request${requestType}, context${contextType}) => ${name}Middleware(request, ${handlerCall}, ${anyContext})`
-                : `(request${requestType}, context${contextType}) => {\n  ${expressParams(route, wildcardName, kind)}\n  return ${name}Middleware(request, ${handlerCall}, ${anyContext});\n}`,
+              `(request${requestType}, context${contextType}) => ${name}Middleware(request, ${handlerCall}, ${anyContext})`,
             ),
           ].join('\n'),
         );
@@ -720,11 +718,9 @@ function endpointModule(
         [
           `// Moved as it was, to run with Express's req and res (Node hosts only): ${rewritten.reason}.`,
           `// Rewrite it to return a Response to serve it under .fetch and in unit tests (docs/migrating.md).`,
-          `const ${name}Route = expressMiddleware(${[...ownMiddleware.map(written), text(route.handler)].join(', ')});`,
+          `const ${name}Route = expressMiddleware(${[...wildcardStep(route, wildcardName, kind), ...ownMiddleware.map(written), text(route.handler)].join(', ')});`,
           exportAs(
-            params.length === 0
-              ? `(request${requestType}, context${contextType}) => ${name}Route(request, nextRoute, ${anyContext})`
-              : `(request${requestType}, context${contextType}) => {\n  ${expressParams(route, wildcardName, kind)}\n  return ${name}Route(request, nextRoute, ${anyContext});\n}`,
+            `(request${requestType}, context${contextType}) => ${name}Route(request, nextRoute, ${anyContext})`,
           ),
         ].join('\n'),
       );
@@ -768,17 +764,23 @@ function endpointModule(
 }
 
 /**
- * The statement that gives Express code its `req.params`: the tree's mount matched no route of Express's, so
- * the Node request's are empty until the endpoint's params are handed over. Express 4's `*` is `params[0]`,
- * its segments joined.
+ * expressMiddleware hands Express code the route's params as `req.params`, a catch-all as its segments (Express
+ * 5's `*name`); Express 4's `*` was `req.params[0]`, the segments joined: a step in front that puts it there,
+ * in place of the folder's name for it, which Express 4 code never saw.
  */
-function expressParams(route: FoundRoute, wildcardName: string | undefined, kind: ModuleKind): string {
-  const star =
-    route.wildcard !== undefined && wildcardName
-      ? `, ${route.wildcard}: context.params.${wildcardName}.join('/')`
-      : '';
-  const req = kind.typescript ? '(context.node!.req as unknown as { params: unknown })' : 'context.node.req';
-  return `${req}.params = { ...context.params${star} }; // Express's req.params, for the code that reads them`;
+function wildcardStep(route: FoundRoute, wildcardName: string | undefined, kind: ModuleKind): string[] {
+  if (route.wildcard === undefined || !wildcardName) return [];
+  const [req, path] = kind.typescript
+    ? [
+        `req: { params: Record<string, unknown> }, _res: unknown, next: () => void`,
+        `(req.params.${wildcardName} as string[])`,
+      ]
+    : ['req, res, next', `req.params.${wildcardName}`];
+  const star = quote(route.wildcard);
+  const name = quote(wildcardName);
+  return [
+    `(${req}) => {\n  req.params[${star}] = ${path}.join('/');\n  delete req.params[${name}];\n  next();\n}`,
+  ];
 }
 
 /** A copied declaration's own imports stay, when the declaration is kept. */
@@ -813,7 +815,11 @@ function middlewareModule(
     for (const name of freeNames(m.node)) if (needs.has(name)) used.set(name, needs.get(name)!);
   for (const [name, need] of needs)
     if (isReadByCopied(name, needs, new Set(used.keys()))) used.set(name, need);
-  const items = route.middleware.map((m) => sourceOf(files.get(m.file)!, m.node));
+  const wildcardName = route.variants[0]!.find((s) => s.kind === 'catchAll')?.value;
+  const items = [
+    ...wildcardStep(route, wildcardName, kind),
+    ...route.middleware.map((m) => sourceOf(files.get(m.file)!, m.node)),
+  ];
   const inline = `expressMiddleware(${items.join(', ')})`;
   const call =
     inline.length <= 80 && !inline.includes('\n')
@@ -824,21 +830,7 @@ function middlewareModule(
   ]);
   const exported = kind.esModule ? 'export default' : 'module.exports =';
   const header = `// The middleware ${route.method} ${route.path} ran behind in ${rel(route.file)}, in the same order.`;
-  if (!route.variants.some((v) => v.some((s) => s.kind !== 'static')))
-    return keepFilePaths(`${header}\n${imports}\n\n${exported} ${call};\n`, file, from.file, kind);
-  const wildcardName = route.variants[0]!.find((s) => s.kind === 'catchAll')?.value;
-  const types = kind.typescript
-    ? ['request: Request', 'next: () => Promise<Response>', 'context: EndpointContext']
-    : ['request', 'next', 'context'];
-  const typeImport = kind.typescript
-    ? "import type { EndpointContext } from 'express-file-endpoints';\n"
-    : '';
-  return keepFilePaths(
-    `${header}\n${typeImport}${imports}\n\nconst middleware = ${call};\n\n${exported} (${types.join(', ')}) => {\n  if (context?.node) ${expressParams(route, wildcardName, kind)}\n  return middleware(request, next, context);\n};\n`,
-    file,
-    from.file,
-    kind,
-  );
+  return keepFilePaths(`${header}\n${imports}\n\n${exported} ${call};\n`, file, from.file, kind);
 }
 
 /**
