@@ -9,7 +9,16 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { overlaps, parseExpressPath, precedes, type PathSegment } from './express-path';
-import { isEsModule, isRequire, parseModule, statementLines, visit, type Node } from './syntax';
+import {
+  attachedComment,
+  commentText,
+  isEsModule,
+  isRequire,
+  parseModule,
+  statementLines,
+  visit,
+  type Node,
+} from './syntax';
 
 /** One method of one route, found. */
 export interface FoundRoute {
@@ -48,7 +57,10 @@ export interface Middleware {
 
 export interface Statement {
   file: string;
+  /** Its lines, and the comment lines right above it, which go with it. */
   range: [number, number];
+  /** Those comment lines, as written (their indentation taken off), or ''. */
+  comment: string;
   routes: FoundRoute[];
 }
 
@@ -279,9 +291,11 @@ export function findRoutes(entry: string, major: number): Discovery {
       return fail('it is not a statement of its own (chained or nested in an expression)', true);
     if (chain.length === 0 && method === 'route') return fail('route() declares no method here', false);
     const variants = scope.prefix.flatMap((p) => parsed.variants.map((v) => [...p, ...v]));
+    const commentStart = attachedComment(appFile.source, statement);
     const own: Statement = {
       file: appFile.file,
-      range: statementLines(appFile.source, statement.start!, statement.end!),
+      range: statementLines(appFile.source, commentStart, statement.end!),
+      comment: commentText(appFile.source, commentStart, statement.start!),
       routes: [],
     };
     const declared: FoundRoute[] = [];

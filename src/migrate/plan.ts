@@ -23,6 +23,7 @@ import {
   type Middleware,
 } from './find-routes';
 import { keepFilePaths } from './file-paths';
+import { forwardBlock, forwardOf, type Forward } from './forwards';
 import { paramsType, quote, rewriteHandler, sendValueFunction, type RewriteOptions } from './rewrite-handler';
 import { freeNames, type Node } from './syntax';
 
@@ -169,16 +170,13 @@ export function planMigration(options: MigrateOptions): Plan {
         );
         continue;
       }
-      const shadow = [...served].find(
-        ([, { segments, methods }]) =>
-          !methods.has('ANY') &&
-          (route.method === 'ANY' || !methods.has(route.method)) &&
-          route.variants.some((v) => overlaps(segments, v) && precedes(segments, v)),
-      );
+      // A folder that would take some of its requests without serving their method hands them on to it, where
+      // it can (forwards.ts).
+      const shadow = shadowsOf(route, served).find(({ forward }) => typeof forward === 'string');
       if (shadow) {
         stay(
           route,
-          `the tree would give some of its requests to ${shadow[0] || 'its root'} folder, which does not serve ${route.method === 'ANY' ? 'every method' : route.method}, and not to it`,
+          `the tree would give some of its requests to ${shadow.key || 'its root'} folder, which does not serve ${route.method === 'ANY' ? 'every method' : route.method}, and not to it (${shadow.forward as string})`,
         );
         continue;
       }
@@ -195,6 +193,22 @@ export function planMigration(options: MigrateOptions): Plan {
       const folder = folders.get(key) ?? { segments, routes: [] };
       folder.routes.push(route);
       folders.set(key, folder);
+    }
+  }
+  // What each folder hands on to another, for the first route in Express order that Express gave it to.
+  const forwards = new Map<string, Forward[]>();
+  const forwardTargets = new Set<string>();
+  const finalServed = servedMethods([...moving]);
+  for (const route of discovery.routes) {
+    if (!moving.has(route)) continue;
+    for (const { key, forward, variant } of shadowsOf(route, finalServed)) {
+      const list = forwards.get(key) ?? [];
+      if (typeof forward === 'string' || list.some((f) => f.method === forward.method)) continue;
+      const target = folderPath(variant);
+      const ext = path.extname(folders.get(target)!.routes[0]!.file) || '.js';
+      list.push({ ...forward, to: path.join(dir, target, `endpoint${ext}`) });
+      forwards.set(key, list);
+      forwardTargets.add(target);
     }
   }
   const changes: FileChange[] = [];
@@ -218,8 +232,14 @@ export function planMigration(options: MigrateOptions): Plan {
       hasEndpointsBelow(folderDir);
     const middlewareExt = kind.typescript ? '.ts' : '.js';
     const middlewareFile = path.join(folderDir, `middleware${middlewareExt}`);
+    // Not where a folder hands requests on, or takes them: a folder's middleware runs for every method.
     const shared =
-      chains[0] !== '' && chains.every((c) => c === chains[0]) && !below && !existsSync(middlewareFile);
+      chains[0] !== '' &&
+      chains.every((c) => c === chains[0]) &&
+      !below &&
+      !existsSync(middlewareFile) &&
+      !forwards.has(key) &&
+      !forwardTargets.has(key);
     const generated = endpointModule(
       folder.segments,
       folder.routes,
@@ -230,6 +250,7 @@ export function planMigration(options: MigrateOptions): Plan {
       shared,
       discovery.front,
       discovery.files,
+      forwards.get(key) ?? [],
     );
     if (existing && readFileSync(existing, 'utf8') !== generated.text) {
       for (const route of folder.routes) unmoved.add(route);
@@ -289,7 +310,11 @@ export function planMigration(options: MigrateOptions): Plan {
   }
   for (const [file, edit] of edits) {
     const before = discovery.files.get(file)!.source;
-    changes.push({ file, before, after: edit.toString() });
+    // The blank lines around the routes that went would pile up: one is left, unless the file had more.
+    const after = /\n[ \t]*\n[ \t]*\n/.test(before)
+      ? edit.toString()
+      : edit.toString().replace(/\n([ \t]*\n)+/g, '\n\n');
+    changes.push({ file, before, after });
   }
   // Each method of a route() chain is listed: one that stays keeps the others with it.
   for (const route of candidates)
@@ -489,6 +514,23 @@ function servedMethods(
 }
 
 /**
+ * The folders planned that would take some of the route's requests without serving their method, each with how
+ * it hands them on, or why it cannot.
+ */
+function shadowsOf(
+  route: FoundRoute,
+  served: ReturnType<typeof servedMethods>,
+): { key: string; variant: PathSegment[]; forward: ReturnType<typeof forwardOf> }[] {
+  const found: { key: string; variant: PathSegment[]; forward: ReturnType<typeof forwardOf> }[] = [];
+  for (const [key, { segments, methods }] of served) {
+    if (methods.has('ANY') || (route.method !== 'ANY' && methods.has(route.method))) continue;
+    const variant = route.variants.find((v) => overlaps(segments, v) && precedes(segments, v));
+    if (variant) found.push({ key, variant, forward: forwardOf(route, variant, segments) });
+  }
+  return found;
+}
+
+/**
  * Where the route's folders name a param (or a catch-all) otherwise than one planned before at the same place
  * (`[id]` and `[name]` under one folder): why, after noting its own names in `names`.
  */
@@ -635,6 +677,7 @@ function endpointModule(
   sharedMiddleware: boolean,
   front: Discovery['front'],
   files: Map<string, AppFile>,
+  forwards: readonly Forward[],
 ): { text: string; how: Map<FoundRoute, Omit<MovedRoute, 'method' | 'path' | 'from' | 'to'>> } {
   const sorted = [...routes].sort((a, b) => EXPORT_ORDER.indexOf(a.method) - EXPORT_ORDER.indexOf(b.method));
   const from = files.get(sorted[0]!.file)!;
@@ -649,9 +692,15 @@ function endpointModule(
   const params = segments
     .filter((s) => s.kind !== 'static')
     .map((s) => ({ name: s.value, catchAll: s.kind === 'catchAll' }));
+  // The comment above each route's statement, over the first block it became; kept out of what is scanned for
+  // the names the module reads.
+  const comments = new Map<number, string>();
   for (const route of sorted) {
     const source = files.get(route.file)!.source;
     const routeNeeds = needs.get(route)!;
+    const firstBlock = blocks.length;
+    if (route.statement.comment && ![...comments.values()].includes(route.statement.comment))
+      comments.set(firstBlock, route.statement.comment);
     const ownMiddleware = sharedMiddleware ? [] : route.middleware;
     const options: RewriteOptions = {
       major,
@@ -735,8 +784,14 @@ function endpointModule(
         allNeeds.set(k, v);
     }
   }
+  for (const forward of forwards) {
+    const { block, import: imported } = forwardBlock(forward, file, kind.esModule);
+    blocks.push(block);
+    extra.push(imported);
+  }
+  const prelude: string[] = [];
   if (nextRouteUsed) {
-    blocks.unshift(
+    prelude.push(
       [
         '// Express went on to the next route when a handler called next() without an error; no route follows',
         "// an endpoint, so the request is your error handler's 404.",
@@ -749,7 +804,11 @@ function endpointModule(
     if (major < 5) extra.push(['node:http', 'STATUS_CODES', 'STATUS_CODES']);
   }
   const header = `// ${sorted.map((r) => `${r.method} ${r.path}`).join(', ')}: moved from ${rel(from.file)} by express-file-endpoints migrate.`;
-  const body = blocks.join('\n\n');
+  const body = [...prelude, ...blocks].join('\n\n');
+  const commented = [
+    ...prelude,
+    ...blocks.map((block, i) => (comments.has(i) ? `${comments.get(i)}\n${block}` : block)),
+  ];
   // Only what the new text still reads.
   const used = new Set<string>();
   for (const match of body.matchAll(/[A-Za-z_$][\w$]*/g)) used.add(match[0]);
@@ -760,7 +819,7 @@ function endpointModule(
       : [];
   const imports = preamble(needed, file, kind, dedupe(extra));
   const head = [header, ...types, imports].filter(Boolean).join('\n');
-  return { text: keepFilePaths(`${head}\n\n${body}\n`, file, from.file, kind), how };
+  return { text: keepFilePaths(`${head}\n\n${commented.join('\n\n')}\n`, file, from.file, kind), how };
 }
 
 /**

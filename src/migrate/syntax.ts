@@ -143,6 +143,34 @@ export function statementLines(source: string, start: number, end: number): [num
   return [from, to < source.length ? to + 1 : to];
 }
 
+/**
+ * Where the comment lines right above a statement start (no blank line between, each comment on lines of its
+ * own), or the statement's own start: what its author wrote about it, which goes where it goes.
+ */
+export function attachedComment(source: string, statement: Node): number {
+  let start = statement.start!;
+  for (const comment of [...(statement.leadingComments ?? [])].reverse()) {
+    const [from, to] = [comment.start!, comment.end!];
+    const lineStart = source.lastIndexOf('\n', from - 1) + 1;
+    if (!/^[ \t]*\n?[ \t]*$/.test(source.slice(to, start)) || !/^[ \t]*$/.test(source.slice(lineStart, from)))
+      break;
+    start = from;
+  }
+  return start;
+}
+
+/** The comment lines from `start` up to the statement at `end`, the indentation of the first taken off each. */
+export function commentText(source: string, start: number, end: number): string {
+  const lineStart = source.lastIndexOf('\n', start - 1) + 1;
+  const indent = start - lineStart;
+  return source
+    .slice(lineStart, end)
+    .trimEnd()
+    .split('\n')
+    .map((line) => line.slice(Math.min(indent, /^[ \t]*/.exec(line)![0].length)))
+    .join('\n');
+}
+
 /** `require('x')`, with one literal specifier. */
 export function isRequire(
   node: Node,

@@ -286,6 +286,43 @@ module.exports = router;
     expect(planMigration(options).changes).to.deep.equal([]);
   });
 
+  it('takes the comment lines right above a route with it, and leaves one blank line where routes went', () => {
+    write({
+      'package.json': '{ "name": "app" }',
+      'server.js': `const express = require('express');
+const app = express();
+
+// Health, for the load balancer.
+app.get('/health', (req, res) => res.send('ok'));
+
+/**
+ * The build, as the deploy wrote it.
+ */
+app.get('/version', (req, res) => res.json({ version: 1 }));
+
+// Kept in Express: its path is computed.
+
+app.get(pathFromConfig, (req, res) => res.end());
+
+module.exports = app;
+`,
+    });
+    writePlan(planMigration({ entry: path.join(dir, 'server.js'), dir: path.join(dir, 'app'), major: 5 }));
+    expect(readFileSync(path.join(dir, 'app/health/endpoint.js'), 'utf8')).to.include(
+      "\n\n// Health, for the load balancer.\nexports.GET = () => new Response('ok'",
+    );
+    expect(readFileSync(path.join(dir, 'app/version/endpoint.js'), 'utf8')).to.include(
+      '\n\n/**\n * The build, as the deploy wrote it.\n */\nexports.GET = () => Response.json({ version: 1 }',
+    );
+    const server = readFileSync(path.join(dir, 'server.js'), 'utf8');
+    expect(server).not.to.match(/Health|The build/);
+    // A comment with a blank line under it is not the route's: it stays, and so does a single blank line.
+    expect(server).to.include(
+      "app.use(mountEndpoints({ dir: path.join(__dirname, 'app') }));\n\n// Kept in Express: its path is computed.\n\napp.get(pathFromConfig",
+    );
+    expect(server).not.to.match(/\n\s*\n\s*\n/);
+  });
+
   it("finds an app and a router made by require('express')() and require('express').Router()", () => {
     write({
       'package.json': '{ "name": "app" }',
@@ -353,7 +390,7 @@ module.exports = app;
       'package.json': '{ "name": "app" }',
       'server.js': `const express = require('express');
 const app = express();
-app.get('/items/search', (req, res) => res.json([]));
+app.get('/items/:name/tags', (req, res) => res.json([]));
 app
   .route('/items/:id')
   .get((req, res) => res.json({ id: req.params.id }))
@@ -362,12 +399,47 @@ module.exports = app;
 `,
     });
     const plan = planMigration({ entry: path.join(dir, 'server.js'), dir: path.join(dir, 'app'), major: 5 });
-    expect(plan.moved.map((r) => `${r.method} ${r.path}`)).to.deep.equal(['GET /items/search']);
+    expect(plan.moved.map((r) => `${r.method} ${r.path}`)).to.deep.equal(['GET /items/:name/tags']);
     expect(plan.left.map((l) => `${l.what}: ${l.reason}`)).to.have.members([
-      'put /items/:id: the tree would give some of its requests to items/search folder, which does not serve PUT, and not to it',
-      'get /items/:id: it stays with its route() chain',
+      'get /items/:id: its param id is named name at the same place by a route moved before it, in items: a folder has one name for it',
+      'put /items/:id: it stays with its route() chain',
     ]);
     expect(plan.found).to.equal(plan.moved.length + plan.left.length);
+  });
+
+  it('has a folder hand on the requests Express gave a later route, where it does not serve their method', () => {
+    write({
+      'package.json': '{ "name": "app" }',
+      'server.js': `const express = require('express');
+const app = express();
+app.get('/items/search', (req, res) => res.json([]));
+app.put('/items/:id', (req, res) => res.json({ put: req.params.id }));
+app.get('/items/:id', (req, res) => res.json({ id: req.params.id }));
+module.exports = app;
+`,
+    });
+    const plan = planMigration({ entry: path.join(dir, 'server.js'), dir: path.join(dir, 'app'), major: 5 });
+    expect(plan.moved.map((r) => `${r.method} ${r.path}`)).to.deep.equal([
+      'GET /items/search',
+      'PUT /items/:id',
+      'GET /items/:id',
+    ]);
+    writePlan(plan);
+    // PUT /items/search was /:id's, its id "search"; GET is the folder's own.
+    expect(readFileSync(path.join(dir, 'app/items/search/endpoint.js'), 'utf8')).to.include(
+      [
+        "const { PUT: putForwarded } = require('../[id]/endpoint.js');",
+        '',
+        "exports.GET = () => Response.json([], { headers: { 'content-type': 'application/json; charset=utf-8' } });",
+        '',
+        "// Express gave PUT requests of this path to PUT /items/:id (server.js:4), its id 'search':",
+        '// the folder that route moved to answers them, as it did.',
+        'exports.PUT = (request, context) => {',
+        "  Object.assign(context.params, { id: 'search' });",
+        '  return putForwarded(request, context);',
+        '};',
+      ].join('\n'),
+    );
   });
 
   it('writes ES modules for an ES module app', () => {

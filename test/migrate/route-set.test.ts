@@ -458,11 +458,26 @@ describe('migrate: the route set before equals the route set after (property)', 
   });
   after(() => agent.destroy());
 
+  const at = (value: string): Segment => ({ kind: 'static', value });
+  const param = (name: string): Segment => ({ kind: 'param', name, optional: false });
+  // A folder more specific than a later route, without its method: Express gave PUT /items/a to /items/:id,
+  // and so does the folder the tree gives it to (forwards.ts), under a mount with a param too.
+  const byId = (prefix: string): RouterSpec => ({
+    prefix,
+    routes: [
+      { method: 'get', segments: [at('items'), at('a')] },
+      { method: 'put', segments: [at('items'), param('id')] },
+      { method: 'delete', segments: [at('items'), param('id')] },
+      { method: 'get', segments: [at('items'), param('id')] },
+    ],
+  });
+  const examples: [Table][] = [[{ routers: [byId('')] }], [{ routers: [byId('/u/:uid'), byId('/p')] }]];
+
   for (const major of [5, 4]) {
     it(`Express ${major}: every probe and method answered by the same route, with the same params`, async () => {
       await fc.assert(
         fc.asyncProperty(tableArb(major), (table) => check(table, major)),
-        { numRuns: RUNS },
+        { numRuns: RUNS, examples },
       );
     });
   }
