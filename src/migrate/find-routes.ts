@@ -466,6 +466,30 @@ function topLevelBindings(ast: ReturnType<typeof parseModule>): Map<string, Bind
           : undefined;
     if (target?.type === 'Identifier') reassigned.add(target.name);
   });
+  // Values changed in place (`items.push(x)`, `cache[key] = v`, `Object.assign(settings, …)`): a copy in an
+  // endpoint file would be a second one, which the changes made to the first do not reach.
+  const changedInPlace = new Set<string>();
+  visit(ast.program, (node) => {
+    const changed =
+      node.type === 'AssignmentExpression' || node.type === 'UpdateExpression'
+        ? node.type === 'AssignmentExpression'
+          ? node.left
+          : node.argument
+        : node.type === 'UnaryExpression' && node.operator === 'delete'
+          ? node.argument
+          : node.type === 'CallExpression' && node.callee.type === 'MemberExpression'
+            ? isObjectAssign(node.callee)
+              ? node.arguments[0]
+              : !node.callee.computed &&
+                  node.callee.property.type === 'Identifier' &&
+                  CHANGES_IN_PLACE.has(node.callee.property.name)
+                ? node.callee.object
+                : undefined
+            : undefined;
+    if (changed?.type !== 'MemberExpression' && !(node.type === 'CallExpression' && changed)) return;
+    const root = rootName(changed);
+    if (root !== undefined) changedInPlace.add(root);
+  });
   const add = (name: string, binding: Binding) => bindings.set(name, binding);
   const imports = (statement: Node, specifier: string, name: string, imported: string) => {
     if (specifier === 'express' && imported === 'default') add(name, { kind: 'express' });
@@ -523,7 +547,8 @@ function topLevelBindings(ast: ReturnType<typeof parseModule>): Map<string, Bind
         add(d.id.name, {
           kind: 'local',
           declaration: statement,
-          mutable: declaration.kind !== 'const' && reassigned.has(d.id.name),
+          mutable:
+            (declaration.kind !== 'const' && reassigned.has(d.id.name)) || changedInPlace.has(d.id.name),
         });
       }
     }
@@ -537,6 +562,40 @@ function topLevelBindings(ast: ReturnType<typeof parseModule>): Map<string, Bind
     if (kind) add(node.id.name, { kind, node });
   });
   return bindings;
+}
+
+/** Methods of arrays, Maps and Sets that change the value they are called on. */
+const CHANGES_IN_PLACE = new Set([
+  'push',
+  'pop',
+  'shift',
+  'unshift',
+  'splice',
+  'sort',
+  'reverse',
+  'fill',
+  'copyWithin',
+  'set',
+  'add',
+  'delete',
+  'clear',
+]);
+
+/** `Object.assign` and `Object.defineProperty`, which change their first argument. */
+function isObjectAssign(callee: Node & { type: 'MemberExpression' }): boolean {
+  return (
+    callee.object.type === 'Identifier' &&
+    callee.object.name === 'Object' &&
+    callee.property.type === 'Identifier' &&
+    /^(assign|defineProperty|defineProperties|setPrototypeOf)$/.test(callee.property.name)
+  );
+}
+
+/** The name a member chain starts from: `store` of `store.users[0].name`. */
+function rootName(node: Node): string | undefined {
+  let current = node;
+  while (current.type === 'MemberExpression') current = current.object as Node;
+  return current.type === 'Identifier' ? current.name : undefined;
 }
 
 /**

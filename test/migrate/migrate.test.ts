@@ -407,6 +407,36 @@ module.exports = app;
     expect(plan.found).to.equal(plan.moved.length + plan.left.length);
   });
 
+  it('leaves a route that reads a value its file changes in place: a copy would be a second one', () => {
+    write({
+      'package.json': '{ "name": "app" }',
+      'server.js': `const express = require('express');
+const app = express();
+const items = [];
+const seen = new Map();
+const LIMITS = { page: 10 };
+app.get('/items', (req, res) => res.json(items.slice(0, LIMITS.page)));
+app.post('/items', (req, res) => {
+  items.push(req.body);
+  res.sendStatus(201);
+});
+app.get('/seen', (req, res) => res.json([...seen.keys()]));
+app.use((req, res, next) => {
+  seen.set(req.path, true);
+  next();
+});
+module.exports = app;
+`,
+    });
+    const plan = planMigration({ entry: path.join(dir, 'server.js'), dir: path.join(dir, 'app'), major: 5 });
+    expect(plan.moved).to.deep.equal([]);
+    expect(plan.left.map((l) => `${l.what}: ${l.reason}`)).to.have.members([
+      'get /items: it uses items, a variable of server.js that other code may change: make it a module of its own that both import',
+      'post /items: it uses items, a variable of server.js that other code may change: make it a module of its own that both import',
+      'get /seen: it uses seen, a variable of server.js that other code may change: make it a module of its own that both import',
+    ]);
+  });
+
   it('has a folder hand on the requests Express gave a later route, where it does not serve their method', () => {
     write({
       'package.json': '{ "name": "app" }',
