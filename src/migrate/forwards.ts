@@ -36,7 +36,8 @@ export function forwardOf(
     const [own, theirs] = [variant[i]!, folder[i]!];
     if (own.kind === 'catchAll' || theirs.kind === 'catchAll') return 'a catch-all';
     // Where the route's segment is fixed, so is the folder's: only its requests go on.
-    if (own.kind === 'static' && theirs.kind !== 'static') return `it takes other paths than ${route.path} there`;
+    if (own.kind === 'static' && theirs.kind !== 'static')
+      return `it takes other paths than ${route.path} there`;
     if (own.kind !== 'param') continue;
     if (theirs.kind === 'static') params.push([own.value, theirs.value]);
     else if (theirs.value !== own.value) return `its param ${own.value} is ${theirs.value} there`;
