@@ -225,6 +225,8 @@ class Mount implements DevLoopHost {
   #expressMiddlewareIn: string[] = [];
   /** Development mode's watching and reloading, when it is on. */
   readonly #devLoop: DevLoop | undefined;
+  /** In development mode, which reloads route files one by one: they are not bundled (src/load/route-bundle.ts). */
+  readonly #inDevelopment: boolean;
   /** `.ready`: resolves once every module is loaded; rejects on a module that fails to load. */
   readonly ready: Promise<void>;
   /**
@@ -247,6 +249,7 @@ class Mount implements DevLoopHost {
     this.#tree = this.#build?.tree ?? discoverTree(options.dir ?? 'app');
     // Development mode reports an invalid tree on an error page instead (src/dev).
     const dev = this.#build ? undefined : resolveDevOptions(options.dev, this.#tree.root);
+    this.#inDevelopment = dev !== undefined;
     if (!dev && !this.#build) assertValidTree(this.#tree);
     if (dev && dev.inspector !== false) {
       this.#inspector = createInspector(dev.inspector, {
@@ -394,6 +397,7 @@ class Mount implements DevLoopHost {
       compileRouteFiles(
         tree.root,
         typescript.map((f) => f.file),
+        { bundle: !this.#inDevelopment },
       );
     loading.push(...typescript.map(async (file) => modules.set(file, await load(file))));
     await Promise.all(loading);

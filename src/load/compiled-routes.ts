@@ -30,6 +30,7 @@ import type * as esbuild from 'esbuild';
 import { isTypeScriptFile } from '../discover';
 import { runtime } from '../runtime';
 import { cacheKey, compileCache } from './compile-cache';
+import { buildRouteBundle, bundledName, bundles, bundleUrl } from './route-bundle';
 import { nodeModuleHooks } from './module-hooks';
 import { isCommonJsFile } from './module-format';
 import { isRelative, resolveImport } from './resolve-import';
@@ -45,6 +46,8 @@ interface Compiled {
   /** The source as it was compiled: a file saved since is loaded the usual way. */
   mtimeMs: number;
   size: number;
+  /** The bundle of route files (route-bundle.ts), which has no file of its own. */
+  virtual?: true;
 }
 
 /** By file URL, without a query: the real path's, which Node loads a module by. */
@@ -71,12 +74,25 @@ let importsResolveBy: 'tsx' | 'strip' = 'tsx';
 let keepsSymlinks: boolean | undefined;
 /** A compiled file's relative import target (absolute, as written) -> the URL it resolves to, or '' for none. */
 const resolved = new Map<string, string>();
+/** A tree's bundle of route files (route-bundle.ts): its URL, and once imported, its namespace. */
+interface Bundle {
+  url: string;
+  namespace?: Promise<unknown>;
+  /** A module in it threw as it ran: its files load one by one. */
+  failed?: true;
+}
+/** A route file in a bundle, by path -> that bundle, and the name of the file's namespace in it. */
+const bundledFiles = new Map<string, { bundle: Bundle; name: string }>();
 
 /**
  * Compiles the TypeScript among the tree's route files ahead, or reads them from the cache; does nothing where the
  * fast way does not apply (see above). Never throws: a file it does not compile loads as before.
  */
-export function compileRouteFiles(root: string, files: readonly string[]): void {
+export function compileRouteFiles(
+  root: string,
+  files: readonly string[],
+  how: { bundle: boolean } = { bundle: false },
+): void {
   resolved.clear(); // files come and go between the compilations of development mode
   if (runtime.name !== 'Node' || runnerRequire || !requireSharesModules || !hasModuleHooks()) return;
   const typescript = files.filter(
@@ -120,20 +136,22 @@ export function compileRouteFiles(root: string, files: readonly string[]): void 
   const current = new Map<string, string>();
 
   compilation++;
-  const misses: Array<{
-    file: string;
-    url: string;
-    format: Compiled['format'];
-    source: Source;
-    key: string;
-  }> = [];
+  type Entry = { file: string; url: string; format: Compiled['format']; source: Source; key: string };
+  const misses: Entry[] = [];
+  // The ES modules that go in the bundle, outside development mode, when there are enough to matter.
+  const bundled: Omit<Entry, 'key'>[] = [];
   for (const file of chosen) {
     const url = pathToFileURL(file).href;
     if (!offered.has(url)) offered.set(url, compilation);
     else realUrls.delete(url);
+    bundledFiles.delete(file);
     const source = readSource(file);
     if (!source) continue;
     const format = isCommonJsFile(file) ? 'commonjs' : 'module';
+    if (how.bundle && format === 'module' && bundles(source.text)) {
+      bundled.push({ file, url, format, source });
+      continue;
+    }
     const key = cacheKey(source.text, settings(file, format));
     const code = cache.read(key);
     if (code === undefined) misses.push({ file, url, format, source, key });
@@ -142,7 +160,32 @@ export function compileRouteFiles(root: string, files: readonly string[]): void 
       current.set(key, code);
     }
   }
-  if (misses.length === 0) return;
+  if (bundled.length < MIN_BUNDLE) {
+    for (const entry of bundled.splice(0)) {
+      const key = cacheKey(entry.source.text, settings(entry.file, entry.format));
+      const code = cache.read(key);
+      if (code === undefined) misses.push({ ...entry, key });
+      else {
+        keep(entry.file, entry.url, entry.format, code, entry.source);
+        current.set(key, code);
+      }
+    }
+  }
+  // One key for the bundle: every file in it, by path and text.
+  const bundleKey =
+    bundled.length === 0
+      ? ''
+      : cacheKey(
+          bundled.map((entry) => `${entry.file}\0${entry.source.text}`).join('\0'),
+          settings(root, 'module'),
+        );
+  const useBundle = (code: string) => {
+    keepBundle(root, bundled, code);
+    current.set(bundleKey, code);
+  };
+  const bundledCode = bundleKey ? cache.read(bundleKey) : undefined;
+  if (bundledCode !== undefined) useBundle(bundledCode);
+  if (misses.length === 0 && (bundled.length === 0 || bundledCode !== undefined)) return;
   let api: typeof esbuild;
   try {
     api = compiler.load();
@@ -150,7 +193,7 @@ export function compileRouteFiles(root: string, files: readonly string[]): void 
     return;
   }
   const target = `node${process.versions.node}`;
-  const done = (miss: (typeof misses)[number], code: string) => {
+  const done = (miss: Entry, code: string) => {
     keep(miss.file, miss.url, miss.format, code, miss.source);
     current.set(miss.key, code);
   };
@@ -158,9 +201,8 @@ export function compileRouteFiles(root: string, files: readonly string[]): void 
   if (cjsMisses.length > 0) {
     for (const [miss, code] of buildCommonJs(api, root, cjsMisses, { target, tsconfigRaw })) done(miss, code);
   }
-  const compiling: Promise<void>[] = [];
-  for (const miss of misses.filter((entry) => entry.format === 'module')) {
-    const transformed = api
+  const transform = (miss: Entry): Promise<void> =>
+    api
       .transform(miss.source.text, {
         ...transformOptions(target, tsconfigRaw),
         format: 'esm',
@@ -169,13 +211,63 @@ export function compileRouteFiles(root: string, files: readonly string[]): void 
       .then(
         (result) => done(miss, result.code),
         () => {}, // left to tsx, which says what is wrong
-      )
-      .finally(() => pending.delete(miss.url));
-    pending.set(miss.url, transformed);
-    compiling.push(transformed);
+      );
+  const compiling: Promise<void>[] = [];
+  const track = (url: string, compiled: Promise<void>) => {
+    const settled = compiled.finally(() => pending.delete(url));
+    pending.set(url, settled);
+    compiling.push(settled);
+  };
+  for (const miss of misses.filter((entry) => entry.format === 'module')) track(miss.url, transform(miss));
+  if (bundled.length > 0 && bundledCode === undefined) {
+    const building = buildRouteBundle(api, {
+      root,
+      files: bundled.map((entry) => entry.file),
+      target,
+      tsconfigRaw,
+      resolve: (importer, specifier) => resolveImport(importer, specifier, 'import', importsResolveBy).file,
+      realFile,
+    }).then(useBundle, () =>
+      // A file esbuild refuses, or an import it cannot follow: each file on its own, as without a bundle.
+      Promise.all(
+        bundled.map((entry) =>
+          transform({ ...entry, key: cacheKey(entry.source.text, settings(entry.file, 'module')) }),
+        ),
+      ).then(() => {}),
+    );
+    for (const entry of bundled) track(entry.url, building);
   }
   // The write never rejects: a cache that cannot be written is only a slower next start.
   void Promise.all(compiling).then(() => cache.write(current));
+}
+
+/** Fewer ES module route files than this load one by one: a bundle would save next to nothing. */
+const MIN_BUNDLE = 20;
+
+function keepBundle(root: string, entries: readonly { file: string }[], code: string): void {
+  const url = bundleUrl(root);
+  const bundle: Bundle = { url };
+  entries.forEach((entry, i) => bundledFiles.set(entry.file, { bundle, name: bundledName(i) }));
+  realUrls.set(url, url);
+  compiled.set(url, { format: 'module', code, mtimeMs: 0, size: 0, virtual: true });
+}
+
+/**
+ * The exports of a route file that is in the bundle, once the bundle is imported; undefined for a file that is not,
+ * or where the bundle failed to load (a module in it threw as it ran): then each file loads on its own, and the one
+ * that throws says so under its own name.
+ */
+export async function importBundled(file: string): Promise<unknown> {
+  const entry = bundledFiles.get(file);
+  if (!entry || entry.bundle.failed) return undefined;
+  const { bundle, name } = entry;
+  bundle.namespace ??= import(/* webpackIgnore: true */ /* @vite-ignore */ bundle.url);
+  try {
+    return ((await bundle.namespace) as Record<string, unknown>)[name];
+  } catch {
+    bundle.failed = true;
+    return undefined;
+  }
 }
 
 /** Resolves once the file's compiled code is there, where it is being compiled ahead. */
@@ -324,6 +416,7 @@ function realFile(file: string): string {
 }
 
 function isUnchanged(url: string, entry: Compiled): boolean {
+  if (entry.virtual) return true;
   try {
     const { mtimeMs, size } = statSync(new URL(url));
     return mtimeMs === entry.mtimeMs && size === entry.size;

@@ -90,8 +90,12 @@ interface Outcome {
   crash?: string;
 }
 
-async function start(dir: string, paths = ['/items/a', '/other/b']): Promise<Outcome> {
-  const env = { ...process.env };
+async function start(
+  dir: string,
+  paths = ['/items/a', '/other/b'],
+  extra: NodeJS.ProcessEnv = {},
+): Promise<Outcome> {
+  const env = { ...process.env, ...extra };
   delete env.NODE_OPTIONS;
   const { stdout } = await run(process.execPath, [script, builtEntry, dir, ...paths], {
     cwd: dir,
@@ -172,6 +176,89 @@ describe('integration: TypeScript route files compiled ahead, kept in node_modul
       });
     });
   }
+
+  describe('an ES module tree of many route files: one bundle of them (src/load/route-bundle.ts)', () => {
+    /** 24 endpoints as `endpoint()` writes them but without __dirname, one that hands PUT to another, one that throws. */
+    function manyRoutes(options: { throws?: boolean } = {}): Record<string, string> {
+      const files: Record<string, string> = {
+        'package.json': JSON.stringify({ type: 'module' }),
+        'tsconfig.json': '{ "compilerOptions": { "strict": true } }\n',
+        'app/_lib/label.ts': label,
+      };
+      for (let i = 0; i < 24; i++) {
+        files[`app/r${i}/[id]/endpoint.ts`] = endpoint(`r${i}`).replace(
+          "dir: typeof __dirname === 'string' ? __dirname : import.meta.dirname",
+          "dir: ''",
+        );
+      }
+      // A route file that imports another: the one the loader gives the tree, not a second instance.
+      files['app/r0/forward/endpoint.ts'] = `import { GET as byId } from '../[id]/endpoint';
+(globalThis as { forwardLoads?: number }).forwardLoads = 1;
+export function GET(request: Request): Response {
+  return byId(request, { params: { id: 'forward' } });
+}
+`;
+      if (options.throws)
+        files['app/broken/endpoint.ts'] = "throw new Error('broken at load');\nexport function GET() {}\n";
+      return files;
+    }
+    const paths = ['/r0/a', '/r23/b', '/r0/forward'];
+
+    it('loads from the bundle: .ts lines, one instance of the shared module, the cache served on the next start', async function () {
+      if (Number(process.versions.node.split('.')[0]) < 24) this.skip();
+      const dir = writeApp(manyRoutes(), { tsx: true });
+      const first = await start(dir, paths);
+      expect(first.responses!.map((r) => [r.status, r.body.word, r.body.made])).to.deep.equal([
+        [200, 'r0', { text: 'a', tone: 'plain' }],
+        [200, 'r23', { text: 'b', tone: 'plain' }],
+        [200, 'r0', { text: 'forward', tone: 'plain' }],
+      ]);
+      expect(first.labelLoads).to.equal(1);
+      expect(first.responses![1]!.body.where).to.match(/r23\/\[id\]\/endpoint\.ts:6:\d+\)?$/);
+      const entries = Object.keys(
+        JSON.parse(readFileSync(cacheFile(dir)!, 'utf8')) as Record<string, string>,
+      );
+      expect(entries.length, 'the bundle alone: no entry per file').to.equal(1);
+      const file = cacheFile(dir)!;
+      const [key, code] = Object.entries(
+        JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>,
+      )[0]!;
+      writeFileSync(file, JSON.stringify({ [key]: code.replace(/word: "(r\d+)"/g, 'word: "cached-$1"') }));
+      const second = await start(dir, paths);
+      expect(second.responses!.map((r) => r.body.word)).to.deep.equal([
+        'cached-r0',
+        'cached-r23',
+        'cached-r0',
+      ]);
+      // A file changed: the bundle is made again, with it.
+      writeFileSync(
+        path.join(dir, 'app/r23/[id]/endpoint.ts'),
+        endpoint('changed').replace(/dir: .*\)? \}\);/, "dir: '' });"),
+      );
+      const third = await start(dir, paths);
+      expect(third.responses!.map((r) => r.body.word)).to.deep.equal(['r0', 'changed', 'r0']);
+    });
+
+    it('in development mode, which reloads files one by one, each file is compiled on its own', async function () {
+      if (Number(process.versions.node.split('.')[0]) < 24) this.skip();
+      const dir = writeApp(manyRoutes(), { tsx: true });
+      const outcome = await start(dir, paths, { COMPILED_APP_DEV: '1' });
+      expect(outcome.responses!.map((r) => r.status)).to.deep.equal([200, 200, 200]);
+      expect(outcome.labelLoads).to.equal(1);
+      const entries = Object.values(
+        JSON.parse(readFileSync(cacheFile(dir)!, 'utf8')) as Record<string, string>,
+      );
+      expect(entries.length, 'an entry per route file').to.equal(25);
+    });
+
+    it('a route file that throws as it loads: each file loads on its own, and that one fails under its own name', async function () {
+      if (Number(process.versions.node.split('.')[0]) < 24) this.skip();
+      const dir = writeApp(manyRoutes({ throws: true }), { tsx: true });
+      const outcome = await start(dir, paths).catch((error: Error) => ({ crash: error.message }));
+      expect(JSON.stringify(outcome)).to.match(/broken[\\/]+endpoint\.ts/);
+      expect(JSON.stringify(outcome)).to.include('broken at load');
+    });
+  });
 
   describe('an ES module tree Node strips whole, without tsx', () => {
     const paths = ['/items/a', '/other/b', '/kinds'];
