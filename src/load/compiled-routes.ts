@@ -10,7 +10,8 @@
  * source's, stack traces name its `.ts` lines (source maps are on, as tsx turns them on), and everything it
  * imports, packages and the app's own modules, loads as the app loads it: through tsx's hooks, which resolve
  * extensionless imports and compile the rest of the app's TypeScript, one instance of each module for the app and
- * its endpoints alike. Nothing is bundled. A tree Node's type stripping loads whole (stripped-links.ts) needs no
+ * its endpoints alike. Outside development mode, an ES module tree's route files go into bundles instead
+ * (route-bundle.ts). A tree Node's type stripping loads whole (stripped-links.ts) needs no
  * tsx: its files are compiled as stripping reads them (every import kept, `verbatimModuleSyntax`), their imports
  * resolved as stripping resolves them, and source maps turned on, where stripping keeps every line in place.
  *
@@ -30,7 +31,15 @@ import type * as esbuild from 'esbuild';
 import { isTypeScriptFile } from '../discover';
 import { runtime } from '../runtime';
 import { cacheKey, compileCache } from './compile-cache';
-import { buildRouteBundle, bundledName, bundles, bundleUrl } from './route-bundle';
+import {
+  buildRouteBundle,
+  bundledName,
+  bundles,
+  bundlesOf,
+  bundleUrl,
+  MIN_BUNDLE,
+  relativeImports,
+} from './route-bundle';
 import { nodeModuleHooks } from './module-hooks';
 import { isCommonJsFile } from './module-format';
 import { isRelative, resolveImport } from './resolve-import';
@@ -138,7 +147,7 @@ export function compileRouteFiles(
   compilation++;
   type Entry = { file: string; url: string; format: Compiled['format']; source: Source; key: string };
   const misses: Entry[] = [];
-  // The ES modules that go in the bundle, outside development mode, when there are enough to matter.
+  // The ES modules that may go in bundles, outside development mode.
   const bundled: Omit<Entry, 'key'>[] = [];
   for (const file of chosen) {
     const url = pathToFileURL(file).href;
@@ -160,32 +169,52 @@ export function compileRouteFiles(
       current.set(key, code);
     }
   }
-  if (bundled.length < MIN_BUNDLE) {
-    for (const entry of bundled.splice(0)) {
-      const key = cacheKey(entry.source.text, settings(entry.file, entry.format));
-      const code = cache.read(key);
-      if (code === undefined) misses.push({ ...entry, key });
-      else {
-        keep(entry.file, entry.url, entry.format, code, entry.source);
-        current.set(key, code);
-      }
+  // A route file that imports another, and that one, load as themselves (route-bundle.ts); so does a tree with
+  // too few to bundle.
+  const routeFiles = new Set(chosen);
+  const withRoutes = new Set<string>();
+  const targets = new Map<string, string | undefined>();
+  for (const entry of bundled) {
+    for (const specifier of relativeImports(entry.source.text)) {
+      const asWritten = path.resolve(path.dirname(entry.file), specifier);
+      if (!targets.has(asWritten))
+        targets.set(asWritten, resolveImport(entry.file, specifier, 'import', importsResolveBy).file);
+      const target = targets.get(asWritten);
+      if (target !== undefined && routeFiles.has(target)) withRoutes.add(entry.file).add(target);
     }
   }
-  // One key for the bundle: every file in it, by path and text.
-  const bundleKey =
-    bundled.length === 0
-      ? ''
-      : cacheKey(
-          bundled.map((entry) => `${entry.file}\0${entry.source.text}`).join('\0'),
-          settings(root, 'module'),
+  const alone = bundled.length < MIN_BUNDLE ? bundled : bundled.filter((entry) => withRoutes.has(entry.file));
+  for (const entry of alone) {
+    const key = cacheKey(entry.source.text, settings(entry.file, entry.format));
+    const code = cache.read(key);
+    if (code === undefined) misses.push({ ...entry, key });
+    else {
+      keep(entry.file, entry.url, entry.format, code, entry.source);
+      current.set(key, code);
+    }
+  }
+  // Each bundle under one key: every file in it, by path and text.
+  const bundleMisses: { index: number; entries: typeof bundled; key: string }[] = [];
+  const groups =
+    alone === bundled
+      ? []
+      : bundlesOf(
+          root,
+          bundled.filter((entry) => !withRoutes.has(entry.file)),
         );
-  const useBundle = (code: string) => {
-    keepBundle(root, bundled, code);
-    current.set(bundleKey, code);
-  };
-  const bundledCode = bundleKey ? cache.read(bundleKey) : undefined;
-  if (bundledCode !== undefined) useBundle(bundledCode);
-  if (misses.length === 0 && (bundled.length === 0 || bundledCode !== undefined)) return;
+  groups.forEach((entries, index) => {
+    const key = cacheKey(
+      entries.map((entry) => `${entry.file}\0${entry.source.text}`).join('\0'),
+      settings(root, 'module'),
+    );
+    const code = cache.read(key);
+    if (code === undefined) bundleMisses.push({ index, entries, key });
+    else {
+      keepBundle(bundleUrl(root, index), entries, code);
+      current.set(key, code);
+    }
+  });
+  if (misses.length === 0 && bundleMisses.length === 0) return;
   let api: typeof esbuild;
   try {
     api = compiler.load();
@@ -219,33 +248,37 @@ export function compileRouteFiles(
     compiling.push(settled);
   };
   for (const miss of misses.filter((entry) => entry.format === 'module')) track(miss.url, transform(miss));
-  if (bundled.length > 0 && bundledCode === undefined) {
+  for (const { index, entries, key } of bundleMisses) {
+    const url = bundleUrl(root, index);
     const building = buildRouteBundle(api, {
       root,
-      files: bundled.map((entry) => entry.file),
+      url,
+      files: entries.map((entry) => entry.file),
       target,
       tsconfigRaw,
       resolve: (importer, specifier) => resolveImport(importer, specifier, 'import', importsResolveBy).file,
       realFile,
-    }).then(useBundle, () =>
-      // A file esbuild refuses, or an import it cannot follow: each file on its own, as without a bundle.
-      Promise.all(
-        bundled.map((entry) =>
-          transform({ ...entry, key: cacheKey(entry.source.text, settings(entry.file, 'module')) }),
-        ),
-      ).then(() => {}),
+      isRouteFile: (file) => routeFiles.has(file),
+    }).then(
+      (code) => {
+        keepBundle(url, entries, code);
+        current.set(key, code);
+      },
+      () =>
+        // A file esbuild refuses, or an import it cannot follow: each file on its own, as without a bundle.
+        Promise.all(
+          entries.map((entry) =>
+            transform({ ...entry, key: cacheKey(entry.source.text, settings(entry.file, 'module')) }),
+          ),
+        ).then(() => {}),
     );
-    for (const entry of bundled) track(entry.url, building);
+    for (const entry of entries) track(entry.url, building);
   }
   // The write never rejects: a cache that cannot be written is only a slower next start.
   void Promise.all(compiling).then(() => cache.write(current));
 }
 
-/** Fewer ES module route files than this load one by one: a bundle would save next to nothing. */
-const MIN_BUNDLE = 20;
-
-function keepBundle(root: string, entries: readonly { file: string }[], code: string): void {
-  const url = bundleUrl(root);
+function keepBundle(url: string, entries: readonly { file: string }[], code: string): void {
   const bundle: Bundle = { url };
   entries.forEach((entry, i) => bundledFiles.set(entry.file, { bundle, name: bundledName(i) }));
   realUrls.set(url, url);

@@ -1,28 +1,57 @@
 /**
- * The ES module route files of a tree in one module, for a start outside development mode: Node links and
- * evaluates 1,000 modules in about 400 ms, most of it per module (resolution, the hooks, compilation), and one
- * bundle of them in a few milliseconds. Only the route files go in, each as a module of its own inside the bundle
+ * The ES module route files of a tree in a few modules, for a start outside development mode: Node links and
+ * evaluates 1,000 modules in about 400 ms, most of it per module (resolution, the hooks, compilation), and a bundle
+ * of them in a few milliseconds. Up to 16 bundles, each file's picked by its path, so that a changed file makes only
+ * its own bundle again. Only the route files go in, each as a module of its own inside its bundle
  * (`export * as m0 from './api/a/endpoint.ts'`): everything they import that is not a route file, the app's own
  * modules and packages alike, stays outside and loads as the app loads it, so every module the app and its
  * endpoints share keeps one instance. The bundle's URL is a file in the tree's folder, which nobody writes: its
  * packages resolve from where the route files' do, and its source map names the `.ts` files and lines.
  *
  * A file that reads its own place (`import.meta`, `__dirname`, `__filename`), or loads code by a name known when it
- * runs (`require()`, `import()`), is left out: in a bundle it would read the bundle's. So is every file in
+ * runs (`require()`, `import()`), is left out: in a bundle it would read the bundle's. So is a route file that
+ * imports another, and the one it imports, so that both are the modules the loader imports; and every file in
  * development mode, which reloads files one by one.
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as esbuild from 'esbuild';
 
-/** The bundle's file name, in the tree's folder. */
-export const BUNDLE_NAME = '.express-file-endpoints-routes.mjs';
+/** Fewer ES module route files than this load one by one: a bundle would save next to nothing. */
+export const MIN_BUNDLE = 20;
+/** At most this many bundles: a changed file makes its own bundle again, a sixteenth of a large tree. */
+const MAX_BUNDLES = 16;
 
 const READS_ITS_PLACE = /\bimport\.meta\b|\b__dirname\b|\b__filename\b|\brequire\s*\(|\bimport\s*\(/;
 
 /** Whether a route file's source may go in the bundle. */
 export function bundles(source: string): boolean {
   return !READS_ITS_PLACE.test(source);
+}
+
+/**
+ * The files in bundles of about equal size, each file's bundle picked by a hash of its path, so that a file added or
+ * changed makes only its own bundle again.
+ */
+export function bundlesOf<T extends { file: string }>(root: string, files: readonly T[]): T[][] {
+  const count = Math.max(1, Math.min(MAX_BUNDLES, Math.floor(files.length / MIN_BUNDLE)));
+  const groups: T[][] = Array.from({ length: count }, () => []);
+  for (const entry of files) groups[hashOf(path.relative(root, entry.file)) % count]!.push(entry);
+  return groups.filter((group) => group.length > 0);
+}
+
+/** FNV-1a: a stable spread of paths, not a secret. */
+function hashOf(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return hash;
+}
+
+const RELATIVE_IMPORT = /(?:\bfrom|\bimport)\s*['"](\.\.?\/[^'"]*)['"]/g;
+
+/** The relative specifiers a source imports or re-exports from, as written (a comment's may be among them). */
+export function relativeImports(source: string): string[] {
+  return [...source.matchAll(RELATIVE_IMPORT)].map((match) => match[1]!);
 }
 
 /** The name of `files[i]`'s namespace among the bundle's exports. */
@@ -39,6 +68,10 @@ export interface BundleOptions {
   resolve(importer: string, specifier: string): string | undefined;
   /** A file's real path, as Node loads it. */
   realFile(file: string): string;
+  /** Whether a file is one of the tree's route files. */
+  isRouteFile(file: string): boolean;
+  /** The bundle's URL (`bundleUrl`). */
+  url: string;
 }
 
 /**
@@ -46,12 +79,16 @@ export interface BundleOptions {
  * then load one by one, and whoever loads them says what is wrong.
  */
 export async function buildRouteBundle(api: typeof esbuild, options: BundleOptions): Promise<string> {
-  const inside = new Set(options.files.map((file) => options.realFile(file)));
   const entry = options.files
-    .map((file, i) => `export * as ${bundledName(i)} from ${JSON.stringify(file)};`)
+    .map((file, i) => `export * as ${bundledName(i)} from ${JSON.stringify(options.realFile(file))};`)
     .join('\n');
   const result = await api.build({
-    stdin: { contents: entry, resolveDir: options.root, sourcefile: BUNDLE_NAME, loader: 'js' },
+    stdin: {
+      contents: entry,
+      resolveDir: options.root,
+      sourcefile: path.basename(options.url),
+      loader: 'js',
+    },
     absWorkingDir: options.root,
     bundle: true,
     write: false,
@@ -72,10 +109,11 @@ export async function buildRouteBundle(api: typeof esbuild, options: BundleOptio
             const file = options.resolve(args.importer, args.path);
             if (file === undefined)
               return { errors: [{ text: `${args.path} from ${args.importer} resolves to no file` }] };
-            const real = options.realFile(file);
-            // A route file importing another (a folder handing a method on): the one inside the bundle.
-            if (inside.has(real)) return { path: real };
-            return { path: pathToFileURL(real).href, external: true };
+            // A route file importing another (a folder handing a method on) is kept out of bundles beforehand, so
+            // that both are the files the loader imports; one seen only here makes this bundle's files load alone.
+            if (options.isRouteFile(file))
+              return { errors: [{ text: `${args.importer} imports the route file ${file}` }] };
+            return { path: pathToFileURL(options.realFile(file)).href, external: true };
           });
         },
       },
@@ -86,7 +124,7 @@ export async function buildRouteBundle(api: typeof esbuild, options: BundleOptio
   return output.text;
 }
 
-/** The bundle's URL for the tree at `root`. */
-export function bundleUrl(root: string): string {
-  return pathToFileURL(path.join(root, BUNDLE_NAME)).href;
+/** The URL of the tree's bundle number `index`: a file in the tree's folder that nobody writes. */
+export function bundleUrl(root: string, index: number): string {
+  return pathToFileURL(path.join(root, `.express-file-endpoints-routes-${index}.mjs`)).href;
 }

@@ -177,7 +177,7 @@ describe('integration: TypeScript route files compiled ahead, kept in node_modul
     });
   }
 
-  describe('an ES module tree of many route files: one bundle of them (src/load/route-bundle.ts)', () => {
+  describe('an ES module tree of many route files: bundles of them (src/load/route-bundle.ts)', () => {
     /** 24 endpoints as `endpoint()` writes them but without __dirname, one that hands PUT to another, one that throws. */
     function manyRoutes(options: { throws?: boolean } = {}): Record<string, string> {
       const files: Record<string, string> = {
@@ -215,28 +215,36 @@ export function GET(request: Request): Response {
       ]);
       expect(first.labelLoads).to.equal(1);
       expect(first.responses![1]!.body.where).to.match(/r23\/\[id\]\/endpoint\.ts:6:\d+\)?$/);
-      const entries = Object.keys(
-        JSON.parse(readFileSync(cacheFile(dir)!, 'utf8')) as Record<string, string>,
-      );
-      expect(entries.length, 'the bundle alone: no entry per file').to.equal(1);
+      // One bundle of the 23 others, and the two that import each other, each on its own.
       const file = cacheFile(dir)!;
-      const [key, code] = Object.entries(
-        JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>,
-      )[0]!;
-      writeFileSync(file, JSON.stringify({ [key]: code.replace(/word: "(r\d+)"/g, 'word: "cached-$1"') }));
+      const entries = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
+      expect(Object.keys(entries).length).to.equal(3);
+      expect(Object.values(entries).filter((code) => /word: "r1"[^]*word: "r23"/.test(code))).to.have.length(
+        1,
+      );
+      const poisoned = Object.entries(entries).map(([key, code]) => [
+        key,
+        code.replace(/word: "(r\d+)"/g, 'word: "cached-$1"'),
+      ]);
+      writeFileSync(file, JSON.stringify(Object.fromEntries(poisoned)));
       const second = await start(dir, paths);
       expect(second.responses!.map((r) => r.body.word)).to.deep.equal([
         'cached-r0',
         'cached-r23',
         'cached-r0',
       ]);
-      // A file changed: the bundle is made again, with it.
+      // A file changed: its bundle is made again, with it; the files on their own are still the cache's.
       writeFileSync(
         path.join(dir, 'app/r23/[id]/endpoint.ts'),
         endpoint('changed').replace(/dir: .*\)? \}\);/, "dir: '' });"),
       );
-      const third = await start(dir, paths);
-      expect(third.responses!.map((r) => r.body.word)).to.deep.equal(['r0', 'changed', 'r0']);
+      const third = await start(dir, [...paths, '/r1/c']);
+      expect(third.responses!.map((r) => r.body.word)).to.deep.equal([
+        'cached-r0',
+        'changed',
+        'cached-r0',
+        'r1',
+      ]);
     });
 
     it('in development mode, which reloads files one by one, each file is compiled on its own', async function () {
