@@ -47,6 +47,7 @@ import { requireSharesModules, runnerRequire } from './runner-require';
 import { linksWhenStripped } from './stripped-links';
 import { findTsxFrom, isTsxRegistered, startTsxHooksFrom, tsxRequireHookInProcess } from './tsx-loader';
 import { tsxCompilerOptions } from './tsx-tsconfig';
+import { resolveTypeScriptSpecifiers } from './typescript-specifiers';
 import { mayStripTypes } from './type-stripping';
 
 interface Compiled {
@@ -169,21 +170,33 @@ export function compileRouteFiles(
       current.set(key, code);
     }
   }
-  // A route file that imports another, and that one, load as themselves (route-bundle.ts); so does a tree with
-  // too few to bundle.
-  const routeFiles = new Set(chosen);
+  // A route file that imports another, and that one, load as themselves (route-bundle.ts), whichever of them could
+  // be bundled; so does a tree with too few to bundle. What each relative import resolves to goes into the bundle's
+  // key: a file added or moved that an import now finds makes the bundle again.
+  const routeFiles = new Set(bundled.length >= MIN_BUNDLE ? chosen.map(realFile) : []);
+  const texts = new Map(bundled.map((entry) => [entry.file, entry.source.text]));
   const withRoutes = new Set<string>();
   const targets = new Map<string, string | undefined>();
-  for (const entry of bundled) {
-    for (const specifier of relativeImports(entry.source.text)) {
-      const asWritten = path.resolve(path.dirname(entry.file), specifier);
-      if (!targets.has(asWritten))
-        targets.set(asWritten, resolveImport(entry.file, specifier, 'import', importsResolveBy).file);
-      const target = targets.get(asWritten);
-      if (target !== undefined && routeFiles.has(target)) withRoutes.add(entry.file).add(target);
+  const importsOf = new Map<string, string>();
+  if (bundled.length >= MIN_BUNDLE) {
+    for (const file of chosen) {
+      const text = texts.get(file) ?? readSource(file)?.text ?? '';
+      const found: string[] = [];
+      for (const specifier of relativeImports(text)) {
+        const asWritten = path.resolve(path.dirname(file), specifier);
+        if (!targets.has(asWritten)) {
+          const target = resolveImport(file, specifier, 'import', importsResolveBy).file;
+          targets.set(asWritten, target === undefined ? undefined : realFile(target));
+        }
+        const target = targets.get(asWritten);
+        found.push(`${specifier}=${target ?? ''}`);
+        if (target !== undefined && routeFiles.has(target)) withRoutes.add(realFile(file)).add(target);
+      }
+      importsOf.set(file, found.join('\0'));
     }
   }
-  const alone = bundled.length < MIN_BUNDLE ? bundled : bundled.filter((entry) => withRoutes.has(entry.file));
+  const isAlone = (entry: { file: string }) => withRoutes.has(realFile(entry.file));
+  const alone = bundled.length < MIN_BUNDLE ? bundled : bundled.filter(isAlone);
   for (const entry of alone) {
     const key = cacheKey(entry.source.text, settings(entry.file, entry.format));
     const code = cache.read(key);
@@ -194,26 +207,30 @@ export function compileRouteFiles(
     }
   }
   // Each bundle under one key: every file in it, by path and text.
-  const bundleMisses: { index: number; entries: typeof bundled; key: string }[] = [];
+  const bundleMisses: { entries: typeof bundled; key: string }[] = [];
   const groups =
     alone === bundled
       ? []
       : bundlesOf(
           root,
-          bundled.filter((entry) => !withRoutes.has(entry.file)),
+          bundled.filter((entry) => !isAlone(entry)),
         );
-  groups.forEach((entries, index) => {
+  const realRoot = realFile(root);
+  for (const entries of groups) {
+    if (entries.length === 0) continue;
     const key = cacheKey(
-      entries.map((entry) => `${entry.file}\0${entry.source.text}`).join('\0'),
+      entries
+        .map((entry) => `${entry.file}\0${entry.source.text}\0${importsOf.get(entry.file) ?? ''}`)
+        .join('\0'),
       settings(root, 'module'),
     );
     const code = cache.read(key);
-    if (code === undefined) bundleMisses.push({ index, entries, key });
+    if (code === undefined) bundleMisses.push({ entries, key });
     else {
-      keepBundle(bundleUrl(root, index), entries, code);
+      keepBundle(bundleUrl(realRoot, key), entries, code);
       current.set(key, code);
     }
-  });
+  }
   if (misses.length === 0 && bundleMisses.length === 0) return;
   let api: typeof esbuild;
   try {
@@ -248,8 +265,8 @@ export function compileRouteFiles(
     compiling.push(settled);
   };
   for (const miss of misses.filter((entry) => entry.format === 'module')) track(miss.url, transform(miss));
-  for (const { index, entries, key } of bundleMisses) {
-    const url = bundleUrl(root, index);
+  for (const { entries, key } of bundleMisses) {
+    const url = bundleUrl(realRoot, key);
     const building = buildRouteBundle(api, {
       root,
       url,
@@ -258,7 +275,7 @@ export function compileRouteFiles(
       tsconfigRaw,
       resolve: (importer, specifier) => resolveImport(importer, specifier, 'import', importsResolveBy).file,
       realFile,
-      isRouteFile: (file) => routeFiles.has(file),
+      isRouteFile: (file) => routeFiles.has(realFile(file)),
     }).then(
       (code) => {
         keepBundle(url, entries, code);
@@ -294,6 +311,8 @@ export async function importBundled(file: string): Promise<unknown> {
   const entry = bundledFiles.get(file);
   if (!entry || entry.bundle.failed) return undefined;
   const { bundle, name } = entry;
+  // What the bundle imports, stripped, finds `./x.ts` for `./x.js` as the files on their own do (load-module.ts).
+  if (importsResolveBy === 'strip') resolveTypeScriptSpecifiers();
   bundle.namespace ??= import(/* webpackIgnore: true */ /* @vite-ignore */ bundle.url);
   try {
     return ((await bundle.namespace) as Record<string, unknown>)[name];

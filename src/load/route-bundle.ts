@@ -37,7 +37,7 @@ export function bundlesOf<T extends { file: string }>(root: string, files: reado
   const count = Math.max(1, Math.min(MAX_BUNDLES, Math.floor(files.length / MIN_BUNDLE)));
   const groups: T[][] = Array.from({ length: count }, () => []);
   for (const entry of files) groups[hashOf(path.relative(root, entry.file)) % count]!.push(entry);
-  return groups.filter((group) => group.length > 0);
+  return groups; // some may be empty: each keeps its place
 }
 
 /** FNV-1a: a stable spread of paths, not a secret. */
@@ -79,8 +79,10 @@ export interface BundleOptions {
  * then load one by one, and whoever loads them says what is wrong.
  */
 export async function buildRouteBundle(api: typeof esbuild, options: BundleOptions): Promise<string> {
-  const entry = options.files
-    .map((file, i) => `export * as ${bundledName(i)} from ${JSON.stringify(options.realFile(file))};`)
+  const inside = options.files.map((file) => options.realFile(file));
+  const entries = new Set(inside);
+  const entry = inside
+    .map((file, i) => `export * as ${bundledName(i)} from ${JSON.stringify(file)};`)
     .join('\n');
   const result = await api.build({
     stdin: {
@@ -95,8 +97,6 @@ export async function buildRouteBundle(api: typeof esbuild, options: BundleOptio
     format: 'esm',
     platform: 'node',
     target: options.target,
-    // Packages stay imports, resolved from the bundle's place, which is the tree's.
-    packages: 'external',
     sourcemap: 'inline',
     keepNames: true,
     tsconfigRaw: options.tsconfigRaw,
@@ -105,7 +105,13 @@ export async function buildRouteBundle(api: typeof esbuild, options: BundleOptio
       {
         name: 'route-files-only',
         setup(build) {
-          build.onResolve({ filter: /^\.\.?(?:\/|$)/ }, (args) => {
+          build.onResolve({ filter: /.*/ }, (args) => {
+            // The route files themselves, named by their paths.
+            if (entries.has(args.path)) return undefined;
+            // Everything but a relative import stays as written, for Node and tsx to resolve from the bundle's
+            // place, the tree's folder: packages, `#` imports and tsconfig `paths` (which esbuild would otherwise
+            // resolve itself, and copy the app's own modules in).
+            if (!/^\.\.?(?:\/|$)/.test(args.path)) return { path: args.path, external: true };
             const file = options.resolve(args.importer, args.path);
             if (file === undefined)
               return { errors: [{ text: `${args.path} from ${args.importer} resolves to no file` }] };
@@ -124,7 +130,10 @@ export async function buildRouteBundle(api: typeof esbuild, options: BundleOptio
   return output.text;
 }
 
-/** The URL of the tree's bundle number `index`: a file in the tree's folder that nobody writes. */
-export function bundleUrl(root: string, index: number): string {
-  return pathToFileURL(path.join(root, `.express-file-endpoints-routes-${index}.mjs`)).href;
+/**
+ * The URL of a bundle: a file in the tree's (real) folder that nobody writes, named by the bundle's cache key, since
+ * Node keeps a module by its URL for the life of the process.
+ */
+export function bundleUrl(realRoot: string, key: string): string {
+  return pathToFileURL(path.join(realRoot, `.express-file-endpoints-routes-${key.slice(0, 16)}.mjs`)).href;
 }

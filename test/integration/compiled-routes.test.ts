@@ -182,14 +182,15 @@ describe('integration: TypeScript route files compiled ahead, kept in node_modul
     function manyRoutes(options: { throws?: boolean } = {}): Record<string, string> {
       const files: Record<string, string> = {
         'package.json': JSON.stringify({ type: 'module' }),
-        'tsconfig.json': '{ "compilerOptions": { "strict": true } }\n',
+        // A `paths` alias, which must stay an import (resolved by tsx), not a copy of the module in the bundle.
+        'tsconfig.json':
+          '{ "compilerOptions": { "strict": true, "baseUrl": ".", "paths": { "@lib/*": ["app/_lib/*"] } } }\n',
         'app/_lib/label.ts': label,
       };
       for (let i = 0; i < 24; i++) {
-        files[`app/r${i}/[id]/endpoint.ts`] = endpoint(`r${i}`).replace(
-          "dir: typeof __dirname === 'string' ? __dirname : import.meta.dirname",
-          "dir: ''",
-        );
+        files[`app/r${i}/[id]/endpoint.ts`] = endpoint(`r${i}`)
+          .replace("dir: typeof __dirname === 'string' ? __dirname : import.meta.dirname", "dir: ''")
+          .replace(i === 5 ? /'\.\.\/\.\.\/_lib\/label'/g : /^$/, "'@lib/label'");
       }
       // A route file that imports another: the one the loader gives the tree, not a second instance.
       files['app/r0/forward/endpoint.ts'] = `import { GET as byId } from '../[id]/endpoint';
@@ -202,7 +203,7 @@ export function GET(request: Request): Response {
         files['app/broken/endpoint.ts'] = "throw new Error('broken at load');\nexport function GET() {}\n";
       return files;
     }
-    const paths = ['/r0/a', '/r23/b', '/r0/forward'];
+    const paths = ['/r0/a', '/r23/b', '/r0/forward', '/r5/c'];
 
     it('loads from the bundle: .ts lines, one instance of the shared module, the cache served on the next start', async function () {
       if (Number(process.versions.node.split('.')[0]) < 24) this.skip();
@@ -212,6 +213,7 @@ export function GET(request: Request): Response {
         [200, 'r0', { text: 'a', tone: 'plain' }],
         [200, 'r23', { text: 'b', tone: 'plain' }],
         [200, 'r0', { text: 'forward', tone: 'plain' }],
+        [200, 'r5', { text: 'c', tone: 'plain' }],
       ]);
       expect(first.labelLoads).to.equal(1);
       expect(first.responses![1]!.body.where).to.match(/r23\/\[id\]\/endpoint\.ts:6:\d+\)?$/);
@@ -232,6 +234,7 @@ export function GET(request: Request): Response {
         'cached-r0',
         'cached-r23',
         'cached-r0',
+        'cached-r5',
       ]);
       // A file changed: its bundle is made again, with it; the files on their own are still the cache's.
       writeFileSync(
@@ -243,6 +246,7 @@ export function GET(request: Request): Response {
         'cached-r0',
         'changed',
         'cached-r0',
+        'r5',
         'r1',
       ]);
     });
@@ -251,7 +255,7 @@ export function GET(request: Request): Response {
       if (Number(process.versions.node.split('.')[0]) < 24) this.skip();
       const dir = writeApp(manyRoutes(), { tsx: true });
       const outcome = await start(dir, paths, { COMPILED_APP_DEV: '1' });
-      expect(outcome.responses!.map((r) => r.status)).to.deep.equal([200, 200, 200]);
+      expect(outcome.responses!.map((r) => r.status)).to.deep.equal([200, 200, 200, 200]);
       expect(outcome.labelLoads).to.equal(1);
       const entries = Object.values(
         JSON.parse(readFileSync(cacheFile(dir)!, 'utf8')) as Record<string, string>,
