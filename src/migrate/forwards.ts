@@ -14,8 +14,8 @@ export interface Forward {
   /** The route Express gave those requests, and the folder it moves to. */
   route: FoundRoute;
   to: string;
-  /** The params of `route` that the folder's path fixes, as [name, value]. */
-  params: [string, string][];
+  /** The params of `route` that the folder's path fixes: name, the folder's name for it, its place from the end. */
+  params: [string, string, number][];
 }
 
 /**
@@ -29,9 +29,8 @@ export function forwardOf(
   folder: readonly PathSegment[],
 ): Omit<Forward, 'to'> | string {
   if (route.method === 'ANY') return 'it serves every method';
-  if (!/\.[cm]?js$/.test(route.file)) return 'its file is TypeScript';
   if (variant.length !== folder.length) return 'the paths differ in length';
-  const params: [string, string][] = [];
+  const params: [string, string, number][] = [];
   for (let i = 0; i < variant.length; i++) {
     const [own, theirs] = [variant[i]!, folder[i]!];
     if (own.kind === 'catchAll' || theirs.kind === 'catchAll') return 'a catch-all';
@@ -39,7 +38,7 @@ export function forwardOf(
     if (own.kind === 'static' && theirs.kind !== 'static')
       return `it takes other paths than ${route.path} there`;
     if (own.kind !== 'param') continue;
-    if (theirs.kind === 'static') params.push([own.value, theirs.value]);
+    if (theirs.kind === 'static') params.push([own.value, theirs.value, variant.length - i]);
     else if (theirs.value !== own.value) return `its param ${own.value} is ${theirs.value} there`;
   }
   return { method: route.method, route, params };
@@ -54,8 +53,11 @@ export function forwardBlock(
   const local = `${forward.method.toLowerCase()}Forwarded`;
   let specifier = path.relative(path.dirname(file), forward.to).split(path.sep).join('/');
   if (!specifier.startsWith('.')) specifier = `./${specifier}`;
+  // The request's own segment, decoded as Express decodes a param: a folder matches in any case, and Express gave
+  // the segment as it was sent (`SEARCH`).
   const given = forward.params.map(
-    ([name, value]) => `${/^[A-Za-z_$][\w$]*$/.test(name) ? name : quote(name)}: ${quote(value)}`,
+    ([name, , fromEnd]) =>
+      `${/^[A-Za-z_$][\w$]*$/.test(name) ? name : quote(name)}: decodeURIComponent(segments[segments.length - ${fromEnd}])`,
   );
   const { route } = forward;
   const comment = [
@@ -65,7 +67,7 @@ export function forwardBlock(
   const handler =
     given.length === 0
       ? `(request, context) => ${local}(request, context)`
-      : `(request, context) => {\n  Object.assign(context.params, { ${given.join(', ')} });\n  return ${local}(request, context);\n}`;
+      : `(request, context) => {\n  const segments = new URL(request.url).pathname.split('/').filter(Boolean);\n  Object.assign(context.params, { ${given.join(', ')} });\n  return ${local}(request, context);\n}`;
   const exported = esModule
     ? `export const ${forward.method} = ${handler};`
     : `exports.${forward.method} = ${handler};`;

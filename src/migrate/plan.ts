@@ -172,7 +172,7 @@ export function planMigration(options: MigrateOptions): Plan {
       }
       // A folder that would take some of its requests without serving their method hands them on to it, where
       // it can (forwards.ts).
-      const shadow = shadowsOf(route, served).find(({ forward }) => typeof forward === 'string');
+      const shadow = shadowsOf(route, served, dir).find(({ forward }) => typeof forward === 'string');
       if (shadow) {
         stay(
           route,
@@ -201,7 +201,7 @@ export function planMigration(options: MigrateOptions): Plan {
   const finalServed = servedMethods([...moving]);
   for (const route of discovery.routes) {
     if (!moving.has(route)) continue;
-    for (const { key, forward, variant } of shadowsOf(route, finalServed)) {
+    for (const { key, forward, variant } of shadowsOf(route, finalServed, dir)) {
       const list = forwards.get(key) ?? [];
       if (typeof forward === 'string' || list.some((f) => f.method === forward.method)) continue;
       const target = folderPath(variant);
@@ -499,14 +499,15 @@ function answersDiffer(route: FoundRoute, appFile: AppFile): string | undefined 
 /** The methods each folder of the routes serves, by folder path. */
 function servedMethods(
   routes: readonly FoundRoute[],
-): Map<string, { segments: PathSegment[]; methods: Set<string> }> {
-  const served = new Map<string, { segments: PathSegment[]; methods: Set<string> }>();
+): Map<string, { segments: PathSegment[]; methods: Set<string>; files: Set<string> }> {
+  const served = new Map<string, { segments: PathSegment[]; methods: Set<string>; files: Set<string> }>();
   for (const route of routes) {
     for (const segments of route.variants) {
       const key = folderPath(segments);
-      const entry = served.get(key) ?? { segments, methods: new Set<string>() };
+      const entry = served.get(key) ?? { segments, methods: new Set<string>(), files: new Set<string>() };
       entry.methods.add(route.method);
       if (route.method === 'GET') entry.methods.add('HEAD');
+      entry.files.add(route.file);
       served.set(key, entry);
     }
   }
@@ -520,14 +521,30 @@ function servedMethods(
 function shadowsOf(
   route: FoundRoute,
   served: ReturnType<typeof servedMethods>,
+  dir: string,
 ): { key: string; variant: PathSegment[]; forward: ReturnType<typeof forwardOf> }[] {
   const found: { key: string; variant: PathSegment[]; forward: ReturnType<typeof forwardOf> }[] = [];
-  for (const [key, { segments, methods }] of served) {
+  for (const [key, { segments, methods, files }] of served) {
     if (methods.has('ANY') || (route.method !== 'ANY' && methods.has(route.method))) continue;
     const variant = route.variants.find((v) => overlaps(segments, v) && precedes(segments, v));
-    if (variant) found.push({ key, variant, forward: forwardOf(route, variant, segments) });
+    if (!variant) continue;
+    const target = folderPath(variant);
+    // Both endpoint files are JavaScript the command writes: the handing on is written in it.
+    const written = [...files, ...(served.get(target)?.files ?? [])];
+    const forward = written.some((file) => !/\.[cm]?js$/.test(file))
+      ? 'one of the files is TypeScript'
+      : hasEndpointFile(path.join(dir, target)) || hasEndpointFile(path.join(dir, key))
+        ? 'an endpoint file is already there'
+        : forwardOf(route, variant, segments);
+    found.push({ key, variant, forward });
   }
   return found;
+}
+
+function hasEndpointFile(folder: string): boolean {
+  return ['.js', '.ts', '.mjs', '.cjs', '.mts', '.cts'].some((ext) =>
+    existsSync(path.join(folder, `endpoint${ext}`)),
+  );
 }
 
 /**
