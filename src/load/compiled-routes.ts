@@ -34,7 +34,7 @@ import { cacheKey, compileCache } from './compile-cache';
 import {
   buildRouteBundle,
   bundledName,
-  bundles,
+  mayBundle,
   bundlesOf,
   bundleUrl,
   MIN_BUNDLE,
@@ -148,8 +148,20 @@ export function compileRouteFiles(
   compilation++;
   type Entry = { file: string; url: string; format: Compiled['format']; source: Source; key: string };
   const misses: Entry[] = [];
-  // The ES modules that may go in bundles, outside development mode.
+  /** One file on its own: from the cache, or a miss to compile. */
+  const single = (entry: Omit<Entry, 'key'>): Entry => ({
+    ...entry,
+    key: cacheKey(entry.source.text, settings(entry.file, entry.format)),
+  });
+  const readOrMiss = (entry: Entry) => {
+    const code = cache.read(entry.key);
+    if (code === undefined) return void misses.push(entry);
+    keep(entry.file, entry.url, entry.format, code, entry.source);
+    current.set(entry.key, code);
+  };
+  // The ES modules that may go in bundles, outside development mode; every file's source, for the import scan.
   const bundled: Omit<Entry, 'key'>[] = [];
+  const texts = new Map<string, string>();
   for (const file of chosen) {
     const url = pathToFileURL(file).href;
     if (!offered.has(url)) offered.set(url, compilation);
@@ -157,65 +169,46 @@ export function compileRouteFiles(
     bundledFiles.delete(file);
     const source = readSource(file);
     if (!source) continue;
+    texts.set(file, source.text);
     const format = isCommonJsFile(file) ? 'commonjs' : 'module';
-    if (how.bundle && format === 'module' && bundles(source.text)) {
+    if (how.bundle && format === 'module' && mayBundle(source.text))
       bundled.push({ file, url, format, source });
-      continue;
-    }
-    const key = cacheKey(source.text, settings(file, format));
-    const code = cache.read(key);
-    if (code === undefined) misses.push({ file, url, format, source, key });
-    else {
-      keep(file, url, format, code, source);
-      current.set(key, code);
-    }
+    else readOrMiss(single({ file, url, format, source }));
   }
   // A route file that imports another, and that one, load as themselves (route-bundle.ts), whichever of them could
   // be bundled; so does a tree with too few to bundle. What each relative import resolves to goes into the bundle's
   // key: a file added or moved that an import now finds makes the bundle again.
-  const routeFiles = new Set(bundled.length >= MIN_BUNDLE ? chosen.map(realFile) : []);
-  const texts = new Map(bundled.map((entry) => [entry.file, entry.source.text]));
+  const bundling = bundled.length >= MIN_BUNDLE;
+  const reals = new Map(bundling ? chosen.map((file) => [file, realFile(file)]) : []);
+  const routeFiles = new Set(reals.values());
   const withRoutes = new Set<string>();
   const targets = new Map<string, string | undefined>();
   const importsOf = new Map<string, string>();
-  if (bundled.length >= MIN_BUNDLE) {
-    for (const file of chosen) {
-      const text = texts.get(file) ?? readSource(file)?.text ?? '';
-      const found: string[] = [];
-      for (const specifier of relativeImports(text)) {
-        const asWritten = path.resolve(path.dirname(file), specifier);
-        if (!targets.has(asWritten)) {
-          const target = resolveImport(file, specifier, 'import', importsResolveBy).file;
-          targets.set(asWritten, target === undefined ? undefined : realFile(target));
-        }
-        const target = targets.get(asWritten);
-        found.push(`${specifier}=${target ?? ''}`);
-        if (target !== undefined && routeFiles.has(target)) withRoutes.add(realFile(file)).add(target);
+  for (const [file, real] of reals) {
+    const found: string[] = [];
+    for (const specifier of relativeImports(texts.get(file) ?? '')) {
+      const asWritten = path.resolve(path.dirname(file), specifier);
+      if (!targets.has(asWritten)) {
+        const target = resolveImport(file, specifier, 'import', importsResolveBy).file;
+        targets.set(asWritten, target === undefined ? undefined : realFile(target));
       }
-      importsOf.set(file, found.join('\0'));
+      const target = targets.get(asWritten);
+      found.push(`${specifier}=${target ?? ''}`);
+      if (target !== undefined && routeFiles.has(target)) withRoutes.add(real).add(target);
     }
+    importsOf.set(file, found.join('\0'));
   }
-  const isAlone = (entry: { file: string }) => withRoutes.has(realFile(entry.file));
-  const alone = bundled.length < MIN_BUNDLE ? bundled : bundled.filter(isAlone);
-  for (const entry of alone) {
-    const key = cacheKey(entry.source.text, settings(entry.file, entry.format));
-    const code = cache.read(key);
-    if (code === undefined) misses.push({ ...entry, key });
-    else {
-      keep(entry.file, entry.url, entry.format, code, entry.source);
-      current.set(key, code);
-    }
-  }
-  // Each bundle under one key: every file in it, by path and text.
+  const alone = (entry: { file: string }) => !bundling || withRoutes.has(reals.get(entry.file)!);
+  for (const entry of bundled.filter(alone)) readOrMiss(single(entry));
+  // Each bundle under one key: every file in it, by path, text and what its imports resolve to.
   const bundleMisses: { entries: typeof bundled; key: string }[] = [];
-  const groups =
-    alone === bundled
-      ? []
-      : bundlesOf(
-          root,
-          bundled.filter((entry) => !isAlone(entry)),
-        );
   const realRoot = realFile(root);
+  const groups = bundling
+    ? bundlesOf(
+        root,
+        bundled.filter((entry) => !alone(entry)),
+      )
+    : [];
   for (const entries of groups) {
     if (entries.length === 0) continue;
     const key = cacheKey(
@@ -283,11 +276,7 @@ export function compileRouteFiles(
       },
       () =>
         // A file esbuild refuses, or an import it cannot follow: each file on its own, as without a bundle.
-        Promise.all(
-          entries.map((entry) =>
-            transform({ ...entry, key: cacheKey(entry.source.text, settings(entry.file, 'module')) }),
-          ),
-        ).then(() => {}),
+        Promise.all(entries.map((entry) => transform(single(entry)))).then(() => {}),
     );
     for (const entry of entries) track(entry.url, building);
   }

@@ -25,7 +25,7 @@ const MAX_BUNDLES = 16;
 const READS_ITS_PLACE = /\bimport\.meta\b|\b__dirname\b|\b__filename\b|\brequire\s*\(|\bimport\s*\(/;
 
 /** Whether a route file's source may go in the bundle. */
-export function bundles(source: string): boolean {
+export function mayBundle(source: string): boolean {
   return !READS_ITS_PLACE.test(source);
 }
 

@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { bundles, bundlesOf, relativeImports } from '../../src/load/route-bundle';
+import { bundlesOf, mayBundle, relativeImports } from '../../src/load/route-bundle';
 
 const ROOT = '/app/app';
 const filesOf = (names: readonly string[]) => names.map((name) => ({ file: `${ROOT}/${name}/endpoint.ts` }));
@@ -40,7 +40,7 @@ describe('route bundles', () => {
 
   it("leaves out a file that reads its own place or loads code by a name known when it runs, and finds a file's relative imports", () => {
     expect(
-      bundles("import { label } from '../_lib/label';\nexport const GET = () => new Response(label());"),
+      mayBundle("import { label } from '../_lib/label';\nexport const GET = () => new Response(label());"),
     ).to.equal(true);
     for (const source of [
       'export const where = import.meta.url;',
@@ -48,7 +48,7 @@ describe('route bundles', () => {
       "const config = require('../config');",
       "export const GET = async () => (await import('../lazy')).GET();",
     ])
-      expect(bundles(source), source).to.equal(false);
+      expect(mayBundle(source), source).to.equal(false);
     expect(
       relativeImports(
         "import {\n  a,\n  b,\n} from '../lib/a';\nimport '../setup';\nexport * from \"./more\";\nimport x from 'zod';",
