@@ -470,24 +470,7 @@ function topLevelBindings(ast: ReturnType<typeof parseModule>): Map<string, Bind
   // endpoint file would be a second one, which the changes made to the first do not reach.
   const changedInPlace = new Set<string>();
   visit(ast.program, (node) => {
-    const changed =
-      node.type === 'AssignmentExpression' || node.type === 'UpdateExpression'
-        ? node.type === 'AssignmentExpression'
-          ? node.left
-          : node.argument
-        : node.type === 'UnaryExpression' && node.operator === 'delete'
-          ? node.argument
-          : node.type === 'CallExpression' && node.callee.type === 'MemberExpression'
-            ? isObjectAssign(node.callee)
-              ? node.arguments[0]
-              : !node.callee.computed &&
-                  node.callee.property.type === 'Identifier' &&
-                  CHANGES_IN_PLACE.has(node.callee.property.name)
-                ? node.callee.object
-                : undefined
-            : undefined;
-    if (changed?.type !== 'MemberExpression' && !(node.type === 'CallExpression' && changed)) return;
-    const root = rootName(changed);
+    const root = changedInPlaceName(node);
     if (root !== undefined) changedInPlace.add(root);
   });
   const add = (name: string, binding: Binding) => bindings.set(name, binding);
@@ -589,6 +572,22 @@ function isObjectAssign(callee: Node & { type: 'MemberExpression' }): boolean {
     callee.property.type === 'Identifier' &&
     /^(assign|defineProperty|defineProperties|setPrototypeOf)$/.test(callee.property.name)
   );
+}
+
+/** The name whose value `node` changes in place, if it does: `items` of `items.push(x)` or `items[0].done = true`. */
+function changedInPlaceName(node: Node): string | undefined {
+  if (node.type === 'AssignmentExpression' || node.type === 'UpdateExpression') {
+    const target = node.type === 'AssignmentExpression' ? node.left : node.argument;
+    return target.type === 'MemberExpression' ? rootName(target) : undefined;
+  }
+  if (node.type === 'UnaryExpression' && node.operator === 'delete')
+    return node.argument.type === 'MemberExpression' ? rootName(node.argument) : undefined;
+  if (node.type !== 'CallExpression' || node.callee.type !== 'MemberExpression') return undefined;
+  const { callee } = node;
+  if (isObjectAssign(callee)) return node.arguments[0] ? rootName(node.arguments[0] as Node) : undefined;
+  if (!callee.computed && callee.property.type === 'Identifier' && CHANGES_IN_PLACE.has(callee.property.name))
+    return rootName(callee.object as Node);
+  return undefined;
 }
 
 /** The name a member chain starts from: `store` of `store.users[0].name`. */

@@ -25,7 +25,7 @@ import {
 import { keepFilePaths } from './file-paths';
 import { forwardBlock, forwardOf, type Forward } from './forwards';
 import { paramsType, quote, rewriteHandler, sendValueFunction, type RewriteOptions } from './rewrite-handler';
-import { freeNames, type Node } from './syntax';
+import { dedent, freeNames, lineIndent, type Node } from './syntax';
 
 export interface MigrateOptions {
   /** The app's entry file. */
@@ -220,9 +220,7 @@ export function planMigration(options: MigrateOptions): Plan {
     const ext = path.extname(first.file) || '.js';
     const folderDir = path.join(dir, key);
     const endpointFile = path.join(folderDir, `endpoint${ext}`);
-    const existing = ['.js', '.ts', '.mjs', '.cjs', '.mts', '.cts']
-      .map((e) => path.join(folderDir, `endpoint${e}`))
-      .find(existsSync);
+    const existing = endpointFileIn(folderDir);
     const kind = moduleKind(discovery.files.get(first.file)!);
     // Route middleware every method of the folder shares goes to its middleware file, when no endpoint lies
     // below the folder for it to wrap too.
@@ -339,19 +337,6 @@ export function planMigration(options: MigrateOptions): Plan {
 function sourceOf(appFile: AppFile | string, node: Node): string {
   const source = typeof appFile === 'string' ? appFile : appFile.source;
   return dedent(source.slice(node.start!, node.end!), lineIndent(source, node.start!));
-}
-
-function lineIndent(source: string, offset: number): number {
-  const lineStart = source.lastIndexOf('\n', offset - 1) + 1;
-  return /^[ \t]*/.exec(source.slice(lineStart))![0].length;
-}
-
-function dedent(text: string, by: number): string {
-  if (by === 0) return text;
-  return text
-    .split('\n')
-    .map((line, i) => (i === 0 ? line : line.slice(Math.min(by, /^[ \t]*/.exec(line)![0].length))))
-    .join('\n');
 }
 
 /** Writes a plan's files, creating folders. */
@@ -533,7 +518,7 @@ function shadowsOf(
     const written = [...files, ...(served.get(target)?.files ?? [])];
     const forward = written.some((file) => !/\.[cm]?js$/.test(file))
       ? 'one of the files is TypeScript'
-      : hasEndpointFile(path.join(dir, target)) || hasEndpointFile(path.join(dir, key))
+      : endpointFileIn(path.join(dir, target)) || endpointFileIn(path.join(dir, key))
         ? 'an endpoint file is already there'
         : forwardOf(route, variant, segments);
     found.push({ key, variant, forward });
@@ -541,10 +526,11 @@ function shadowsOf(
   return found;
 }
 
-function hasEndpointFile(folder: string): boolean {
-  return ['.js', '.ts', '.mjs', '.cjs', '.mts', '.cts'].some((ext) =>
-    existsSync(path.join(folder, `endpoint${ext}`)),
-  );
+/** The endpoint file a folder of the tree already has, in whichever language. */
+function endpointFileIn(folder: string): string | undefined {
+  return ['.js', '.ts', '.mjs', '.cjs', '.mts', '.cts']
+    .map((ext) => path.join(folder, `endpoint${ext}`))
+    .find(existsSync);
 }
 
 /**
@@ -712,12 +698,16 @@ function endpointModule(
   // The comment above each route's statement, over the first block it became; kept out of what is scanned for
   // the names the module reads.
   const comments = new Map<number, string>();
+  const commented = new Set<FoundRoute['statement']>();
   for (const route of sorted) {
     const source = files.get(route.file)!.source;
     const routeNeeds = needs.get(route)!;
     const firstBlock = blocks.length;
-    if (route.statement.comment && ![...comments.values()].includes(route.statement.comment))
+    // Once for a route() chain, whose methods are one statement.
+    if (route.statement.comment && !commented.has(route.statement)) {
+      commented.add(route.statement);
       comments.set(firstBlock, route.statement.comment);
+    }
     const ownMiddleware = sharedMiddleware ? [] : route.middleware;
     const options: RewriteOptions = {
       major,
@@ -822,7 +812,7 @@ function endpointModule(
   }
   const header = `// ${sorted.map((r) => `${r.method} ${r.path}`).join(', ')}: moved from ${rel(from.file)} by express-file-endpoints migrate.`;
   const body = [...prelude, ...blocks].join('\n\n');
-  const commented = [
+  const withComments = [
     ...prelude,
     ...blocks.map((block, i) => (comments.has(i) ? `${comments.get(i)}\n${block}` : block)),
   ];
@@ -836,7 +826,7 @@ function endpointModule(
       : [];
   const imports = preamble(needed, file, kind, dedupe(extra));
   const head = [header, ...types, imports].filter(Boolean).join('\n');
-  return { text: keepFilePaths(`${head}\n\n${commented.join('\n\n')}\n`, file, from.file, kind), how };
+  return { text: keepFilePaths(`${head}\n\n${withComments.join('\n\n')}\n`, file, from.file, kind), how };
 }
 
 /**

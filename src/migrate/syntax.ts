@@ -159,15 +159,23 @@ export function attachedComment(source: string, statement: Node): number {
   return start;
 }
 
-/** The comment lines from `start` up to the statement at `end`, the indentation of the first taken off each. */
+/** The comment lines from `start` up to the statement at `end`, as they would read at the start of a line. */
 export function commentText(source: string, start: number, end: number): string {
-  const lineStart = source.lastIndexOf('\n', start - 1) + 1;
-  const indent = start - lineStart;
-  return source
-    .slice(lineStart, end)
-    .trimEnd()
+  return dedent(source.slice(start, end).trimEnd(), lineIndent(source, start));
+}
+
+/** The indentation of the line `offset` is on. */
+export function lineIndent(source: string, offset: number): number {
+  const lineStart = source.lastIndexOf('\n', offset - 1) + 1;
+  return /^[ \t]*/.exec(source.slice(lineStart))![0].length;
+}
+
+/** `text` with `by` columns of indentation taken off each line but the first. */
+export function dedent(text: string, by: number): string {
+  if (by === 0) return text;
+  return text
     .split('\n')
-    .map((line) => line.slice(Math.min(indent, /^[ \t]*/.exec(line)![0].length)))
+    .map((line, i) => (i === 0 ? line : line.slice(Math.min(by, /^[ \t]*/.exec(line)![0].length))))
     .join('\n');
 }
 
