@@ -271,7 +271,10 @@ export function rewriteHandler(handler: Node, source: string, options: RewriteOp
   }
   const remaining = edits.filter((e) => !outerEdits.some((o) => o.start <= e.start && e.end <= o.end));
   const bodyNode = handler.body as Node;
-  let body = thrownBody ?? render(source, bodyNode.start!, bodyNode.end!, [...remaining, ...outerEdits]);
+  let body =
+    thrownBody !== undefined
+      ? `{ ${thrownBody} }`
+      : render(source, bodyNode.start!, bodyNode.end!, [...remaining, ...outerEdits]);
 
   // What the body now reads, declared at its top.
   const ts = options.typescript;
@@ -301,8 +304,6 @@ export function rewriteHandler(handler: Node, source: string, options: RewriteOp
       body = `{\n${lines}${body.slice(1).startsWith('\n') ? '' : '\n'}${body.slice(1)}`;
     else body = `{\n${lines}\n${indent}return ${body};\n${base}}`;
   }
-
-  if (thrownBody && declarations.length === 0) body = `{ ${thrownBody} }`;
 
   const contextNames = [...(usesParams ? ['params'] : []), ...(readsNode ? ['node'] : [])];
   const needsRequest = /\brequest\b/.test(body) || contextNames.length > 0;

@@ -300,6 +300,11 @@ app.get('/health', (req, res) => res.send('ok'));
  */
 app.get('/version', (req, res) => res.json({ version: 1 }));
 
+// Public.
+app.get('/a', (req, res) => res.send('a'));
+// Public.
+app.post('/a', (req, res) => res.send('b'));
+
 // Kept in Express: its path is computed.
 
 app.get(pathFromConfig, (req, res) => res.end());
@@ -314,8 +319,11 @@ module.exports = app;
     expect(readFileSync(path.join(dir, 'app/version/endpoint.js'), 'utf8')).to.include(
       '\n\n/**\n * The build, as the deploy wrote it.\n */\nexports.GET = () => Response.json({ version: 1 }',
     );
+    // Two routes of one file with the same comment: each has it.
+    const both = readFileSync(path.join(dir, 'app/a/endpoint.js'), 'utf8');
+    expect(both.match(/\/\/ Public\.\nexports\.(GET|POST)/g)).to.have.length(2);
     const server = readFileSync(path.join(dir, 'server.js'), 'utf8');
-    expect(server).not.to.match(/Health|The build/);
+    expect(server).not.to.match(/Health|The build|Public/);
     // A comment with a blank line under it is not the route's: it stays, and so does a single blank line.
     expect(server).to.include(
       "app.use(mountEndpoints({ dir: path.join(__dirname, 'app') }));\n\n// Kept in Express: its path is computed.\n\napp.get(pathFromConfig",
