@@ -12,7 +12,7 @@
  */
 import Module, { createRequire } from 'node:module';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { nodeModuleHooks, type ResolveResult } from './module-hooks';
 
 let registration: Promise<void> | undefined;
@@ -82,6 +82,7 @@ export function startTsxHooksFrom(probe: string): boolean {
   const api = tsxFoundFrom(path.dirname(probe));
   if (!api) return false;
   try {
+    pathsForRequire();
     // The CommonJS build of `tsx/esm/api`, which registers at once; its wrong hooks path (see findTsx) is the
     // off-thread one's, which the check below turns down.
     (api.require(api.esm.replace(/\.mjs$/, '.cjs')) as { register(): unknown }).register();
@@ -92,6 +93,21 @@ export function startTsxHooksFrom(probe: string): boolean {
   // Off-thread hooks serve `import()` only: tsx's CommonJS hook, as without this path.
   if (hooksRunInThread) registration = Promise.resolve();
   return hooksRunInThread;
+}
+
+/**
+ * tsx's in-thread hooks look for a tsconfig `paths` alias's file (`@lib/label` -> `app/_lib/label.ts`) by asking the
+ * resolution after them for `file:` URLs, which `require()`'s resolution does not take: it names files by their
+ * paths, and so a CommonJS file's aliased import was not found. Registered before tsx's hooks, this runs after them
+ * and hands that resolution the path.
+ */
+function pathsForRequire(): void {
+  nodeModuleHooks.registerHooks?.({
+    resolve(specifier, context, next) {
+      const required = context.conditions?.includes('require') && !context.conditions.includes('import');
+      return next(required && specifier.startsWith('file:') ? fileURLToPath(specifier) : specifier, context);
+    },
+  });
 }
 
 function hooksInThread(probe: string): boolean {

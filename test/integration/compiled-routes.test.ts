@@ -32,13 +32,15 @@ export function GET(_req: Request, { params }: { params: { id: string } }): Resp
 }
 `;
 
+/** `other` imports the shared module through a tsconfig `paths` alias, which tsx resolves. */
 function app(type: 'commonjs' | 'module'): Record<string, string> {
   return {
     'package.json': JSON.stringify({ type }),
-    'tsconfig.json': '{ "compilerOptions": { "strict": true } }\n',
+    'tsconfig.json':
+      '{ "compilerOptions": { "strict": true, "baseUrl": ".", "paths": { "@lib/*": ["app/_lib/*"] } } }\n',
     'app/_lib/label.ts': label,
     'app/items/[id]/endpoint.ts': endpoint('one'),
-    'app/other/[id]/endpoint.ts': endpoint('two'),
+    'app/other/[id]/endpoint.ts': endpoint('two').replace(/'\.\.\/\.\.\/_lib\/label'/g, "'@lib/label'"),
   };
 }
 
@@ -160,7 +162,10 @@ describe('integration: TypeScript route files compiled ahead, kept in node_modul
         writeFileSync(path.join(dir, 'app/items/[id]/endpoint.ts'), endpoint('changed'));
         expect(await words()).to.deep.equal(['changed', 'cached-two']);
         poison(dir);
-        writeFileSync(path.join(dir, 'tsconfig.json'), '{ "compilerOptions": { "strict": false } }\n');
+        writeFileSync(
+          path.join(dir, 'tsconfig.json'),
+          '{ "compilerOptions": { "strict": false, "baseUrl": ".", "paths": { "@lib/*": ["app/_lib/*"] } } }\n',
+        );
         expect(await words()).to.deep.equal(['changed', 'two']);
       });
 
