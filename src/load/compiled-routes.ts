@@ -10,8 +10,7 @@
  * source's, stack traces name its `.ts` lines (source maps are on, as tsx turns them on), and everything it
  * imports, packages and the app's own modules, loads as the app loads it: through tsx's hooks, which resolve
  * extensionless imports and compile the rest of the app's TypeScript, one instance of each module for the app and
- * its endpoints alike. Outside development mode, an ES module tree's route files go into bundles instead
- * (route-bundle.ts). A tree Node's type stripping loads whole (stripped-links.ts) needs no
+ * its endpoints alike. Outside development mode, a tree's route files go into bundles instead (route-bundle.ts). A tree Node's type stripping loads whole (stripped-links.ts) needs no
  * tsx: its files are compiled as stripping reads them (every import kept, `verbatimModuleSyntax`), their imports
  * resolved as stripping resolves them, and source maps turned on, where stripping keeps every line in place.
  *
@@ -32,14 +31,16 @@ import { isTypeScriptFile } from '../discover';
 import { runtime } from '../runtime';
 import { cacheKey, compileCache } from './compile-cache';
 import {
+  buildCommonJsRouteBundle,
   buildRouteBundle,
   bundledName,
-  mayBundle,
   bundlesOf,
   bundleUrl,
+  importSpecifiers,
+  mayBundle,
   MIN_BUNDLE,
-  relativeImports,
 } from './route-bundle';
+import { moduleExports, requiredExports, type ModuleExports } from './module-exports';
 import { nodeModuleHooks } from './module-hooks';
 import { isCommonJsFile } from './module-format';
 import { isRelative, resolveImport } from './resolve-import';
@@ -87,7 +88,12 @@ const resolved = new Map<string, string>();
 /** A tree's bundle of route files (route-bundle.ts): its URL, and once imported, its namespace. */
 interface Bundle {
   url: string;
+  format: Compiled['format'];
+  /** Its route files, in the order of their names in it (`bundledName`). */
+  files: readonly string[];
   namespace?: Promise<unknown>;
+  /** A CommonJS bundle's exports, once required. */
+  exports?: Record<string, unknown>;
   /** A module in it threw as it ran: its files load one by one. */
   failed?: true;
 }
@@ -159,10 +165,15 @@ export function compileRouteFiles(
     keep(entry.file, entry.url, entry.format, code, entry.source);
     current.set(entry.key, code);
   };
-  // The ES modules that may go in bundles, outside development mode; every file's source, for the import scan.
+  // The files that may go in bundles, outside development mode; every file's source, for the import scan.
   const bundled: Omit<Entry, 'key'>[] = [];
   const texts = new Map<string, string>();
+  const loaded = createRequire(path.join(root, 'noop.js')).cache;
   for (const file of chosen) {
+    const format = isCommonJsFile(file) ? 'commonjs' : 'module';
+    // Required already (the app's own `require()` of it, or an earlier mount of the tree): `require()` gives that
+    // instance again, which a bundle would not.
+    if (format === 'commonjs' && loaded[realFile(file)] !== undefined) continue;
     const url = pathToFileURL(file).href;
     if (!offered.has(url)) offered.set(url, compilation);
     else realUrls.delete(url);
@@ -170,23 +181,30 @@ export function compileRouteFiles(
     const source = readSource(file);
     if (!source) continue;
     texts.set(file, source.text);
-    const format = isCommonJsFile(file) ? 'commonjs' : 'module';
-    if (how.bundle && format === 'module' && mayBundle(source.text))
-      bundled.push({ file, url, format, source });
+    if (how.bundle && mayBundle(source.text)) bundled.push({ file, url, format, source });
     else readOrMiss(single({ file, url, format, source }));
   }
   // A route file that imports another, and that one, load as themselves (route-bundle.ts), whichever of them could
-  // be bundled; so does a tree with too few to bundle. What each relative import resolves to goes into the bundle's
-  // key: a file added or moved that an import now finds makes the bundle again.
-  const bundling = bundled.length >= MIN_BUNDLE;
-  const reals = new Map(bundling ? chosen.map((file) => [file, realFile(file)]) : []);
+  // be bundled; so do the files of a format with too few to bundle. What each relative import resolves to goes
+  // into the bundle's key: a file added or moved that an import now finds makes the bundle again.
+  const formats = (['commonjs', 'module'] as const).filter(
+    (format) => bundled.filter((entry) => entry.format === format).length >= MIN_BUNDLE,
+  );
+  const reals = new Map(formats.length > 0 ? chosen.map((file) => [file, realFile(file)]) : []);
   const routeFiles = new Set(reals.values());
   const withRoutes = new Set<string>();
   const targets = new Map<string, string | undefined>();
   const importsOf = new Map<string, string>();
+  // What a CommonJS bundle keeps outside (route-bundle.ts): the imports not relative, and the relative ones' files.
+  const externalsOf = new Map<string, string[]>();
   for (const [file, real] of reals) {
     const found: string[] = [];
-    for (const specifier of relativeImports(texts.get(file) ?? '')) {
+    const external: string[] = [];
+    for (const specifier of importSpecifiers(texts.get(file) ?? '')) {
+      if (!isRelative(specifier)) {
+        external.push(specifier);
+        continue;
+      }
       const asWritten = path.resolve(path.dirname(file), specifier);
       if (!targets.has(asWritten)) {
         const target = resolveImport(file, specifier, 'import', importsResolveBy).file;
@@ -194,34 +212,39 @@ export function compileRouteFiles(
       }
       const target = targets.get(asWritten);
       found.push(`${specifier}=${target ?? ''}`);
+      if (target !== undefined) external.push(target);
       if (target !== undefined && routeFiles.has(target)) withRoutes.add(real).add(target);
     }
     importsOf.set(file, found.join('\0'));
+    externalsOf.set(file, external);
   }
-  const alone = (entry: { file: string }) => !bundling || withRoutes.has(reals.get(entry.file)!);
+  const alone = (entry: Omit<Entry, 'key'>) =>
+    !formats.includes(entry.format) || withRoutes.has(reals.get(entry.file)!);
   for (const entry of bundled.filter(alone)) readOrMiss(single(entry));
   // Each bundle under one key: every file in it, by path, text and what its imports resolve to.
-  const bundleMisses: { entries: typeof bundled; key: string }[] = [];
+  type BundleMiss = { entries: typeof bundled; key: string; url: string };
+  const bundleMisses: BundleMiss[] = [];
   const realRoot = realFile(root);
-  const groups = bundling
-    ? bundlesOf(
-        root,
-        bundled.filter((entry) => !alone(entry)),
-      )
-    : [];
-  for (const entries of groups) {
-    if (entries.length === 0) continue;
-    const key = cacheKey(
-      entries
-        .map((entry) => `${entry.file}\0${entry.source.text}\0${importsOf.get(entry.file) ?? ''}`)
-        .join('\0'),
-      settings(root, 'module'),
+  for (const format of formats) {
+    const groups = bundlesOf(
+      root,
+      bundled.filter((entry) => entry.format === format && !alone(entry)),
     );
-    const code = cache.read(key);
-    if (code === undefined) bundleMisses.push({ entries, key });
-    else {
-      keepBundle(bundleUrl(realRoot, key), entries, code);
-      current.set(key, code);
+    for (const entries of groups) {
+      if (entries.length === 0) continue;
+      const key = cacheKey(
+        entries
+          .map((entry) => `${entry.file}\0${entry.source.text}\0${importsOf.get(entry.file) ?? ''}`)
+          .join('\0'),
+        settings(root, format),
+      );
+      const url = bundleUrl(realRoot, key, format);
+      const code = cache.read(key);
+      if (code === undefined) bundleMisses.push({ entries, key, url });
+      else {
+        keepBundle(url, format, entries, code);
+        current.set(key, code);
+      }
     }
   }
   if (misses.length === 0 && bundleMisses.length === 0) return;
@@ -236,6 +259,23 @@ export function compileRouteFiles(
     keep(miss.file, miss.url, miss.format, code, miss.source);
     current.set(miss.key, code);
   };
+  // A CommonJS bundle is built at once, as its files are required at the call; one esbuild turns down is compiled
+  // file by file, with the other files on their own.
+  for (const { entries, key, url } of bundleMisses.filter((miss) => miss.entries[0]!.format === 'commonjs')) {
+    const code = buildCommonJsRouteBundle(api, {
+      root: realRoot,
+      files: entries.map((entry) => realFile(entry.file)),
+      target,
+      tsconfigRaw,
+      external: [...new Set(entries.flatMap((entry) => externalsOf.get(entry.file) ?? []))],
+      url,
+    });
+    if (code === undefined) entries.forEach((entry) => readOrMiss(single(entry)));
+    else {
+      keepBundle(url, 'commonjs', entries, code);
+      current.set(key, code);
+    }
+  }
   const cjsMisses = misses.filter((miss) => miss.format === 'commonjs');
   if (cjsMisses.length > 0) {
     for (const [miss, code] of buildCommonJs(api, root, cjsMisses, { target, tsconfigRaw })) done(miss, code);
@@ -258,8 +298,7 @@ export function compileRouteFiles(
     compiling.push(settled);
   };
   for (const miss of misses.filter((entry) => entry.format === 'module')) track(miss.url, transform(miss));
-  for (const { entries, key } of bundleMisses) {
-    const url = bundleUrl(realRoot, key);
+  for (const { entries, key, url } of bundleMisses.filter((miss) => miss.entries[0]!.format === 'module')) {
     const building = buildRouteBundle(api, {
       root,
       url,
@@ -271,7 +310,7 @@ export function compileRouteFiles(
       isRouteFile: (file) => routeFiles.has(realFile(file)),
     }).then(
       (code) => {
-        keepBundle(url, entries, code);
+        keepBundle(url, 'module', entries, code);
         current.set(key, code);
       },
       () =>
@@ -284,27 +323,64 @@ export function compileRouteFiles(
   void Promise.all(compiling).then(() => cache.write(current));
 }
 
-function keepBundle(url: string, entries: readonly { file: string }[], code: string): void {
-  const bundle: Bundle = { url };
+function keepBundle(
+  url: string,
+  format: Compiled['format'],
+  entries: readonly { file: string }[],
+  code: string,
+): void {
+  const bundle: Bundle = { url, format, files: entries.map((entry) => entry.file) };
   entries.forEach((entry, i) => bundledFiles.set(entry.file, { bundle, name: bundledName(i) }));
   realUrls.set(url, url);
-  compiled.set(url, { format: 'module', code, mtimeMs: 0, size: 0, virtual: true });
+  // `require()` names a module by its path.
+  if (format === 'commonjs') realUrls.set(fileURLToPath(url), url);
+  compiled.set(url, { format, code, mtimeMs: 0, size: 0, virtual: true });
 }
 
 /**
- * The exports of a route file that is in the bundle, once the bundle is imported; undefined for a file that is not,
- * or where the bundle failed to load (a module in it threw as it ran): then each file loads on its own, and the one
+ * The exports of a CommonJS route file that is in a bundle, required now, as requiring the file would give them,
+ * and from then on what `require()` of the file gives too, so that an app that requires it later gets the same
+ * instance (https://nodejs.org/api/modules.html#requirecache). Undefined for a file in no such bundle, or where
+ * the bundle failed to load (a module in it threw as it ran): then each file loads on its own, and the one that
+ * throws says so under its own name.
+ */
+export function requireBundled(file: string): ModuleExports | undefined {
+  const entry = bundledFiles.get(file);
+  if (!entry || entry.bundle.failed || entry.bundle.format !== 'commonjs') return undefined;
+  const { bundle, name } = entry;
+  if (bundle.exports === undefined) {
+    const bundlePath = fileURLToPath(bundle.url);
+    const requireBundle = createRequire(bundlePath);
+    try {
+      bundle.exports = requireBundle(bundlePath) as Record<string, unknown>;
+    } catch {
+      bundle.failed = true;
+      return undefined;
+    }
+    bundle.files.forEach((routeFile, i) => {
+      const filename = realFile(routeFile);
+      const exports = bundle.exports![bundledName(i)];
+      requireBundle.cache[filename] ??= { id: filename, filename, loaded: true, exports } as NodeJS.Module;
+    });
+  }
+  return requiredExports(bundle.exports[name]);
+}
+
+/**
+ * The exports of a route file that is in a bundle, once the bundle is loaded; undefined for a file that is not, or
+ * where the bundle failed to load (a module in it threw as it ran): then each file loads on its own, and the one
  * that throws says so under its own name.
  */
-export async function importBundled(file: string): Promise<unknown> {
+export async function importBundled(file: string): Promise<ModuleExports | undefined> {
   const entry = bundledFiles.get(file);
   if (!entry || entry.bundle.failed) return undefined;
+  if (entry.bundle.format === 'commonjs') return requireBundled(file);
   const { bundle, name } = entry;
   // What the bundle imports, stripped, finds `./x.ts` for `./x.js` as the files on their own do (load-module.ts).
   if (importsResolveBy === 'strip') resolveTypeScriptSpecifiers();
   bundle.namespace ??= import(/* webpackIgnore: true */ /* @vite-ignore */ bundle.url);
   try {
-    return ((await bundle.namespace) as Record<string, unknown>)[name];
+    return moduleExports(((await bundle.namespace) as Record<string, ModuleExports>)[name]!);
   } catch {
     bundle.failed = true;
     return undefined;

@@ -73,7 +73,7 @@ async function loadTypeScript(file: string, displayPath: string): Promise<Module
   // tree's route files (route-bundle.ts), from it.
   await whenCompiled(file);
   const bundled = await importBundled(file);
-  if (bundled !== undefined) return moduleExports(bundled as ModuleExports);
+  if (bundled !== undefined) return bundled;
   const esModule = !isCommonJsFile(file);
   let stripped: unknown;
   if (esModule && !isTsxRegistered() && mayStripTypes() && linksWhenStripped(file)) {

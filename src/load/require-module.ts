@@ -25,6 +25,7 @@ import path from 'node:path';
 import { isTypeScriptFile } from '../discover';
 import { runtime } from '../runtime';
 import { assertCommonJsSyntax, hasModuleSyntax } from './commonjs-syntax';
+import { requireBundled } from './compiled-routes';
 import { EndpointLoadError, commonJsHint, typeScriptHint } from './load-error';
 import { requiredExports, type ModuleExports } from './module-exports';
 import { isCommonJsFile, isStrictlyCommonJsFile } from './module-format';
@@ -49,6 +50,9 @@ export function requireModule(file: string, displayPath: string): ModuleExports 
 /** Deno compiles TypeScript itself, and `import()`s it (load-module.ts). */
 function requireTypeScript(file: string, displayPath: string): ModuleExports | undefined {
   if (runtime.name !== 'Node' || !isCommonJsFile(file)) return undefined;
+  // From the bundle of the tree's route files, where it is in one (compiled-routes.ts).
+  const bundled = requireBundled(file);
+  if (bundled !== undefined) return bundled;
   let withTsx: boolean;
   try {
     withTsx = startTsxFrom(path.dirname(file));

@@ -1,28 +1,35 @@
 /**
- * The ES module route files of a tree in a few modules, for a start outside development mode: Node links and
- * evaluates 1,000 modules in about 400 ms, most of it per module (resolution, the hooks, compilation), and a bundle
- * of them in a few milliseconds. Up to 16 bundles, each file's picked by its path, so that a changed file makes only
- * its own bundle again. Only the route files go in, each as a module of its own inside its bundle
- * (`export * as m0 from './api/a/endpoint.ts'`): everything they import that is not a route file, the app's own
- * modules and packages alike, stays outside and loads as the app loads it, so every module the app and its
- * endpoints share keeps one instance. The bundle's URL is a file in the tree's folder, which nobody writes: its
- * packages resolve from where the route files' do, and its source map names the `.ts` files and lines.
+ * The route files of a tree in a few modules, for a start outside development mode: Node loads 1,000 modules in
+ * about 400 ms, most of it per module (resolution, the hooks, compilation), and a bundle of them in a few
+ * milliseconds. Up to 16 bundles, each file's picked by its path, so that a changed file makes only its own bundle
+ * again; ES modules and CommonJS files in bundles of their own. Only the route files go in, each as a module of its
+ * own inside its bundle (`export * as m0 from './api/a/endpoint.ts'`): everything they import that is not a route
+ * file, the app's own modules and packages alike, stays outside and loads as the app loads it, so every module the
+ * app and its endpoints share keeps one instance. The bundle's URL is a file in the tree's folder, which nobody
+ * writes: its packages resolve from where the route files' do, and its source map names the `.ts` files and lines.
  *
- * A file that reads its own place (`import.meta`, `__dirname`, `__filename`), or loads code by a name known when it
- * runs (`require()`, `import()`), is left out: in a bundle it would read the bundle's. So is a route file that
- * imports another, and the one it imports, so that both are the modules the loader imports; and every file in
- * development mode, which reloads files one by one.
+ * An ES module bundle is built asynchronously, with a plugin that keeps every import but a route file's outside. A
+ * CommonJS file is required before `mountEndpoints` returns, so its bundle is built at once, with esbuild's
+ * synchronous API, which takes no plugins: every import the files name that is not relative, and every file their
+ * relative imports resolve to, is listed as external, and a bundle that took in any other file is not used.
+ *
+ * A file that reads its own place (`import.meta`, `__dirname`, `__filename`), loads code by a name known when it
+ * runs (`require()`, `import()`), or exports the CommonJS way (`module.exports`, `exports.x =`) is left out: in a
+ * bundle it would read the bundle's. So is a route file that imports another, and the one it imports, so that both
+ * are the modules the loader imports; and every file in development mode, which reloads files one by one.
  */
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type * as esbuild from 'esbuild';
+import { isRelative } from './resolve-import';
 
 /** Fewer ES module route files than this load one by one: a bundle would save next to nothing. */
 export const MIN_BUNDLE = 20;
 /** At most this many bundles: a changed file makes its own bundle again, a sixteenth of a large tree. */
 const MAX_BUNDLES = 16;
 
-const READS_ITS_PLACE = /\bimport\.meta\b|\b__dirname\b|\b__filename\b|\brequire\s*\(|\bimport\s*\(/;
+const READS_ITS_PLACE =
+  /\bimport\.meta\b|\b__dirname\b|\b__filename\b|\brequire\s*\(|\bimport\s*\(|\bmodule\.exports\b|\bexports\s*[.[]/;
 
 /** Whether a route file's source may go in the bundle. */
 export function mayBundle(source: string): boolean {
@@ -47,11 +54,11 @@ function hashOf(text: string): number {
   return hash;
 }
 
-const RELATIVE_IMPORT = /(?:\bfrom|\bimport)\s*['"](\.\.?\/[^'"]*)['"]/g;
+const IMPORT = /(?:\bfrom|\bimport)\s*['"]([^'"]+)['"]/g;
 
-/** The relative specifiers a source imports or re-exports from, as written (a comment's may be among them). */
-export function relativeImports(source: string): string[] {
-  return [...source.matchAll(RELATIVE_IMPORT)].map((match) => match[1]!);
+/** The specifiers a source imports or re-exports from, as written (a comment's may be among them). */
+export function importSpecifiers(source: string): string[] {
+  return [...source.matchAll(IMPORT)].map((match) => match[1]!);
 }
 
 /** The name of `files[i]`'s namespace among the bundle's exports. */
@@ -111,7 +118,7 @@ export async function buildRouteBundle(api: typeof esbuild, options: BundleOptio
             // Everything but a relative import stays as written, for Node and tsx to resolve from the bundle's
             // place, the tree's folder: packages, `#` imports and tsconfig `paths` (which esbuild would otherwise
             // resolve itself, and copy the app's own modules in).
-            if (!/^\.\.?(?:\/|$)/.test(args.path)) return { path: args.path, external: true };
+            if (!isRelative(args.path)) return { path: args.path, external: true };
             const file = options.resolve(args.importer, args.path);
             if (file === undefined)
               return { errors: [{ text: `${args.path} from ${args.importer} resolves to no file` }] };
@@ -130,10 +137,75 @@ export async function buildRouteBundle(api: typeof esbuild, options: BundleOptio
   return output.text;
 }
 
+export interface CommonJsBundleOptions {
+  /** The tree's real folder, where the bundle's URL is. */
+  root: string;
+  /** The route files, by their real paths. */
+  files: readonly string[];
+  target: string;
+  tsconfigRaw: string;
+  /** Every import the files name that is not relative, and every file their relative imports resolve to. */
+  external: readonly string[];
+  url: string;
+}
+
+/**
+ * A CommonJS bundle's code, built at once: each file is required from it as it would be on its own, so the bundle
+ * exports what requiring the file exports (`__esModule` and its named exports), by the name `bundledName` gives
+ * it. Undefined where esbuild refuses a file (top-level `await`, a syntax error), or where the bundle took in a
+ * file it was not given (an import resolved otherwise than the externals say), or one that is not an ES module
+ * (esbuild would wrap it, and its exports would differ): those files are then compiled one by one.
+ */
+export function buildCommonJsRouteBundle(
+  api: typeof esbuild,
+  options: CommonJsBundleOptions,
+): string | undefined {
+  const entry = options.files
+    .map((file, i) => `exports.${bundledName(i)} = require(${JSON.stringify(file)});`)
+    .join('\n');
+  const entryName = path.basename(fileURLToPath(options.url));
+  let result: esbuild.BuildResult<{ write: false; metafile: true }>;
+  try {
+    result = api.buildSync({
+      stdin: {
+        contents: entry,
+        resolveDir: options.root,
+        sourcefile: entryName,
+        loader: 'js',
+      },
+      absWorkingDir: options.root,
+      // Where the bundle's URL is: the externals' relative paths are written from here.
+      outdir: options.root,
+      bundle: true,
+      write: false,
+      metafile: true,
+      format: 'cjs',
+      platform: 'node',
+      target: options.target,
+      sourcemap: 'inline',
+      keepNames: true,
+      tsconfigRaw: options.tsconfigRaw,
+      logLevel: 'silent',
+      packages: 'external',
+      external: [...options.external],
+    });
+  } catch {
+    return undefined;
+  }
+  const given = new Set(options.files);
+  for (const [input, { format }] of Object.entries(result.metafile.inputs)) {
+    if (input === entryName) continue;
+    if (!given.has(path.resolve(options.root, input)) || format !== 'esm') return undefined;
+  }
+  return result.outputFiles[0]?.text;
+}
+
 /**
  * The URL of a bundle: a file in the tree's (real) folder that nobody writes, named by the bundle's cache key, since
  * Node keeps a module by its URL for the life of the process.
  */
-export function bundleUrl(realRoot: string, key: string): string {
-  return pathToFileURL(path.join(realRoot, `.express-file-endpoints-routes-${key.slice(0, 16)}.mjs`)).href;
+export function bundleUrl(realRoot: string, key: string, format: 'commonjs' | 'module'): string {
+  const extension = format === 'commonjs' ? 'cjs' : 'mjs';
+  return pathToFileURL(path.join(realRoot, `.express-file-endpoints-routes-${key.slice(0, 16)}.${extension}`))
+    .href;
 }

@@ -89,6 +89,8 @@ interface Outcome {
   responses?: Array<{ status: number; body: { word: string; made: unknown; where: string; dir: string } }>;
   labelLoads?: number;
   tsxLoaded?: boolean;
+  r1Loads?: number;
+  requiredGet?: string;
   crash?: string;
 }
 
@@ -182,100 +184,146 @@ describe('integration: TypeScript route files compiled ahead, kept in node_modul
     });
   }
 
-  describe('an ES module tree of many route files: bundles of them (src/load/route-bundle.ts)', () => {
-    /** 24 endpoints as `endpoint()` writes them but without __dirname, one that hands PUT to another, one that throws. */
-    function manyRoutes(options: { throws?: boolean } = {}): Record<string, string> {
-      const files: Record<string, string> = {
-        'package.json': JSON.stringify({ type: 'module' }),
-        // A `paths` alias, which must stay an import (resolved by tsx), not a copy of the module in the bundle.
-        'tsconfig.json':
-          '{ "compilerOptions": { "strict": true, "baseUrl": ".", "paths": { "@lib/*": ["app/_lib/*"] } } }\n',
-        'app/_lib/label.ts': label,
-      };
-      for (let i = 0; i < 24; i++) {
-        files[`app/r${i}/[id]/endpoint.ts`] = endpoint(`r${i}`)
-          .replace("dir: typeof __dirname === 'string' ? __dirname : import.meta.dirname", "dir: ''")
-          .replace(i === 5 ? /'\.\.\/\.\.\/_lib\/label'/g : /^$/, "'@lib/label'");
-      }
-      // A route file that imports another: the one the loader gives the tree, not a second instance.
-      files['app/r0/forward/endpoint.ts'] = `import { GET as byId } from '../[id]/endpoint';
+  for (const type of ['module', 'commonjs'] as const)
+    describe(`a tree of many route files, "type": "${type}": bundles of them (src/load/route-bundle.ts)`, () => {
+      /**
+       * 24 endpoints as `endpoint()` writes them but without __dirname, one that hands PUT to another, one that
+       * throws; r1 counts its loads.
+       */
+      function manyRoutes(options: { throws?: boolean } = {}): Record<string, string> {
+        const files: Record<string, string> = {
+          'package.json': JSON.stringify({ type }),
+          // A `paths` alias, which must stay an import (resolved by tsx), not a copy of the module in the bundle.
+          'tsconfig.json':
+            '{ "compilerOptions": { "strict": true, "baseUrl": ".", "paths": { "@lib/*": ["app/_lib/*"] } } }\n',
+          'app/_lib/label.ts': label,
+        };
+        for (let i = 0; i < 24; i++) {
+          files[`app/r${i}/[id]/endpoint.ts`] = endpoint(`r${i}`)
+            .replace("dir: typeof __dirname === 'string' ? __dirname : import.meta.dirname", "dir: ''")
+            .replace(i === 5 ? /'\.\.\/\.\.\/_lib\/label'/g : /^$/, "'@lib/label'");
+        }
+        files['app/r1/[id]/endpoint.ts'] +=
+          '(globalThis as { r1Loads?: number }).r1Loads = ((globalThis as { r1Loads?: number }).r1Loads ?? 0) + 1;\n';
+        // A route file that imports another: the one the loader gives the tree, not a second instance.
+        files['app/r0/forward/endpoint.ts'] = `import { GET as byId } from '../[id]/endpoint';
 (globalThis as { forwardLoads?: number }).forwardLoads = 1;
 export function GET(request: Request): Response {
   return byId(request, { params: { id: 'forward' } });
 }
 `;
-      if (options.throws)
-        files['app/broken/endpoint.ts'] = "throw new Error('broken at load');\nexport function GET() {}\n";
-      return files;
-    }
-    const paths = ['/r0/a', '/r23/b', '/r0/forward', '/r5/c'];
+        if (options.throws)
+          files['app/broken/endpoint.ts'] = "throw new Error('broken at load');\nexport function GET() {}\n";
+        return files;
+      }
+      const paths = ['/r0/a', '/r23/b', '/r0/forward', '/r5/c'];
 
-    it('loads from the bundle: .ts lines, one instance of the shared module, the cache served on the next start', async function () {
-      if (Number(process.versions.node.split('.')[0]) < 24) this.skip();
-      const dir = writeApp(manyRoutes(), { tsx: true });
-      const first = await start(dir, paths);
-      expect(first.responses!.map((r) => [r.status, r.body.word, r.body.made])).to.deep.equal([
-        [200, 'r0', { text: 'a', tone: 'plain' }],
-        [200, 'r23', { text: 'b', tone: 'plain' }],
-        [200, 'r0', { text: 'forward', tone: 'plain' }],
-        [200, 'r5', { text: 'c', tone: 'plain' }],
-      ]);
-      expect(first.labelLoads).to.equal(1);
-      expect(first.responses![1]!.body.where).to.match(/r23\/\[id\]\/endpoint\.ts:6:\d+\)?$/);
-      // One bundle of the 23 others, and the two that import each other, each on its own.
-      const file = cacheFile(dir)!;
-      const entries = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
-      expect(Object.keys(entries).length).to.equal(3);
-      expect(Object.values(entries).filter((code) => /word: "r1"[^]*word: "r23"/.test(code))).to.have.length(
-        1,
-      );
-      const poisoned = Object.entries(entries).map(([key, code]) => [
-        key,
-        code.replace(/word: "(r\d+)"/g, 'word: "cached-$1"'),
-      ]);
-      writeFileSync(file, JSON.stringify(Object.fromEntries(poisoned)));
-      const second = await start(dir, paths);
-      expect(second.responses!.map((r) => r.body.word)).to.deep.equal([
-        'cached-r0',
-        'cached-r23',
-        'cached-r0',
-        'cached-r5',
-      ]);
-      // A file changed: its bundle is made again, with it; the files on their own are still the cache's.
-      writeFileSync(
-        path.join(dir, 'app/r23/[id]/endpoint.ts'),
-        endpoint('changed').replace(/dir: .*\)? \}\);/, "dir: '' });"),
-      );
-      const third = await start(dir, [...paths, '/r1/c']);
-      expect(third.responses!.map((r) => r.body.word)).to.deep.equal([
-        'cached-r0',
-        'changed',
-        'cached-r0',
-        'r5',
-        'r1',
-      ]);
-    });
+      it('loads from the bundle: .ts lines, one instance of the shared module, the cache served on the next start', async function () {
+        if (Number(process.versions.node.split('.')[0]) < 24) this.skip();
+        const dir = writeApp(manyRoutes(), { tsx: true });
+        const first = await start(dir, paths);
+        expect(first.responses!.map((r) => [r.status, r.body.word, r.body.made])).to.deep.equal([
+          [200, 'r0', { text: 'a', tone: 'plain' }],
+          [200, 'r23', { text: 'b', tone: 'plain' }],
+          [200, 'r0', { text: 'forward', tone: 'plain' }],
+          [200, 'r5', { text: 'c', tone: 'plain' }],
+        ]);
+        expect(first.labelLoads).to.equal(1);
+        expect(first.responses![1]!.body.where).to.match(/r23\/\[id\]\/endpoint\.ts:6:\d+\)?$/);
+        // One bundle of the 23 others, and the two that import each other, each on its own.
+        const file = cacheFile(dir)!;
+        const entries = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
+        expect(Object.keys(entries).length).to.equal(3);
+        expect(
+          Object.values(entries).filter((code) => /word: "r1"[^]*word: "r23"/.test(code)),
+        ).to.have.length(1);
+        const poisoned = Object.entries(entries).map(([key, code]) => [
+          key,
+          code.replace(/word: "(r\d+)"/g, 'word: "cached-$1"'),
+        ]);
+        writeFileSync(file, JSON.stringify(Object.fromEntries(poisoned)));
+        const second = await start(dir, paths);
+        expect(second.responses!.map((r) => r.body.word)).to.deep.equal([
+          'cached-r0',
+          'cached-r23',
+          'cached-r0',
+          'cached-r5',
+        ]);
+        // A file changed: its bundle is made again, with it; the files on their own are still the cache's.
+        writeFileSync(
+          path.join(dir, 'app/r23/[id]/endpoint.ts'),
+          endpoint('changed').replace(/dir: .*\)? \}\);/, "dir: '' });"),
+        );
+        const third = await start(dir, [...paths, '/r1/c']);
+        expect(third.responses!.map((r) => r.body.word)).to.deep.equal([
+          'cached-r0',
+          'changed',
+          'cached-r0',
+          'r5',
+          'r1',
+        ]);
+      });
 
-    it('in development mode, which reloads files one by one, each file is compiled on its own', async function () {
-      if (Number(process.versions.node.split('.')[0]) < 24) this.skip();
-      const dir = writeApp(manyRoutes(), { tsx: true });
-      const outcome = await start(dir, paths, { COMPILED_APP_DEV: '1' });
-      expect(outcome.responses!.map((r) => r.status)).to.deep.equal([200, 200, 200, 200]);
-      expect(outcome.labelLoads).to.equal(1);
-      const entries = Object.values(
-        JSON.parse(readFileSync(cacheFile(dir)!, 'utf8')) as Record<string, string>,
-      );
-      expect(entries.length, 'an entry per route file').to.equal(25);
-    });
+      if (type === 'commonjs') {
+        it('an app that requires an endpoint file itself gets the module the mount loaded from the bundle', async function () {
+          if (Number(process.versions.node.split('.')[0]) < 24) this.skip();
+          const dir = writeApp(manyRoutes(), { tsx: true });
+          for (let start_ = 0; start_ < 2; start_++) {
+            const outcome = await start(dir, ['/r1/a'], { COMPILED_APP_REQUIRE: 'r1/[id]/endpoint.ts' });
+            expect(outcome.responses!.map((r) => r.body.word)).to.deep.equal(['r1']);
+            expect(
+              [outcome.requiredGet, outcome.r1Loads],
+              'its GET, and how many times it ran',
+            ).to.deep.equal(['function', 1]);
+          }
+        });
 
-    it('a route file that throws as it loads: each file loads on its own, and that one fails under its own name', async function () {
-      if (Number(process.versions.node.split('.')[0]) < 24) this.skip();
-      const dir = writeApp(manyRoutes({ throws: true }), { tsx: true });
-      const outcome = await start(dir, paths).catch((error: Error) => ({ crash: error.message }));
-      expect(JSON.stringify(outcome)).to.match(/broken[\\/]+endpoint\.ts/);
-      expect(JSON.stringify(outcome)).to.include('broken at load');
+        it('a bundle esbuild turns down (top-level await, which CommonJS cannot express): its files compiled one by one', async function () {
+          if (Number(process.versions.node.split('.')[0]) < 24) this.skip();
+          const dir = writeApp(
+            {
+              ...manyRoutes(),
+              'app/waits/endpoint.ts':
+                "await Promise.resolve();\nexport function GET(): Response {\n  return Response.json({ word: 'waits' });\n}\n",
+            },
+            { tsx: true },
+          );
+          const outcome = await start(dir, [...paths, '/waits']);
+          expect(outcome.responses!.map((r) => [r.status, r.body.word])).to.deep.equal([
+            [200, 'r0'],
+            [200, 'r23'],
+            [200, 'r0'],
+            [200, 'r5'],
+            [200, 'waits'],
+          ]);
+          expect(outcome.labelLoads).to.equal(1);
+          const entries = Object.values(
+            JSON.parse(readFileSync(cacheFile(dir)!, 'utf8')) as Record<string, string>,
+          );
+          expect(entries.length, 'an entry per route file esbuild compiles').to.equal(25);
+        });
+      }
+
+      it('in development mode, which reloads files one by one, each file is compiled on its own', async function () {
+        if (Number(process.versions.node.split('.')[0]) < 24) this.skip();
+        const dir = writeApp(manyRoutes(), { tsx: true });
+        const outcome = await start(dir, paths, { COMPILED_APP_DEV: '1' });
+        expect(outcome.responses!.map((r) => r.status)).to.deep.equal([200, 200, 200, 200]);
+        expect(outcome.labelLoads).to.equal(1);
+        const entries = Object.values(
+          JSON.parse(readFileSync(cacheFile(dir)!, 'utf8')) as Record<string, string>,
+        );
+        expect(entries.length, 'an entry per route file').to.equal(25);
+      });
+
+      it('a route file that throws as it loads: each file loads on its own, and that one fails under its own name', async function () {
+        if (Number(process.versions.node.split('.')[0]) < 24) this.skip();
+        const dir = writeApp(manyRoutes({ throws: true }), { tsx: true });
+        const outcome = await start(dir, paths).catch((error: Error) => ({ crash: error.message }));
+        expect(JSON.stringify(outcome)).to.match(/broken[\\/]+endpoint\.ts/);
+        expect(JSON.stringify(outcome)).to.include('broken at load');
+      });
     });
-  });
 
   describe('an ES module tree Node strips whole, without tsx', () => {
     const paths = ['/items/a', '/other/b', '/kinds'];

@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { bundlesOf, mayBundle, relativeImports } from '../../src/load/route-bundle';
+import { bundlesOf, importSpecifiers, mayBundle } from '../../src/load/route-bundle';
 
 const ROOT = '/app/app';
 const filesOf = (names: readonly string[]) => names.map((name) => ({ file: `${ROOT}/${name}/endpoint.ts` }));
@@ -38,7 +38,7 @@ describe('route bundles', () => {
     );
   });
 
-  it("leaves out a file that reads its own place or loads code by a name known when it runs, and finds a file's relative imports", () => {
+  it('leaves out a file that reads its own place or loads code by a name known when it runs, and finds what a file imports', () => {
     expect(
       mayBundle("import { label } from '../_lib/label';\nexport const GET = () => new Response(label());"),
     ).to.equal(true);
@@ -47,12 +47,14 @@ describe('route bundles', () => {
       'export const where = __dirname;',
       "const config = require('../config');",
       "export const GET = async () => (await import('../lazy')).GET();",
+      'module.exports = { GET() {} };',
+      'exports.GET = () => {};',
     ])
       expect(mayBundle(source), source).to.equal(false);
     expect(
-      relativeImports(
+      importSpecifiers(
         "import {\n  a,\n  b,\n} from '../lib/a';\nimport '../setup';\nexport * from \"./more\";\nimport x from 'zod';",
       ),
-    ).to.deep.equal(['../lib/a', '../setup', './more']);
+    ).to.deep.equal(['../lib/a', '../setup', './more', 'zod']);
   });
 });
