@@ -225,8 +225,6 @@ class Mount implements DevLoopHost {
   #expressMiddlewareIn: string[] = [];
   /** Development mode's watching and reloading, when it is on. */
   readonly #devLoop: DevLoop | undefined;
-  /** In development mode, which reloads route files one by one: they are not bundled (src/load/route-bundle.ts). */
-  readonly #inDevelopment: boolean;
   /** `.ready`: resolves once every module is loaded; rejects on a module that fails to load. */
   readonly ready: Promise<void>;
   /**
@@ -249,7 +247,6 @@ class Mount implements DevLoopHost {
     this.#tree = this.#build?.tree ?? discoverTree(options.dir ?? 'app');
     // Development mode reports an invalid tree on an error page instead (src/dev).
     const dev = this.#build ? undefined : resolveDevOptions(options.dev, this.#tree.root);
-    this.#inDevelopment = dev !== undefined;
     if (!dev && !this.#build) assertValidTree(this.#tree);
     if (dev && dev.inspector !== false) {
       this.#inspector = createInspector(dev.inspector, {
@@ -379,9 +376,14 @@ class Mount implements DevLoopHost {
 
   /**
    * Loads every module, confirms the exports static reading could not see, builds the router. The
-   * tree as loaded becomes what `.openapi()` describes; the caller swaps the router in.
+   * tree as loaded becomes what `.openapi()` describes; the caller swaps the router in. `reloaded`: the files
+   * development mode loads again, the others' modules being those it loaded before.
    */
-  async compile(tree: DiscoveredTree, load: (file: RouteFile) => Promise<ModuleExports>): Promise<Compiled> {
+  async compile(
+    tree: DiscoveredTree,
+    load: (file: RouteFile) => Promise<ModuleExports>,
+    reloaded?: ReadonlySet<string>,
+  ): Promise<Compiled> {
     const { settings } = this;
     const modules = new Map<RouteFile, ModuleExports>();
     // JavaScript first: the first CommonJS TypeScript file registers tsx's require hook, which would compile an
@@ -396,8 +398,8 @@ class Mount implements DevLoopHost {
     if (!this.#build)
       compileRouteFiles(
         tree.root,
-        typescript.map((f) => f.file),
-        { bundle: !this.#inDevelopment },
+        typescript.map((f) => f.file).filter((file) => !reloaded || reloaded.has(file)),
+        { reloading: reloaded !== undefined },
       );
     loading.push(...typescript.map(async (file) => modules.set(file, await load(file))));
     await Promise.all(loading);

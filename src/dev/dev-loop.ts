@@ -54,7 +54,9 @@ export function startDevLoop(tree: DiscoveredTree, dev: ResolvedDevOptions, host
   const graph = createImportGraph(root);
   let lastReport = '';
 
-  const build = async (current: DiscoveredTree, reloaded: readonly string[]): Promise<void> => {
+  /** `stale`, on a reload: what it loads again; the first build loads everything. */
+  const build = async (current: DiscoveredTree, stale?: ReadonlySet<string>): Promise<void> => {
+    const reloaded = [...(stale ?? [])].filter((file) => isCodeFile(file) && existsSync(file));
     const started = performance.now();
     const problems: DevProblem[] = validateTree(current).map(fromValidation);
     if (problems.length === 0) {
@@ -69,7 +71,7 @@ export function startDevLoop(tree: DiscoveredTree, dev: ResolvedDevOptions, host
         return standInModule(file, current, [entry.problem]);
       };
       try {
-        const { router, loaded } = await host.compile(current, load);
+        const { router, loaded } = await host.compile(current, load, stale);
         host.swap(router);
         updateRoutes(host.routes, loaded);
       } catch (error) {
@@ -127,13 +129,10 @@ export function startDevLoop(tree: DiscoveredTree, dev: ResolvedDevOptions, host
       current = { root, files: [] };
       dev.logger.error(`express-file-endpoints (dev): ${String(error)}`);
     }
-    await build(
-      current,
-      [...stale].filter((file) => isCodeFile(file) && existsSync(file)),
-    );
+    await build(current, stale);
   };
 
-  let queue = build(tree, []);
+  let queue = build(tree);
   const ready = queue.catch((error: unknown) =>
     dev.logger.error(`express-file-endpoints (dev): ${String(error)}`),
   );

@@ -20,7 +20,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'es-module-lexer';
 import { isCodeFile, walkFiles } from '../discover';
-import { isRelative, resolveImport } from '../load';
+import { filesOfBundle, isRelative, resolveImport } from '../load';
 
 const REQUIRE_CALL = /\brequire\s*\(\s*(['"])([^'"\n]+)\1\s*\)/g;
 const ANY_IMPORT = /\b(?:from|import|require)\s*\(?\s*(['"])([^'"\n]+)\1/g;
@@ -83,7 +83,10 @@ export function createImportGraph(root: string): ImportGraph {
       for (const [from, imports] of importsOf) for (const to of imports) link(from, to);
       const cache = (Module as unknown as { _cache: Record<string, CachedModule | undefined> })._cache;
       for (const [from, mod] of Object.entries(cache)) {
-        for (const child of mod?.children ?? []) if (child.filename) link(from, child.filename);
+        // What a bundle of route files required, each of them may have (src/load/route-bundle.ts).
+        const importers = filesOfBundle(from) ?? [from];
+        for (const child of mod?.children ?? [])
+          if (child.filename) for (const importer of importers) link(importer, child.filename);
       }
       const result = new Set<string>();
       const queue = [...files];

@@ -10,16 +10,18 @@
  * source's, stack traces name its `.ts` lines (source maps are on, as tsx turns them on), and everything it
  * imports, packages and the app's own modules, loads as the app loads it: through tsx's hooks, which resolve
  * extensionless imports and compile the rest of the app's TypeScript, one instance of each module for the app and
- * its endpoints alike. Outside development mode, a tree's route files go into bundles instead (route-bundle.ts). A tree Node's type stripping loads whole (stripped-links.ts) needs no
- * tsx: its files are compiled as stripping reads them (every import kept, `verbatimModuleSyntax`), their imports
- * resolved as stripping resolves them, and source maps turned on, where stripping keeps every line in place.
+ * its endpoints alike. At a start, a tree's route files go into bundles instead (route-bundle.ts); those
+ * development mode loads again after a save are compiled each on its own. A tree Node's type stripping loads whole
+ * (stripped-links.ts) needs no tsx: its files are compiled as stripping reads them (every import kept,
+ * `verbatimModuleSyntax`), their imports resolved as stripping resolves them, and source maps turned on, where
+ * stripping keeps every line in place.
  *
  * Only where that holds: on Node, with tsx's hooks running in-thread (tsx-loader.ts) unless the tree strips,
  * esbuild found (the app's own, else the one tsx installs), and a tsconfig the library can read. A CommonJS file
- * is compiled before `mountEndpoints` returns (one synchronous batch on a miss), since it is required at the call;
- * an ES module is compiled asynchronously, each file imported as soon as its code is there. Where a file cannot be compiled
- * (a syntax error, top-level `await` in CommonJS), it loads the usual way, and tsx reports what is wrong with it
- * as it always did. Under tsx's CommonJS hook (`--require tsx/cjs`, `--import tsx`), which compiles every file
+ * is compiled before `mountEndpoints` returns (synchronously on a miss), since it is required at the call; an ES
+ * module is compiled asynchronously, each file imported as soon as its code is there. Where a file cannot be
+ * compiled (a syntax error, top-level `await` in CommonJS), it loads the usual way, and tsx reports what is wrong
+ * with it as it always did. Under tsx's CommonJS hook (`--require tsx/cjs`, `--import tsx`), which compiles every file
  * `require()` loads itself, CommonJS files are left to it.
  */
 import { readFileSync, realpathSync, statSync } from 'node:fs';
@@ -99,15 +101,21 @@ interface Bundle {
 }
 /** A route file in a bundle, by path -> that bundle, and the name of the file's namespace in it. */
 const bundledFiles = new Map<string, { bundle: Bundle; name: string }>();
+/** A CommonJS bundle's path, as `require.cache` names it -> its route files. */
+const commonJsBundles = new Map<string, readonly string[]>();
+/** A tree's cache entries this process uses, by the tree's folder: what its cache file keeps. */
+const inUse = new Map<string, Map<string, string>>();
 
 /**
  * Compiles the TypeScript among the tree's route files ahead, or reads them from the cache; does nothing where the
- * fast way does not apply (see above). Never throws: a file it does not compile loads as before.
+ * fast way does not apply (see above). Never throws: a file it does not compile loads as before. `reloading`:
+ * development mode loads these files again, each on its own (a file of a bundle too), the rest of the tree being
+ * loaded already; the cache then keeps what the tree's first compilation used as well.
  */
 export function compileRouteFiles(
   root: string,
   files: readonly string[],
-  how: { bundle: boolean } = { bundle: false },
+  how: { reloading: boolean } = { reloading: false },
 ): void {
   resolved.clear(); // files come and go between the compilations of development mode
   if (runtime.name !== 'Node' || runnerRequire || !requireSharesModules || !hasModuleHooks()) return;
@@ -149,7 +157,8 @@ export function compileRouteFiles(
     JSON.stringify([compiler.version, process.versions.node.split('.')[0], format, file, options]);
   const tsconfigRaw = JSON.stringify({ compilerOptions: options });
   // What the cache keeps after this start: the tree's entries as they are now, no older ones.
-  const current = new Map<string, string>();
+  const current = (how.reloading && inUse.get(root)) || new Map<string, string>();
+  inUse.set(root, current);
 
   compilation++;
   type Entry = { file: string; url: string; format: Compiled['format']; source: Source; key: string };
@@ -165,7 +174,7 @@ export function compileRouteFiles(
     keep(entry.file, entry.url, entry.format, code, entry.source);
     current.set(entry.key, code);
   };
-  // The files that may go in bundles, outside development mode; every file's source, for the import scan.
+  // The files that may go in bundles, unless reloading; every file's source, for the import scan.
   const bundled: Omit<Entry, 'key'>[] = [];
   const texts = new Map<string, string>();
   const loaded = createRequire(path.join(root, 'noop.js')).cache;
@@ -181,7 +190,7 @@ export function compileRouteFiles(
     const source = readSource(file);
     if (!source) continue;
     texts.set(file, source.text);
-    if (how.bundle && mayBundle(source.text)) bundled.push({ file, url, format, source });
+    if (!how.reloading && mayBundle(source.text)) bundled.push({ file, url, format, source });
     else readOrMiss(single({ file, url, format, source }));
   }
   // A route file that imports another, and that one, load as themselves (route-bundle.ts), whichever of them could
@@ -332,9 +341,20 @@ function keepBundle(
   const bundle: Bundle = { url, format, files: entries.map((entry) => entry.file) };
   entries.forEach((entry, i) => bundledFiles.set(entry.file, { bundle, name: bundledName(i) }));
   realUrls.set(url, url);
-  // `require()` names a module by its path.
-  if (format === 'commonjs') realUrls.set(fileURLToPath(url), url);
+  if (format === 'commonjs') {
+    // `require()` names a module by its path.
+    realUrls.set(fileURLToPath(url), url);
+    commonJsBundles.set(fileURLToPath(url), bundle.files);
+  }
   compiled.set(url, { format, code, mtimeMs: 0, size: 0, virtual: true });
+}
+
+/**
+ * The route files of the CommonJS bundle `filename` names (`require.cache` keeps it beside its files): what it
+ * requires, they do. Undefined for any other file.
+ */
+export function filesOfBundle(filename: string): readonly string[] | undefined {
+  return commonJsBundles.get(filename);
 }
 
 /**

@@ -91,6 +91,8 @@ interface Outcome {
   tsxLoaded?: boolean;
   r1Loads?: number;
   requiredGet?: string;
+  afterEdits?: Outcome['responses'];
+  reloaded?: string[][];
   crash?: string;
 }
 
@@ -304,16 +306,56 @@ export function GET(request: Request): Response {
         });
       }
 
-      it('in development mode, which reloads files one by one, each file is compiled on its own', async function () {
+      it('in development mode: loads from the bundles; a save reloads the changed file, and a changed module its importers, each on its own', async function () {
         if (Number(process.versions.node.split('.')[0]) < 24) this.skip();
         const dir = writeApp(manyRoutes(), { tsx: true });
-        const outcome = await start(dir, paths, { COMPILED_APP_DEV: '1' });
-        expect(outcome.responses!.map((r) => r.status)).to.deep.equal([200, 200, 200, 200]);
-        expect(outcome.labelLoads).to.equal(1);
+        const outcome = await start(dir, ['/r0/a', '/r23/b', '/r5/c', '/r1/d'], {
+          COMPILED_APP_DEV: '1',
+          COMPILED_APP_EDITS: JSON.stringify([
+            ['r23/[id]/endpoint.ts', endpoint('changed').replace(/dir: .*\)? \}\);/, "dir: '' });")],
+            ['_lib/label.ts', label.replace("Plain = 'plain'", "Plain = 'loud'")],
+          ]),
+        });
+        expect(outcome.responses!.map((r) => [r.status, r.body.word])).to.deep.equal([
+          [200, 'r0'],
+          [200, 'r23'],
+          [200, 'r5'],
+          [200, 'r1'],
+        ]);
         const entries = Object.values(
           JSON.parse(readFileSync(cacheFile(dir)!, 'utf8')) as Record<string, string>,
         );
-        expect(entries.length, 'an entry per route file').to.equal(25);
+        expect(
+          entries.filter((code) => /word: "r1"[^]*word: "r23"/.test(code)),
+          'the bundle the start loaded',
+        ).to.have.length(1);
+        // The first build reports too, having reloaded nothing.
+        const [first, own, importers] = outcome.reloaded!;
+        expect(first).to.deep.equal([]);
+        expect(own).to.deep.equal(['r23/[id]/endpoint.ts']);
+        expect(importers).to.include.members([
+          '_lib/label.ts',
+          'r1/[id]/endpoint.ts',
+          'r0/forward/endpoint.ts',
+        ]);
+        // r5 imports the module through a tsconfig `paths` alias, which only what require() recorded resolves: the
+        // bundle's record stands for each of its files.
+        if (type === 'commonjs') expect(importers).to.include('r5/[id]/endpoint.ts');
+        const after = outcome.afterEdits!.map((r) => [
+          r.status,
+          r.body.word,
+          (r.body.made as { tone: string }).tone,
+        ]);
+        expect(after.filter((_, i) => type === 'commonjs' || i !== 2)).to.deep.equal(
+          [
+            [200, 'r0', 'loud'],
+            [200, 'changed', 'loud'],
+            [200, 'r5', 'loud'],
+            [200, 'r1', 'loud'],
+          ].filter((_, i) => type === 'commonjs' || i !== 2),
+        );
+        // r1 ran twice: at the start, from its bundle, and once reloaded on its own.
+        expect(outcome.r1Loads).to.equal(2);
       });
 
       it('a route file that throws as it loads: each file loads on its own, and that one fails under its own name', async function () {
