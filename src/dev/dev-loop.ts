@@ -63,7 +63,7 @@ export function startDevLoop(tree: DiscoveredTree, dev: ResolvedDevOptions, host
       const load = async (file: RouteFile): Promise<ModuleExports> => {
         let entry = modules.get(file.file);
         if (!entry) {
-          entry = await loadForDev(file, graph.dependenciesOf(file.file));
+          entry = await loadForDev(file, () => graph.dependenciesOf(file.file));
           modules.set(file.file, entry);
         }
         if ('exports' in entry) return entry.exports;
@@ -136,6 +136,8 @@ export function startDevLoop(tree: DiscoveredTree, dev: ResolvedDevOptions, host
   const ready = queue.catch((error: unknown) =>
     dev.logger.error(`express-file-endpoints (dev): ${String(error)}`),
   );
+  // Who imports whom is first needed at a save: read once the tree serves, off the way to `.ready`.
+  void ready.then(() => setTimeout(() => graph.read(), 0).unref());
   const watcher = watchTree(
     root,
     dev.debounce,
@@ -160,11 +162,12 @@ export function startDevLoop(tree: DiscoveredTree, dev: ResolvedDevOptions, host
   };
 }
 
-async function loadForDev(file: RouteFile, dependencies: readonly string[]): Promise<Loaded> {
+/** `dependencies`: what the file imports, the file first, asked only when it fails to load. */
+async function loadForDev(file: RouteFile, dependencies: () => readonly string[]): Promise<Loaded> {
   try {
     return { exports: await loadModule(file.file, file.displayPath) };
   } catch (error) {
-    return { problem: problemOfLoadError(error, file, dependencies) };
+    return { problem: problemOfLoadError(error, file, dependencies()) };
   }
 }
 
