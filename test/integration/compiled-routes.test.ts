@@ -220,6 +220,58 @@ export function GET(request: Request): Response {
       }
       const paths = ['/r0/a', '/r23/b', '/r0/forward', '/r5/c'];
 
+      it('bundles the TypeScript that needs compiling: an enum, a namespace, a parameter property, a decorator, JSON and folder imports', async function () {
+        if (Number(process.versions.node.split('.')[0]) < 24) this.skip();
+        const dir = writeApp(
+          {
+            ...manyRoutes(),
+            'app/_lib/words.json': '{ "word": "from json" }\n',
+            'app/_lib/folder/index.ts': "export const folder: string = 'from a folder';\n",
+            'app/r2/[id]/endpoint.ts': `import words from '../../_lib/words.json';
+import { folder } from '../../_lib/folder';
+
+enum Tone { Loud = 'loud' }
+namespace Greeting {
+  export const hello = 'hello';
+}
+function tagged(value: unknown, context: ClassDecoratorContext): void {
+  void value;
+  (globalThis as { decorated?: string }).decorated = String(context.name);
+}
+@tagged
+class Store {
+  constructor(private readonly name: string) {}
+  get label(): string {
+    return this.name;
+  }
+}
+
+export function GET(): Response {
+  const made = [words.word, folder, Tone.Loud, Greeting.hello, new Store('store').label];
+  return Response.json({ word: 'r2', made, where: '', dir: (globalThis as { decorated?: string }).decorated });
+}
+`,
+          },
+          { tsx: true },
+        );
+        const outcome = await start(dir, ['/r2/a', '/r3/b']);
+        expect(outcome.responses!.map((r) => [r.status, r.body.word, r.body.made, r.body.dir])).to.deep.equal(
+          [
+            [200, 'r2', ['from json', 'from a folder', 'loud', 'hello', 'store'], 'Store'],
+            [200, 'r3', { text: 'b', tone: 'plain' }, ''],
+          ],
+        );
+        // One bundle of the 23 others, r2 among them, and the two that import each other, each on its own.
+        const entries = Object.values(
+          JSON.parse(readFileSync(cacheFile(dir)!, 'utf8')) as Record<string, string>,
+        );
+        expect(entries).to.have.length(3);
+        expect(entries.filter((code) => code.includes('from a folder'))).to.have.length(0);
+        expect(
+          entries.filter((code) => /word: "r2"[^]*word: "r3"|word: "r3"[^]*word: "r2"/.test(code)),
+        ).to.have.length(1);
+      });
+
       it('loads from the bundle: .ts lines, one instance of the shared module, the cache served on the next start', async function () {
         if (Number(process.versions.node.split('.')[0]) < 24) this.skip();
         const dir = writeApp(manyRoutes(), { tsx: true });
