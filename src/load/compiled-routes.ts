@@ -177,12 +177,15 @@ export function compileRouteFiles(
   // The files that may go in bundles, unless reloading; every file's source, for the import scan.
   const bundled: Omit<Entry, 'key'>[] = [];
   const texts = new Map<string, string>();
-  const loaded = createRequire(path.join(root, 'noop.js')).cache;
+  const required = createRequire(path.join(root, 'noop.js')).cache;
   for (const file of chosen) {
     const format = isCommonJsFile(file) ? 'commonjs' : 'module';
-    // Required already (the app's own `require()` of it, or an earlier mount of the tree): `require()` gives that
-    // instance again, which a bundle would not.
-    if (format === 'commonjs' && loaded[realFile(file)] !== undefined) continue;
+    // Loaded already, from a bundle or required (the app's own `require()` of it, or the mount of a tree it is
+    // in, this one or one whose folder holds it): loading it again gives that instance, which another bundle
+    // would not. Development mode's reload loads a file again on purpose, dropped from require.cache first.
+    const inBundle = bundledFiles.get(file)?.bundle;
+    if (!how.reloading && (inBundle?.namespace !== undefined || inBundle?.exports !== undefined)) continue;
+    if (format === 'commonjs' && required[realFile(file)] !== undefined) continue;
     const url = pathToFileURL(file).href;
     if (!offered.has(url)) offered.set(url, compilation);
     else realUrls.delete(url);

@@ -90,6 +90,7 @@ interface Outcome {
   labelLoads?: number;
   tsxLoaded?: boolean;
   r1Loads?: number;
+  adminLoads?: number;
   requiredGet?: string;
   afterEdits?: Outcome['responses'];
   reloaded?: string[][];
@@ -219,6 +220,27 @@ export function GET(request: Request): Response {
         return files;
       }
       const paths = ['/r0/a', '/r23/b', '/r0/forward', '/r5/c'];
+
+      it('a folder of the tree mounted as a tree of its own too: its files keep the modules the first mount loaded', async function () {
+        if (Number(process.versions.node.split('.')[0]) < 24) this.skip();
+        const files = manyRoutes();
+        for (let i = 0; i < 24; i++)
+          files[`app/admin/a${i}/[id]/endpoint.ts`] = files[`app/r${i}/[id]/endpoint.ts`]!.replace(
+            /word: 'r\d+'/,
+            `word: 'a${i}'`,
+          )
+            .replaceAll("'../../_lib/label'", "'../../../_lib/label'")
+            .concat(
+              '(globalThis as { adminLoads?: number }).adminLoads = ((globalThis as { adminLoads?: number }).adminLoads ?? 0) + 1;\n',
+            );
+        const dir = writeApp(files, { tsx: true });
+        const outcome = await start(dir, ['/admin/a3/x'], { COMPILED_APP_ALSO: 'admin:/a3/y' });
+        expect(outcome.responses!.map((r) => [r.status, r.body.word, r.body.made])).to.deep.equal([
+          [200, 'a3', { text: 'x', tone: 'plain' }],
+          [200, 'a3', { text: 'y', tone: 'plain' }],
+        ]);
+        expect(outcome.adminLoads, 'each of the 24 modules of the folder ran once').to.equal(24);
+      });
 
       it('bundles the TypeScript that needs compiling: an enum, a namespace, a parameter property, a decorator, JSON and folder imports', async function () {
         if (Number(process.versions.node.split('.')[0]) < 24) this.skip();
