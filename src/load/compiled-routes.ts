@@ -312,7 +312,7 @@ export function compileRouteFiles(
   for (const miss of misses.filter((entry) => entry.format === 'module')) track(miss.url, transform(miss));
   for (const { entries, key, url } of bundleMisses.filter((miss) => miss.entries[0]!.format === 'module')) {
     const building = buildRouteBundle(api, {
-      root,
+      root: realRoot,
       url,
       files: entries.map((entry) => entry.file),
       target,

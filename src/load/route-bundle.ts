@@ -67,19 +67,45 @@ export function bundledName(index: number): string {
   return `m${index}`;
 }
 
-export interface BundleOptions {
+/** What either kind of bundle is built for. */
+interface BundleTarget {
+  /** The tree's real folder, where the bundle's URL is. */
   root: string;
-  files: readonly string[];
   target: string;
   tsconfigRaw: string;
+  /** The bundle's URL (`bundleUrl`). */
+  url: string;
+}
+
+/** The options both kinds of bundle are built with: `entry` as the bundle's module, in the tree's folder. */
+function bundleOptions(options: BundleTarget, entry: string) {
+  return {
+    stdin: {
+      contents: entry,
+      resolveDir: options.root,
+      sourcefile: path.basename(fileURLToPath(options.url)),
+      loader: 'js',
+    },
+    absWorkingDir: options.root,
+    bundle: true,
+    write: false,
+    platform: 'node',
+    target: options.target,
+    sourcemap: 'inline',
+    keepNames: true,
+    tsconfigRaw: options.tsconfigRaw,
+    logLevel: 'silent',
+  } satisfies esbuild.BuildOptions;
+}
+
+export interface BundleOptions extends BundleTarget {
+  files: readonly string[];
   /** A relative import of a route file: the file it loads, by the rules of what loads the tree, if any. */
   resolve(importer: string, specifier: string): string | undefined;
   /** A file's real path, as Node loads it. */
   realFile(file: string): string;
   /** Whether a file is one of the tree's route files. */
   isRouteFile(file: string): boolean;
-  /** The bundle's URL (`bundleUrl`). */
-  url: string;
 }
 
 /**
@@ -93,22 +119,8 @@ export async function buildRouteBundle(api: typeof esbuild, options: BundleOptio
     .map((file, i) => `export * as ${bundledName(i)} from ${JSON.stringify(file)};`)
     .join('\n');
   const result = await api.build({
-    stdin: {
-      contents: entry,
-      resolveDir: options.root,
-      sourcefile: path.basename(options.url),
-      loader: 'js',
-    },
-    absWorkingDir: options.root,
-    bundle: true,
-    write: false,
+    ...bundleOptions(options, entry),
     format: 'esm',
-    platform: 'node',
-    target: options.target,
-    sourcemap: 'inline',
-    keepNames: true,
-    tsconfigRaw: options.tsconfigRaw,
-    logLevel: 'silent',
     plugins: [
       {
         name: 'route-files-only',
@@ -138,16 +150,11 @@ export async function buildRouteBundle(api: typeof esbuild, options: BundleOptio
   return output.text;
 }
 
-export interface CommonJsBundleOptions {
-  /** The tree's real folder, where the bundle's URL is. */
-  root: string;
+export interface CommonJsBundleOptions extends BundleTarget {
   /** The route files, by their real paths. */
   files: readonly string[];
-  target: string;
-  tsconfigRaw: string;
   /** Every import the files name that is not relative, and every file their relative imports resolve to. */
   external: readonly string[];
-  url: string;
 }
 
 /**
@@ -164,29 +171,15 @@ export function buildCommonJsRouteBundle(
   const entry = options.files
     .map((file, i) => `exports.${bundledName(i)} = require(${JSON.stringify(file)});`)
     .join('\n');
-  const entryName = path.basename(fileURLToPath(options.url));
+  const shared = bundleOptions(options, entry);
   let result: esbuild.BuildResult<{ write: false; metafile: true }>;
   try {
     result = api.buildSync({
-      stdin: {
-        contents: entry,
-        resolveDir: options.root,
-        sourcefile: entryName,
-        loader: 'js',
-      },
-      absWorkingDir: options.root,
+      ...shared,
       // Where the bundle's URL is: the externals' relative paths are written from here.
       outdir: options.root,
-      bundle: true,
-      write: false,
       metafile: true,
       format: 'cjs',
-      platform: 'node',
-      target: options.target,
-      sourcemap: 'inline',
-      keepNames: true,
-      tsconfigRaw: options.tsconfigRaw,
-      logLevel: 'silent',
       packages: 'external',
       external: [...options.external],
     });
@@ -195,7 +188,7 @@ export function buildCommonJsRouteBundle(
   }
   const given = new Set(options.files);
   for (const [input, { format }] of Object.entries(result.metafile.inputs)) {
-    if (input === entryName) continue;
+    if (input === shared.stdin.sourcefile) continue;
     if (!given.has(path.resolve(options.root, input)) || format !== 'esm') return undefined;
   }
   return result.outputFiles[0]?.text;
