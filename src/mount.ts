@@ -376,13 +376,13 @@ class Mount implements DevLoopHost {
 
   /**
    * Loads every module, confirms the exports static reading could not see, builds the router. The
-   * tree as loaded becomes what `.openapi()` describes; the caller swaps the router in. `reloaded`: the files
-   * development mode loads again, the others' modules being those it loaded before.
+   * tree as loaded becomes what `.openapi()` describes; the caller swaps the router in. `loadsAgain`: the files
+   * development mode's reload loads afresh, the others' modules being those it loaded before.
    */
   async compile(
     tree: DiscoveredTree,
     load: (file: RouteFile) => Promise<ModuleExports>,
-    reloaded?: ReadonlySet<string>,
+    loadsAgain?: ReadonlySet<string>,
   ): Promise<Compiled> {
     const { settings } = this;
     const modules = new Map<RouteFile, ModuleExports>();
@@ -398,8 +398,8 @@ class Mount implements DevLoopHost {
     if (!this.#build)
       compileRouteFiles(
         tree.root,
-        typescript.map((f) => f.file).filter((file) => !reloaded || reloaded.has(file)),
-        { reloading: reloaded !== undefined },
+        typescript.map((f) => f.file).filter((file) => !loadsAgain || loadsAgain.has(file)),
+        { reloading: loadsAgain !== undefined },
       );
     loading.push(...typescript.map(async (file) => modules.set(file, await load(file))));
     await Promise.all(loading);

@@ -52,11 +52,18 @@ export function startDevLoop(tree: DiscoveredTree, dev: ResolvedDevOptions, host
   // Loaded modules by file; a reload drops the stale ones, so everything else is reused as is.
   const modules = new Map<string, Loaded>();
   const graph = createImportGraph(root);
+  /** Whether a build has loaded the tree, or begun to. */
+  let loading = false;
   let lastReport = '';
 
-  /** `stale`, on a reload: what it loads again; the first build loads everything. */
-  const build = async (current: DiscoveredTree, stale?: ReadonlySet<string>): Promise<void> => {
-    const reloaded = [...(stale ?? [])].filter((file) => isCodeFile(file) && existsSync(file));
+  /** `stale`, on a reload: what changed, and what imports it. */
+  const build = async (current: DiscoveredTree, stale: ReadonlySet<string> = new Set()): Promise<void> => {
+    const reloaded = [...stale].filter((file) => isCodeFile(file) && existsSync(file));
+    // What this build loads: every file it holds no module of; all of them until a build has loaded any, which
+    // is a start like any other (a tree invalid at first loads nothing).
+    const loadsAgain = loading
+      ? new Set(current.files.map((file) => file.file).filter((file) => !modules.has(file)))
+      : undefined;
     const started = performance.now();
     const problems: DevProblem[] = validateTree(current).map(fromValidation);
     if (problems.length === 0) {
@@ -71,7 +78,8 @@ export function startDevLoop(tree: DiscoveredTree, dev: ResolvedDevOptions, host
         return standInModule(file, current, [entry.problem]);
       };
       try {
-        const { router, loaded } = await host.compile(current, load, stale);
+        loading = true;
+        const { router, loaded } = await host.compile(current, load, loadsAgain);
         host.swap(router);
         updateRoutes(host.routes, loaded);
       } catch (error) {

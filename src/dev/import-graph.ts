@@ -55,27 +55,28 @@ function sourceFiles(folder: string): string[] {
 }
 
 export function createImportGraph(root: string): ImportGraph {
-  let read: Map<string, string[]> | undefined;
+  /** Each file's imports, once the tree is read. */
+  let scanned: Map<string, string[]> | undefined;
   const inTree = (file: string) => file.startsWith(root + path.sep);
   const scan = (file: string) => {
     const imports = scanImports(file);
-    if (imports) read!.set(file, imports);
-    else read!.delete(file);
+    if (imports) scanned!.set(file, imports);
+    else scanned!.delete(file);
   };
-  /** Every file's imports, the tree read the first time they are asked for. */
-  const imports = (): Map<string, string[]> => {
-    if (read) return read;
-    read = new Map();
+  /** Each file's imports, the tree read the first time they are asked for. */
+  const allImports = (): Map<string, string[]> => {
+    if (scanned) return scanned;
+    scanned = new Map();
     for (const file of sourceFiles(root)) scan(file);
-    return read;
+    return scanned;
   };
 
   return {
-    read: () => void imports(),
+    read: () => void allImports(),
     update(paths) {
       // Read for the first time: as it is now, these files included.
-      if (!read) return void imports();
-      const importsOf = read;
+      if (!scanned) return void allImports();
+      const importsOf = scanned;
       for (const changed of paths) {
         for (const known of [...importsOf.keys()]) {
           if (known.startsWith(changed + path.sep)) scan(known); // a removed or renamed folder
@@ -89,7 +90,7 @@ export function createImportGraph(root: string): ImportGraph {
       }
     },
     withImporters(files) {
-      const importsOf = imports();
+      const importsOf = allImports();
       const importers = new Map<string, Set<string>>();
       const link = (from: string, to: string) => {
         if (!inTree(from) || !inTree(to)) return;
@@ -101,9 +102,9 @@ export function createImportGraph(root: string): ImportGraph {
       const cache = (Module as unknown as { _cache: Record<string, CachedModule | undefined> })._cache;
       for (const [from, mod] of Object.entries(cache)) {
         // What a bundle of route files required, each of them may have (src/load/route-bundle.ts).
-        const importers = filesOfBundle(from) ?? [from];
+        const requirers = filesOfBundle(from) ?? [from];
         for (const child of mod?.children ?? [])
-          if (child.filename) for (const importer of importers) link(importer, child.filename);
+          if (child.filename) for (const requirer of requirers) link(requirer, child.filename);
       }
       const result = new Set<string>();
       const queue = [...files];
@@ -116,7 +117,7 @@ export function createImportGraph(root: string): ImportGraph {
       return result;
     },
     dependenciesOf(file) {
-      const importsOf = imports();
+      const importsOf = allImports();
       const seen = new Set<string>();
       const queue = [file];
       while (queue.length > 0) {

@@ -12,9 +12,10 @@
  * The hook runs in-thread (`module.registerHooks`, Node 22.15+ and every later version), as tsx's
  * own hooks do, and reads the version map directly.
  */
+import { realpathSync } from 'node:fs';
 import Module from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { installRouteFileHook } from '../load';
+import { forgetBundled, installRouteFileHook } from '../load';
 
 const PARAM = 'express-file-endpoints-v';
 
@@ -44,9 +45,21 @@ const ModuleApi = Module as unknown as ModuleHooksApi;
 export function invalidateModules(files: Iterable<string>): void {
   installHook();
   generation++;
+  // A route file loaded from a bundle loads on its own from now on (src/load/compiled-routes.ts).
+  forgetBundled(files);
   for (const file of files) {
     delete ModuleApi._cache[file];
+    // require.cache names a module by its real path: a tree under a symlink (macOS's /var) has two.
+    delete ModuleApi._cache[realPath(file)];
     versions.set(pathToFileURL(file).href, generation);
+  }
+}
+
+function realPath(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return file;
   }
 }
 

@@ -13,10 +13,10 @@ import type { Router } from '../router';
 /**
  * mount.ts's compile step, handed to the dev loop so src/dev never imports mount.ts: loads every
  * module through `load`, validates the tree as loaded, and builds its table with the mount's settings.
- * `reloaded`, on a reload: the files loaded again (the others' modules are those loaded before).
+ * `loadsAgain`, on a reload: the files `load` loads afresh (it hands back the others' modules as loaded before).
  */
 export type CompileTree = (
   tree: DiscoveredTree,
   load: (file: RouteFile) => Promise<ModuleExports>,
-  reloaded?: ReadonlySet<string>,
+  loadsAgain?: ReadonlySet<string>,
 ) => Promise<{ router: Router<CompiledRoute>; loaded: DiscoveredTree }>;

@@ -16,7 +16,7 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /** Raised when what the compiler writes changes shape: every entry of an older library is then a miss. */
-const FORMAT_VERSION = '1';
+const FORMAT_VERSION = '2';
 
 export interface CompileCache {
   read(key: string): string | undefined;

@@ -87,24 +87,29 @@ let importsResolveBy: 'tsx' | 'strip' = 'tsx';
 let keepsSymlinks: boolean | undefined;
 /** A compiled file's relative import target (absolute, as written) -> the URL it resolves to, or '' for none. */
 const resolved = new Map<string, string>();
-/** A tree's bundle of route files (route-bundle.ts): its URL, and once imported, its namespace. */
+/**
+ * A tree's bundle of route files (route-bundle.ts), from when it is planned: its URL, its code once built, and once
+ * loaded, its namespace (an ES module's) or its exports (a CommonJS one's).
+ */
 interface Bundle {
   url: string;
   format: Compiled['format'];
-  /** Its route files, in the order of their names in it (`bundledName`). */
+  /** The route files in it. */
   files: readonly string[];
   namespace?: Promise<unknown>;
-  /** A CommonJS bundle's exports, once required. */
   exports?: Record<string, unknown>;
-  /** A module in it threw as it ran: its files load one by one. */
+  /** It was not built, or an ES module in it threw as it ran: its files load one by one. */
   failed?: true;
 }
 /** A route file in a bundle, by path -> that bundle, and the name of the file's namespace in it. */
 const bundledFiles = new Map<string, { bundle: Bundle; name: string }>();
 /** A CommonJS bundle's path, as `require.cache` names it -> its route files. */
 const commonJsBundles = new Map<string, readonly string[]>();
-/** A tree's cache entries this process uses, by the tree's folder: what its cache file keeps. */
-const inUse = new Map<string, Map<string, string>>();
+/**
+ * A tree's cache entries this process uses, by the tree's folder: what its cache file keeps; and the key of each
+ * file's own entry among them.
+ */
+const inUse = new Map<string, { entries: Map<string, string>; keyOfFile: Map<string, string> }>();
 
 /**
  * Compiles the TypeScript among the tree's route files ahead, or reads them from the cache; does nothing where the
@@ -156,9 +161,18 @@ export function compileRouteFiles(
   const settings = (file: string, format: Compiled['format']) =>
     JSON.stringify([compiler.version, process.versions.node.split('.')[0], format, file, options]);
   const tsconfigRaw = JSON.stringify({ compilerOptions: options });
-  // What the cache keeps after this start: the tree's entries as they are now, no older ones.
-  const current = (how.reloading && inUse.get(root)) || new Map<string, string>();
-  inUse.set(root, current);
+  // What the cache keeps after this start: the tree's entries as they are now, no older ones. A reload adds its
+  // files' entries to the start's, each in place of the file's entry before.
+  const used = (how.reloading && inUse.get(root)) || { entries: new Map(), keyOfFile: new Map() };
+  inUse.set(root, used);
+  const current = used.entries;
+  const keepFile = (entry: Entry, code: string) => {
+    keep(entry.file, entry.url, entry.format, code, entry.source);
+    const before = used.keyOfFile.get(entry.file);
+    if (before !== undefined && before !== entry.key) current.delete(before);
+    used.keyOfFile.set(entry.file, entry.key);
+    current.set(entry.key, code);
+  };
 
   compilation++;
   type Entry = { file: string; url: string; format: Compiled['format']; source: Source; key: string };
@@ -171,20 +185,19 @@ export function compileRouteFiles(
   const readOrMiss = (entry: Entry) => {
     const code = cache.read(entry.key);
     if (code === undefined) return void misses.push(entry);
-    keep(entry.file, entry.url, entry.format, code, entry.source);
-    current.set(entry.key, code);
+    keepFile(entry, code);
   };
   // The files that may go in bundles, unless reloading; every file's source, for the import scan.
-  const bundled: Omit<Entry, 'key'>[] = [];
+  const bundleable: Omit<Entry, 'key'>[] = [];
   const texts = new Map<string, string>();
   const required = createRequire(path.join(root, 'noop.js')).cache;
   for (const file of chosen) {
     const format = isCommonJsFile(file) ? 'commonjs' : 'module';
-    // Loaded already, from a bundle or required (the app's own `require()` of it, or the mount of a tree it is
-    // in, this one or one whose folder holds it): loading it again gives that instance, which another bundle
-    // would not. Development mode's reload loads a file again on purpose, dropped from require.cache first.
-    const inBundle = bundledFiles.get(file)?.bundle;
-    if (!how.reloading && (inBundle?.namespace !== undefined || inBundle?.exports !== undefined)) continue;
+    // In a bundle already (an earlier mount of a tree it is in, this one or one whose folder holds it), or
+    // required (the app's own `require()` of it): loading it again gives that instance, which another bundle
+    // would not. Development mode's reload loads a file again on purpose, forgotten first (forgetBundled).
+    const earlier = bundledFiles.get(file);
+    if (!how.reloading && earlier !== undefined && !earlier.bundle.failed) continue;
     if (format === 'commonjs' && required[realFile(file)] !== undefined) continue;
     const url = pathToFileURL(file).href;
     if (!offered.has(url)) offered.set(url, compilation);
@@ -193,14 +206,14 @@ export function compileRouteFiles(
     const source = readSource(file);
     if (!source) continue;
     texts.set(file, source.text);
-    if (!how.reloading && mayBundle(source.text)) bundled.push({ file, url, format, source });
+    if (!how.reloading && mayBundle(source.text)) bundleable.push({ file, url, format, source });
     else readOrMiss(single({ file, url, format, source }));
   }
   // A route file that imports another, and that one, load as themselves (route-bundle.ts), whichever of them could
   // be bundled; so do the files of a format with too few to bundle. What each relative import resolves to goes
   // into the bundle's key: a file added or moved that an import now finds makes the bundle again.
   const formats = (['commonjs', 'module'] as const).filter(
-    (format) => bundled.filter((entry) => entry.format === format).length >= MIN_BUNDLE,
+    (format) => bundleable.filter((entry) => entry.format === format).length >= MIN_BUNDLE,
   );
   const reals = new Map(formats.length > 0 ? chosen.map((file) => [file, realFile(file)]) : []);
   const routeFiles = new Set(reals.values());
@@ -232,15 +245,15 @@ export function compileRouteFiles(
   }
   const alone = (entry: Omit<Entry, 'key'>) =>
     !formats.includes(entry.format) || withRoutes.has(reals.get(entry.file)!);
-  for (const entry of bundled.filter(alone)) readOrMiss(single(entry));
+  for (const entry of bundleable.filter(alone)) readOrMiss(single(entry));
   // Each bundle under one key: every file in it, by path, text and what its imports resolve to.
-  type BundleMiss = { entries: typeof bundled; key: string; url: string };
+  type BundleMiss = { entries: typeof bundleable; key: string; url: string };
   const bundleMisses: BundleMiss[] = [];
   const realRoot = realFile(root);
   for (const format of formats) {
     const groups = bundlesOf(
       root,
-      bundled.filter((entry) => entry.format === format && !alone(entry)),
+      bundleable.filter((entry) => entry.format === format && !alone(entry)),
     );
     for (const entries of groups) {
       if (entries.length === 0) continue;
@@ -248,14 +261,17 @@ export function compileRouteFiles(
         entries
           .map((entry) => `${entry.file}\0${entry.source.text}\0${importsOf.get(entry.file) ?? ''}`)
           .join('\0'),
-        settings(root, format),
+        // Its code names the files it imports from the tree's real folder.
+        settings(realRoot, format),
       );
       const url = bundleUrl(realRoot, key, format);
-      const code = cache.read(key);
-      if (code === undefined) bundleMisses.push({ entries, key, url });
+      const cached = cache.read(key);
+      if (cached === undefined) bundleMisses.push({ entries, key, url });
       else {
-        keepBundle(url, format, entries, code);
-        current.set(key, code);
+        const { code, left } = leftOut(cached);
+        planBundle(url, format, entries, left, code);
+        entries.forEach((entry, i) => left.has(i) && readOrMiss(single(entry)));
+        current.set(key, cached);
       }
     }
   }
@@ -267,30 +283,28 @@ export function compileRouteFiles(
     return;
   }
   const target = `node${process.versions.node}`;
-  const done = (miss: Entry, code: string) => {
-    keep(miss.file, miss.url, miss.format, code, miss.source);
-    current.set(miss.key, code);
-  };
-  // A CommonJS bundle is built at once, as its files are required at the call; one esbuild turns down is compiled
-  // file by file, with the other files on their own.
+  // A CommonJS bundle is built at once, as its files are required at the call; a file esbuild turns down is
+  // compiled on its own, with the other files alone.
   for (const { entries, key, url } of bundleMisses.filter((miss) => miss.entries[0]!.format === 'commonjs')) {
-    const code = buildCommonJsRouteBundle(api, {
+    const built = buildCommonJsRouteBundle(api, {
       root: realRoot,
-      files: entries.map((entry) => realFile(entry.file)),
+      files: entries.map((entry) => entry.file),
+      realFile,
       target,
       tsconfigRaw,
       external: [...new Set(entries.flatMap((entry) => externalsOf.get(entry.file) ?? []))],
       url,
     });
-    if (code === undefined) entries.forEach((entry) => readOrMiss(single(entry)));
-    else {
-      keepBundle(url, 'commonjs', entries, code);
-      current.set(key, code);
-    }
+    const left = new Set(built ? built.left : entries.keys());
+    entries.forEach((entry, i) => left.has(i) && readOrMiss(single(entry)));
+    if (built === undefined) continue;
+    planBundle(url, 'commonjs', entries, left, built.code);
+    current.set(key, withLeftOut(built.code, left));
   }
   const cjsMisses = misses.filter((miss) => miss.format === 'commonjs');
   if (cjsMisses.length > 0) {
-    for (const [miss, code] of buildCommonJs(api, root, cjsMisses, { target, tsconfigRaw })) done(miss, code);
+    for (const [miss, code] of buildCommonJs(api, root, cjsMisses, { target, tsconfigRaw }))
+      keepFile(miss, code);
   }
   const transform = (miss: Entry): Promise<void> =>
     api
@@ -300,7 +314,7 @@ export function compileRouteFiles(
         sourcefile: path.basename(miss.file),
       })
       .then(
-        (result) => done(miss, result.code),
+        (result) => keepFile(miss, result.code),
         () => {}, // left to tsx, which says what is wrong
       );
   const compiling: Promise<void>[] = [];
@@ -311,6 +325,8 @@ export function compileRouteFiles(
   };
   for (const miss of misses.filter((entry) => entry.format === 'module')) track(miss.url, transform(miss));
   for (const { entries, key, url } of bundleMisses.filter((miss) => miss.entries[0]!.format === 'module')) {
+    // Built while the tree loads: a mount made meanwhile finds its files in it.
+    planBundle(url, 'module', entries);
     const building = buildRouteBundle(api, {
       root: realRoot,
       url,
@@ -322,12 +338,15 @@ export function compileRouteFiles(
       isRouteFile: (file) => routeFiles.has(realFile(file)),
     }).then(
       (code) => {
-        keepBundle(url, 'module', entries, code);
+        bundleCode(url, 'module', code);
         current.set(key, code);
       },
-      () =>
+      () => {
         // A file esbuild refuses, or an import it cannot follow: each file on its own, as without a bundle.
-        Promise.all(entries.map((entry) => transform(single(entry)))).then(() => {}),
+        const bundle = bundledFiles.get(entries[0]!.file)?.bundle;
+        if (bundle) bundle.failed = true;
+        return Promise.all(entries.map((entry) => transform(single(entry)))).then(() => {});
+      },
     );
     for (const entry of entries) track(entry.url, building);
   }
@@ -335,21 +354,47 @@ export function compileRouteFiles(
   void Promise.all(compiling).then(() => cache.write(current));
 }
 
-function keepBundle(
+/**
+ * Makes `entries` the files of the bundle at `url`, but those whose index is in `left` (left out of it), each by the
+ * name of its index, with its code when it is there.
+ */
+function planBundle(
   url: string,
   format: Compiled['format'],
   entries: readonly { file: string }[],
-  code: string,
+  left: ReadonlySet<number> = new Set(),
+  code?: string,
 ): void {
-  const bundle: Bundle = { url, format, files: entries.map((entry) => entry.file) };
-  entries.forEach((entry, i) => bundledFiles.set(entry.file, { bundle, name: bundledName(i) }));
+  const files = entries.map((entry) => entry.file).filter((_, i) => !left.has(i));
+  const bundle: Bundle = { url, format, files };
+  entries.forEach(
+    (entry, i) => left.has(i) || bundledFiles.set(entry.file, { bundle, name: bundledName(i) }),
+  );
   realUrls.set(url, url);
   if (format === 'commonjs') {
     // `require()` names a module by its path.
     realUrls.set(fileURLToPath(url), url);
-    commonJsBundles.set(fileURLToPath(url), bundle.files);
+    commonJsBundles.set(fileURLToPath(url), files);
   }
+  if (code !== undefined) bundleCode(url, format, code);
+}
+
+function bundleCode(url: string, format: Compiled['format'], code: string): void {
   compiled.set(url, { format, code, mtimeMs: 0, size: 0, virtual: true });
+}
+
+/** A cached CommonJS bundle's first line names the files left out of it (route-bundle.ts), by index. */
+const LEFT_OUT = '// left out: ';
+
+function withLeftOut(code: string, left: ReadonlySet<number>): string {
+  return left.size === 0 ? code : `${LEFT_OUT}${[...left].join(' ')}\n${code}`;
+}
+
+function leftOut(cached: string): { code: string; left: Set<number> } {
+  if (!cached.startsWith(LEFT_OUT)) return { code: cached, left: new Set() };
+  const end = cached.indexOf('\n');
+  const left = new Set(cached.slice(LEFT_OUT.length, end).split(' ').map(Number));
+  return { code: cached.slice(end + 1), left };
 }
 
 /**
@@ -361,40 +406,56 @@ export function filesOfBundle(filename: string): readonly string[] | undefined {
 }
 
 /**
- * The exports of a CommonJS route file that is in a bundle, required now, as requiring the file would give them,
- * and from then on what `require()` of the file gives too, so that an app that requires it later gets the same
- * instance (https://nodejs.org/api/modules.html#requirecache). Undefined for a file in no such bundle, or where
- * the bundle failed to load (a module in it threw as it ran): then each file loads on its own, and the one that
- * throws says so under its own name.
+ * Development mode loads these files again: from now on each on its own, and a CommonJS one not from
+ * `require.cache`, where its bundle's exports were kept under its real path.
+ */
+export function forgetBundled(files: Iterable<string>): void {
+  for (const file of files) {
+    if (bundledFiles.delete(file)) delete createRequire(file).cache[realFile(file)];
+  }
+}
+
+/**
+ * The exports of a CommonJS route file that is in a bundle, required now, as requiring the file would give them
+ * (the bundle runs the file when first asked for it), and, unless the file was required already, what `require()`
+ * of it gives from then on, so that an app that requires it later gets the same instance
+ * (https://nodejs.org/api/modules.html#requirecache).
+ * Undefined for a file in no such bundle, or one that threw as it ran: then it loads on its own, and says so under
+ * its own name.
  */
 export function requireBundled(file: string): ModuleExports | undefined {
   const entry = bundledFiles.get(file);
   if (!entry || entry.bundle.failed || entry.bundle.format !== 'commonjs') return undefined;
   const { bundle, name } = entry;
-  if (bundle.exports === undefined) {
-    const bundlePath = fileURLToPath(bundle.url);
-    const requireBundle = createRequire(bundlePath);
-    try {
-      bundle.exports = requireBundle(bundlePath) as Record<string, unknown>;
-    } catch {
-      bundle.failed = true;
-      return undefined;
-    }
-    bundle.files.forEach((routeFile, i) => {
-      const filename = realFile(routeFile);
-      const exports = bundle.exports![bundledName(i)];
-      requireBundle.cache[filename] ??= { id: filename, filename, loaded: true, exports } as NodeJS.Module;
-    });
+  const bundlePath = fileURLToPath(bundle.url);
+  const requireBundle = createRequire(bundlePath);
+  let exports: unknown;
+  try {
+    bundle.exports ??= requireBundle(bundlePath) as Record<string, unknown>;
+    exports = bundle.exports[name];
+  } catch {
+    bundledFiles.delete(file);
+    return undefined;
   }
-  return requiredExports(bundle.exports[name]);
+  const filename = realFile(file);
+  requireBundle.cache[filename] ??= {
+    id: filename,
+    filename,
+    loaded: true,
+    exports,
+    children: [],
+    paths: [],
+  } as unknown as NodeJS.Module;
+  return requiredExports(exports);
 }
 
 /**
- * The exports of a route file that is in a bundle, once the bundle is loaded; undefined for a file that is not, or
- * where the bundle failed to load (a module in it threw as it ran): then each file loads on its own, and the one
- * that throws says so under its own name.
+ * The exports of a route file that is in a bundle: an ES module's once its bundle is imported, a CommonJS one's
+ * required (requireBundled). Undefined for a file in none, or where the bundle failed to build or to load (a
+ * module in it threw as it ran): then each file loads on its own, and the one that throws says so under its own
+ * name.
  */
-export async function importBundled(file: string): Promise<ModuleExports | undefined> {
+export async function loadBundled(file: string): Promise<ModuleExports | undefined> {
   const entry = bundledFiles.get(file);
   if (!entry || entry.bundle.failed) return undefined;
   if (entry.bundle.format === 'commonjs') return requireBundled(file);

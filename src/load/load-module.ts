@@ -37,7 +37,7 @@ import { pathToFileURL } from 'node:url';
 import { isTypeScriptFile } from '../discover';
 import { runtime } from '../runtime';
 import { assertCommonJsSyntax } from './commonjs-syntax';
-import { importBundled, whenCompiled } from './compiled-routes';
+import { loadBundled, whenCompiled } from './compiled-routes';
 import { moduleExports, requiredExports, type ModuleExports } from './module-exports';
 import { EndpointLoadError, commonJsHint, runnerHint, typeScriptHint } from './load-error';
 import { isCommonJsFile, isStrictlyCommonJsFile } from './module-format';
@@ -72,7 +72,7 @@ async function loadTypeScript(file: string, displayPath: string): Promise<Module
   // A route file compiled ahead (compiled-routes.ts) is imported once its code is there; one in the bundle of the
   // tree's route files (route-bundle.ts), from it.
   await whenCompiled(file);
-  const bundled = await importBundled(file);
+  const bundled = await loadBundled(file);
   if (bundled !== undefined) return bundled;
   const esModule = !isCommonJsFile(file);
   let stripped: unknown;

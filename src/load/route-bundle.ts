@@ -1,20 +1,22 @@
 /**
  * The route files of a tree in a few modules, for a start (development mode's too): Node loads 1,000 modules in
  * about 400 ms, most of it per module (resolution, the hooks, compilation), and a bundle of them in a few
- * milliseconds. Up to 16 bundles, each file's picked by its path, so that a changed file makes only its own bundle
- * again; ES modules and CommonJS files in bundles of their own. Only the route files go in, each as a module of its
- * own inside its bundle (`export * as m0 from './api/a/endpoint.ts'`): everything they import that is not a route
- * file, the app's own modules and packages alike, stays outside and loads as the app loads it, so every module the
- * app and its endpoints share keeps one instance. The bundle's URL is a file in the tree's folder, which nobody
- * writes: its packages resolve from where the route files' do, and its source map names the `.ts` files and lines.
+ * milliseconds. Up to 16 bundles of each module format, each file's picked by its path, so that a changed file
+ * makes only its own bundle again. Only the route files go in, each as a module of its own inside its bundle
+ * (`export * as m0 from './api/a/endpoint.ts'`): everything they import that is not a route file, the app's own
+ * modules and packages alike, stays outside and loads as the app loads it, so every module the app and its
+ * endpoints share keeps one instance. The bundle's URL is a file in the tree's folder, which nobody writes: its
+ * packages resolve from where the route files' do, and its source map names the `.ts` files and lines.
  *
- * An ES module bundle is built asynchronously, with a plugin that keeps every import but a route file's outside. A
- * CommonJS file is required before `mountEndpoints` returns, so its bundle is built at once, with esbuild's
- * synchronous API, which takes no plugins: every import the files name that is not relative, and every file their
- * relative imports resolve to, is listed as external, and a bundle that took in any other file is not used.
+ * An ES module bundle is built asynchronously, with a plugin that keeps every import but a route file's outside,
+ * and runs its files as it is imported. A CommonJS file is required before `mountEndpoints` returns (outside
+ * development mode), so its bundle is built at once, with esbuild's synchronous API, which takes no plugins: every
+ * import the files name that is not relative, and every file their relative imports resolve to, is listed as
+ * external, and a file that took in any other file is left out of the bundle. Each of its files runs when it is
+ * first asked for, as a file required on its own does.
  *
  * A file that reads its own place (`import.meta`, `__dirname`, `__filename`), loads code by a name known when it
- * runs (`require()`, `import()`), or exports the CommonJS way (`module.exports`, `exports.x =`) is left out: in a
+ * runs (`require`, `import()`), or exports the CommonJS way (`module.exports`, `exports.x =`) is left out: in a
  * bundle it would read the bundle's. So is a route file that imports another, and the one it imports, so that both
  * are the modules the loader imports. A file development mode loads again after a save loads on its own
  * (compiled-routes.ts).
@@ -24,17 +26,17 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type * as esbuild from 'esbuild';
 import { isRelative } from './resolve-import';
 
-/** Fewer ES module route files than this load one by one: a bundle would save next to nothing. */
+/** Fewer route files of a module format than this load one by one: a bundle would save next to nothing. */
 export const MIN_BUNDLE = 20;
-/** At most this many bundles: a changed file makes its own bundle again, a sixteenth of a large tree. */
+/** At most this many bundles of a format: a changed file makes its own bundle again, a sixteenth of a large tree. */
 const MAX_BUNDLES = 16;
 
-const READS_ITS_PLACE =
-  /\bimport\.meta\b|\b__dirname\b|\b__filename\b|\brequire\s*\(|\bimport\s*\(|\bmodule\.exports\b|\bexports\s*[.[]/;
+const STAYS_ALONE =
+  /\bimport\.meta\b|\b__dirname\b|\b__filename\b|\brequire\b|\bimport\s*\(|\bmodule\.exports\b|\bexports\s*[.[]/;
 
 /** Whether a route file's source may go in the bundle. */
 export function mayBundle(source: string): boolean {
-  return !READS_ITS_PLACE.test(source);
+  return !STAYS_ALONE.test(source);
 }
 
 /**
@@ -151,47 +153,93 @@ export async function buildRouteBundle(api: typeof esbuild, options: BundleOptio
 }
 
 export interface CommonJsBundleOptions extends BundleTarget {
-  /** The route files, by their real paths. */
   files: readonly string[];
+  /** A file's real path, as Node loads it. */
+  realFile(file: string): string;
   /** Every import the files name that is not relative, and every file their relative imports resolve to. */
   external: readonly string[];
 }
 
+/** Defines a bundle's export that runs its file when first read (`load` throws again on a read after a throw). */
+const LAZILY = `const lazily = (name, load) => {
+  let value;
+  Object.defineProperty(exports, name, { enumerable: true, get: () => (value ??= load()) });
+};
+`;
+
 /**
- * A CommonJS bundle's code, built at once: each file is required from it as it would be on its own, so the bundle
- * exports what requiring the file exports (`__esModule` and its named exports), by the name `bundledName` gives
- * it. Undefined where esbuild refuses a file (top-level `await`, a syntax error), or where the bundle took in a
- * file it was not given (an import resolved otherwise than the externals say), or one that is not an ES module
- * (esbuild would wrap it, and its exports would differ): those files are then compiled one by one.
+ * A CommonJS bundle's code, built at once: each file is required from it as it would be on its own, when its
+ * export is first read, so the bundle exports what requiring the file exports (`__esModule` and its named exports),
+ * by the name `bundledName` gives its index in `files`. A file esbuild refuses (top-level `await`, a syntax
+ * error), one that is not an ES module (esbuild would wrap it, and its exports would differ), and one whose imports
+ * took another file into the bundle (resolved otherwise than the externals say) are left out, by index, and the
+ * rest built again; undefined where none is left.
  */
 export function buildCommonJsRouteBundle(
   api: typeof esbuild,
   options: CommonJsBundleOptions,
-): string | undefined {
-  const entry = options.files
-    .map((file, i) => `exports.${bundledName(i)} = require(${JSON.stringify(file)});`)
-    .join('\n');
-  const shared = bundleOptions(options, entry);
-  let result: esbuild.BuildResult<{ write: false; metafile: true }>;
-  try {
-    result = api.buildSync({
-      ...shared,
-      // Where the bundle's URL is: the externals' relative paths are written from here.
-      outdir: options.root,
-      metafile: true,
-      format: 'cjs',
-      packages: 'external',
-      external: [...options.external],
-    });
-  } catch {
-    return undefined;
+): { code: string; left: number[] } | undefined {
+  const reals = options.files.map((file) => options.realFile(file));
+  const left = new Set<number>();
+  // Each attempt leaves out at least one more file, or gives up.
+  while (left.size < reals.length) {
+    const kept = reals.flatMap((file, i) => (left.has(i) ? [] : [{ file, i }]));
+    const entry =
+      LAZILY +
+      kept
+        .map(
+          ({ file, i }) =>
+            `lazily(${JSON.stringify(bundledName(i))}, () => require(${JSON.stringify(file)}));`,
+        )
+        .join('\n');
+    const shared = bundleOptions(options, entry);
+    let refused: Set<string>;
+    try {
+      const result = api.buildSync({
+        ...shared,
+        // Where the bundle's URL is: the externals' relative paths are written from here.
+        outdir: options.root,
+        metafile: true,
+        format: 'cjs',
+        packages: 'external',
+        external: [...options.external],
+      });
+      refused = refusedInputs(result.metafile, new Set(kept.map(({ file }) => file)), options.root);
+      if (refused.size === 0) return { code: result.outputFiles[0]!.text, left: [...left] };
+    } catch (error) {
+      refused = new Set(
+        ((error as { errors?: esbuild.Message[] }).errors ?? []).flatMap((message) =>
+          message.location ? [path.resolve(options.root, message.location.file)] : [],
+        ),
+      );
+    }
+    const before = left.size;
+    reals.forEach((file, i) => refused.has(file) && left.add(i));
+    if (left.size === before) return undefined;
   }
-  const given = new Set(options.files);
-  for (const [input, { format }] of Object.entries(result.metafile.inputs)) {
-    if (input === shared.stdin.sourcefile) continue;
-    if (!given.has(path.resolve(options.root, input)) || format !== 'esm') return undefined;
+  return undefined;
+}
+
+/**
+ * The given files a bundle cannot hold: one that is not an ES module, and one that imports a file it was not
+ * given (the bundle took that file in).
+ */
+function refusedInputs(metafile: esbuild.Metafile, given: ReadonlySet<string>, root: string): Set<string> {
+  const refused = new Set<string>();
+  const inputs = Object.entries(metafile.inputs).map(([input, info]) => ({
+    file: path.resolve(root, input),
+    info,
+  }));
+  const taken = new Set(inputs.filter(({ file }) => !given.has(file)).map(({ file }) => file));
+  for (const { file, info } of inputs) {
+    if (!given.has(file)) continue;
+    if (
+      info.format !== 'esm' ||
+      info.imports.some((link) => !link.external && taken.has(path.resolve(root, link.path)))
+    )
+      refused.add(file);
   }
-  return result.outputFiles[0]?.text;
+  return refused;
 }
 
 /**

@@ -354,29 +354,42 @@ export function GET(): Response {
           }
         });
 
-        it('a bundle esbuild turns down (top-level await, which CommonJS cannot express): its files compiled one by one', async function () {
+        it('files a bundle cannot hold (top-level await, `export =`) are left out of it, and load on their own', async function () {
           if (Number(process.versions.node.split('.')[0]) < 24) this.skip();
           const dir = writeApp(
             {
               ...manyRoutes(),
               'app/waits/endpoint.ts':
                 "await Promise.resolve();\nexport function GET(): Response {\n  return Response.json({ word: 'waits' });\n}\n",
+              'app/legacy/endpoint.ts':
+                "function GET(): Response {\n  return Response.json({ word: 'legacy' });\n}\nexport = { GET };\n",
             },
             { tsx: true },
           );
-          const outcome = await start(dir, [...paths, '/waits']);
-          expect(outcome.responses!.map((r) => [r.status, r.body.word])).to.deep.equal([
+          const words = async () =>
+            (await start(dir, ['/r0/a', '/r23/b', '/waits', '/legacy'])).responses!.map((r) => [
+              r.status,
+              r.body.word,
+            ]);
+          const expected = [
             [200, 'r0'],
             [200, 'r23'],
-            [200, 'r0'],
-            [200, 'r5'],
             [200, 'waits'],
-          ]);
-          expect(outcome.labelLoads).to.equal(1);
-          const entries = Object.values(
-            JSON.parse(readFileSync(cacheFile(dir)!, 'utf8')) as Record<string, string>,
-          );
-          expect(entries.length, 'an entry per route file esbuild compiles').to.equal(25);
+            [200, 'legacy'],
+          ];
+          expect(await words()).to.deep.equal(expected);
+          const cached = () => JSON.parse(readFileSync(cacheFile(dir)!, 'utf8')) as Record<string, string>;
+          const entries = Object.values(cached());
+          const bundles = entries.filter((code) => code.includes('word: "r23"'));
+          expect(bundles, 'one bundle').to.have.length(1);
+          expect(bundles[0]).to.match(/^\/\/ left out: \d+ \d+\n/);
+          expect(bundles[0]).not.to.match(/word: "(waits|legacy)"/);
+          // The bundle, r0 and the file that forwards to it, and `export =` compiled on its own (esbuild turns
+          // down top-level await in CommonJS, and tsx loads that file as an ES module).
+          expect(entries).to.have.length(4);
+          const keys = Object.keys(cached()).sort();
+          expect(await words(), 'from the cache').to.deep.equal(expected);
+          expect(Object.keys(cached()).sort()).to.deep.equal(keys);
         });
       }
 
@@ -430,6 +443,23 @@ export function GET(): Response {
         );
         // r1 ran twice: at the start, from its bundle, and once reloaded on its own.
         expect(outcome.r1Loads).to.equal(2);
+      });
+
+      it('in development mode, a save while the tsconfig cannot be read reloads the file all the same', async function () {
+        if (Number(process.versions.node.split('.')[0]) < 24) this.skip();
+        const dir = writeApp(manyRoutes(), { tsx: true });
+        const outcome = await start(dir, ['/r1/a', '/r2/b'], {
+          COMPILED_APP_DEV: '1',
+          COMPILED_APP_EDITS: JSON.stringify([
+            ['../tsconfig.json', '{ "compilerOptions": ', false],
+            ['r1/[id]/endpoint.ts', endpoint('changed').replace(/dir: .*\)? \}\);/, "dir: '' });")],
+          ]),
+        });
+        expect(outcome.responses!.map((r) => r.body.word)).to.deep.equal(['r1', 'r2']);
+        expect(outcome.afterEdits!.map((r) => [r.status, r.body.word])).to.deep.equal([
+          [200, 'changed'],
+          [200, 'r2'],
+        ]);
       });
 
       it('a route file that throws as it loads: each file loads on its own, and that one fails under its own name', async function () {

@@ -47,6 +47,7 @@ describe('route bundles', () => {
       'export const where = __dirname;',
       "const config = require('../config');",
       "export const GET = async () => (await import('../lazy')).GET();",
+      "export const data = require.resolve('./data.json');",
       'module.exports = { GET() {} };',
       'exports.GET = () => {};',
     ])
