@@ -215,34 +215,10 @@ export function compileRouteFiles(
   const formats = (['commonjs', 'module'] as const).filter(
     (format) => bundleable.filter((entry) => entry.format === format).length >= MIN_BUNDLE,
   );
-  const reals = new Map(formats.length > 0 ? chosen.map((file) => [file, realFile(file)]) : []);
-  const routeFiles = new Set(reals.values());
-  const withRoutes = new Set<string>();
-  const targets = new Map<string, string | undefined>();
-  const importsOf = new Map<string, string>();
-  // What a CommonJS bundle keeps outside (route-bundle.ts): the imports not relative, and the relative ones' files.
-  const externalsOf = new Map<string, string[]>();
-  for (const [file, real] of reals) {
-    const found: string[] = [];
-    const external: string[] = [];
-    for (const specifier of importSpecifiers(texts.get(file) ?? '')) {
-      if (!isRelative(specifier)) {
-        external.push(specifier);
-        continue;
-      }
-      const asWritten = path.resolve(path.dirname(file), specifier);
-      if (!targets.has(asWritten)) {
-        const target = resolveImport(file, specifier, 'import', importsResolveBy).file;
-        targets.set(asWritten, target === undefined ? undefined : realFile(target));
-      }
-      const target = targets.get(asWritten);
-      found.push(`${specifier}=${target ?? ''}`);
-      if (target !== undefined) external.push(target);
-      if (target !== undefined && routeFiles.has(target)) withRoutes.add(real).add(target);
-    }
-    importsOf.set(file, found.join('\0'));
-    externalsOf.set(file, external);
-  }
+  const { reals, routeFiles, withRoutes, importsOf, externalsOf } = scanRouteImports(
+    formats.length > 0 ? chosen : [],
+    texts,
+  );
   const alone = (entry: Omit<Entry, 'key'>) =>
     !formats.includes(entry.format) || withRoutes.has(reals.get(entry.file)!);
   for (const entry of bundleable.filter(alone)) readOrMiss(single(entry));
@@ -377,6 +353,41 @@ function planBundle(
     commonJsBundles.set(fileURLToPath(url), files);
   }
   if (code !== undefined) bundleCode(url, format, code);
+}
+
+/** What the tree's route files import, for their bundles (route-bundle.ts), each relative import resolved once. */
+function scanRouteImports(files: readonly string[], texts: ReadonlyMap<string, string>) {
+  const reals = new Map(files.map((file) => [file, realFile(file)]));
+  const routeFiles = new Set(reals.values());
+  /** The route files, by real path, that import another route file or are imported by one. */
+  const withRoutes = new Set<string>();
+  const targets = new Map<string, string | undefined>();
+  /** What each file's relative imports resolve to, for its bundle's key. */
+  const importsOf = new Map<string, string>();
+  /** What a CommonJS bundle keeps outside: the imports not relative, and the relative ones' files. */
+  const externalsOf = new Map<string, string[]>();
+  for (const [file, real] of reals) {
+    const found: string[] = [];
+    const external: string[] = [];
+    for (const specifier of importSpecifiers(texts.get(file) ?? '')) {
+      if (!isRelative(specifier)) {
+        external.push(specifier);
+        continue;
+      }
+      const asWritten = path.resolve(path.dirname(file), specifier);
+      if (!targets.has(asWritten)) {
+        const target = resolveImport(file, specifier, 'import', importsResolveBy).file;
+        targets.set(asWritten, target === undefined ? undefined : realFile(target));
+      }
+      const target = targets.get(asWritten);
+      found.push(`${specifier}=${target ?? ''}`);
+      if (target !== undefined) external.push(target);
+      if (target !== undefined && routeFiles.has(target)) withRoutes.add(real).add(target);
+    }
+    importsOf.set(file, found.join('\0'));
+    externalsOf.set(file, external);
+  }
+  return { reals, routeFiles, withRoutes, importsOf, externalsOf };
 }
 
 function bundleCode(url: string, format: Compiled['format'], code: string): void {
