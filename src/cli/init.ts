@@ -6,7 +6,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { displayPath } from '../discover';
+import { displayPath, MODULE_EXTENSIONS } from '../discover';
 import { starterFiles, mountLine, testCommand, type AppFileStyle, type AppKind } from './init-templates';
 
 interface PackageJson {
@@ -67,10 +67,9 @@ export function init(dir = 'app', cwd = process.cwd()): number {
 
 /** The app's main file: package.json `main`, else a usual name that creates an Express app. */
 function findAppFile(cwd: string, manifest: PackageJson): string | undefined {
-  const extensions = ['.js', '.ts', '.mjs', '.cjs', '.mts', '.cts'];
   const candidates = [
     ...(manifest.main ? [manifest.main] : []),
-    ...APP_FILES.flatMap((name) => extensions.map((ext) => name + ext)),
+    ...APP_FILES.flatMap((name) => MODULE_EXTENSIONS.map((ext) => name + ext)),
   ];
   return candidates.find((file) => {
     try {

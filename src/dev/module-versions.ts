@@ -12,10 +12,9 @@
  * The hook runs in-thread (`module.registerHooks`, Node 22.15+ and every later version), as tsx's
  * own hooks do, and reads the version map directly.
  */
-import { realpathSync } from 'node:fs';
 import Module from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { forgetBundled, installRouteFileHook } from '../load';
+import { forgetBundled, installRouteFileHook, realModulePath } from '../load';
 
 const PARAM = 'express-file-endpoints-v';
 
@@ -50,16 +49,8 @@ export function invalidateModules(files: Iterable<string>): void {
   for (const file of files) {
     delete ModuleApi._cache[file];
     // require.cache names a module by its real path: a tree under a symlink (macOS's /var) has two.
-    delete ModuleApi._cache[realPath(file)];
+    delete ModuleApi._cache[realModulePath(file)];
     versions.set(pathToFileURL(file).href, generation);
-  }
-}
-
-function realPath(file: string): string {
-  try {
-    return realpathSync(file);
-  } catch {
-    return file;
   }
 }
 

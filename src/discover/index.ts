@@ -13,7 +13,7 @@ export type {
 } from './types';
 export { describeRouteFile, discoverTree, displayPath, routeFilePaths, treeRoot } from './discover-tree';
 export { formatPattern, parseFolder } from './parse-segment';
-export { CODE_EXTENSIONS, isCodeFile, isTypeScriptFile, readSource } from './source-files';
+export { CODE_EXTENSIONS, MODULE_EXTENSIONS, isCodeFile, isTypeScriptFile, readSource } from './source-files';
 export { readExports } from './read-exports';
 export { walkFiles } from './walk-files';
 export { exportsOfSyntaxTree, readExportsExactly } from './syntax-exports';

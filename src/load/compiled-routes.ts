@@ -24,7 +24,7 @@
  * with it as it always did. Under tsx's CommonJS hook (`--require tsx/cjs`, `--import tsx`), which compiles every file
  * `require()` loads itself, CommonJS files are left to it.
  */
-import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -46,6 +46,7 @@ import { moduleExports, requiredExports, type ModuleExports } from './module-exp
 import { nodeModuleHooks } from './module-hooks';
 import { isCommonJsFile } from './module-format';
 import { isRelative, resolveImport } from './resolve-import';
+import { forgetRealPaths, realModulePath } from './real-path';
 import { requireSharesModules, runnerRequire } from './runner-require';
 import { linksWhenStripped } from './stripped-links';
 import { findTsxFrom, isTsxRegistered, startTsxHooksFrom, tsxRequireHookInProcess } from './tsx-loader';
@@ -80,11 +81,6 @@ const pending = new Map<string, Promise<void>>();
 let hooked = false;
 /** The rules a compiled file's relative imports resolve by: tsx's, or those of Node's type stripping. */
 let importsResolveBy: 'tsx' | 'strip' = 'tsx';
-/**
- * `--preserve-symlinks`, given on the command line or in NODE_OPTIONS, or NODE_PRESERVE_SYMLINKS=1. Read on first
- * use, which is on Node only: Deno refuses a read of the environment it was not allowed.
- */
-let keepsSymlinks: boolean | undefined;
 /** A compiled file's relative import target (absolute, as written) -> the URL it resolves to, or '' for none. */
 const resolved = new Map<string, string>();
 /**
@@ -122,7 +118,9 @@ export function compileRouteFiles(
   files: readonly string[],
   how: { reloading: boolean } = { reloading: false },
 ): void {
-  resolved.clear(); // files come and go between the compilations of development mode
+  // Files come and go between the compilations of development mode.
+  resolved.clear();
+  forgetRealPaths();
   if (runtime.name !== 'Node' || runnerRequire || !requireSharesModules || !hasModuleHooks()) return;
   const typescript = files.filter(
     (file) => isTypeScriptFile(file) && !file.endsWith('.tsx') && isInside(root, file),
@@ -190,7 +188,7 @@ export function compileRouteFiles(
   // The files that may go in bundles, unless reloading; every file's source, for the import scan.
   const bundleable: Omit<Entry, 'key'>[] = [];
   const texts = new Map<string, string>();
-  const required = createRequire(path.join(root, 'noop.js')).cache;
+  const required = requireCache(root);
   for (const file of chosen) {
     const format = isCommonJsFile(file) ? 'commonjs' : 'module';
     // In a bundle already (an earlier mount of a tree it is in, this one or one whose folder holds it), or
@@ -198,7 +196,7 @@ export function compileRouteFiles(
     // would not. Development mode's reload loads a file again on purpose, forgotten first (forgetBundled).
     const earlier = bundledFiles.get(file);
     if (!how.reloading && earlier !== undefined && !earlier.bundle.failed) continue;
-    if (format === 'commonjs' && required[realFile(file)] !== undefined) continue;
+    if (format === 'commonjs' && required[realModulePath(file)] !== undefined) continue;
     const url = pathToFileURL(file).href;
     if (!offered.has(url)) offered.set(url, compilation);
     else realUrls.delete(url);
@@ -223,9 +221,9 @@ export function compileRouteFiles(
     !formats.includes(entry.format) || withRoutes.has(reals.get(entry.file)!);
   for (const entry of bundleable.filter(alone)) readOrMiss(single(entry));
   // Each bundle under one key: every file in it, by path, text and what its imports resolve to.
-  type BundleMiss = { entries: typeof bundleable; key: string; url: string };
+  type BundleMiss = { format: Compiled['format']; entries: typeof bundleable; key: string; url: string };
   const bundleMisses: BundleMiss[] = [];
-  const realRoot = realFile(root);
+  const realRoot = realModulePath(root);
   for (const format of formats) {
     const groups = bundlesOf(
       root,
@@ -242,7 +240,7 @@ export function compileRouteFiles(
       );
       const url = bundleUrl(realRoot, key, format);
       const cached = cache.read(key);
-      if (cached === undefined) bundleMisses.push({ entries, key, url });
+      if (cached === undefined) bundleMisses.push({ format, entries, key, url });
       else {
         const { code, left } = leftOut(cached);
         planBundle(url, format, entries, left, code);
@@ -261,11 +259,11 @@ export function compileRouteFiles(
   const target = `node${process.versions.node}`;
   // A CommonJS bundle is built at once, as its files are required at the call; a file esbuild turns down is
   // compiled on its own, with the other files alone.
-  for (const { entries, key, url } of bundleMisses.filter((miss) => miss.entries[0]!.format === 'commonjs')) {
+  for (const { entries, key, url } of bundleMisses.filter((miss) => miss.format === 'commonjs')) {
     const built = buildCommonJsRouteBundle(api, {
       root: realRoot,
       files: entries.map((entry) => entry.file),
-      realFile,
+      realFile: realModulePath,
       target,
       tsconfigRaw,
       external: [...new Set(entries.flatMap((entry) => externalsOf.get(entry.file) ?? []))],
@@ -300,9 +298,9 @@ export function compileRouteFiles(
     compiling.push(settled);
   };
   for (const miss of misses.filter((entry) => entry.format === 'module')) track(miss.url, transform(miss));
-  for (const { entries, key, url } of bundleMisses.filter((miss) => miss.entries[0]!.format === 'module')) {
+  for (const { entries, key, url } of bundleMisses.filter((miss) => miss.format === 'module')) {
     // Built while the tree loads: a mount made meanwhile finds its files in it.
-    planBundle(url, 'module', entries);
+    const bundle = planBundle(url, 'module', entries);
     const building = buildRouteBundle(api, {
       root: realRoot,
       url,
@@ -310,8 +308,8 @@ export function compileRouteFiles(
       target,
       tsconfigRaw,
       resolve: (importer, specifier) => resolveImport(importer, specifier, 'import', importsResolveBy).file,
-      realFile,
-      isRouteFile: (file) => routeFiles.has(realFile(file)),
+      realFile: realModulePath,
+      isRouteFile: (file) => routeFiles.has(realModulePath(file)),
     }).then(
       (code) => {
         bundleCode(url, 'module', code);
@@ -319,8 +317,7 @@ export function compileRouteFiles(
       },
       () => {
         // A file esbuild refuses, or an import it cannot follow: each file on its own, as without a bundle.
-        const bundle = bundledFiles.get(entries[0]!.file)?.bundle;
-        if (bundle) bundle.failed = true;
+        bundle.failed = true;
         return Promise.all(entries.map((entry) => transform(single(entry)))).then(() => {});
       },
     );
@@ -340,7 +337,7 @@ function planBundle(
   entries: readonly { file: string }[],
   left: ReadonlySet<number> = new Set(),
   code?: string,
-): void {
+): Bundle {
   const files = entries.map((entry) => entry.file).filter((_, i) => !left.has(i));
   const bundle: Bundle = { url, format, files };
   entries.forEach(
@@ -353,11 +350,12 @@ function planBundle(
     commonJsBundles.set(fileURLToPath(url), files);
   }
   if (code !== undefined) bundleCode(url, format, code);
+  return bundle;
 }
 
 /** What the tree's route files import, for their bundles (route-bundle.ts), each relative import resolved once. */
 function scanRouteImports(files: readonly string[], texts: ReadonlyMap<string, string>) {
-  const reals = new Map(files.map((file) => [file, realFile(file)]));
+  const reals = new Map(files.map((file) => [file, realModulePath(file)]));
   const routeFiles = new Set(reals.values());
   /** The route files, by real path, that import another route file or are imported by one. */
   const withRoutes = new Set<string>();
@@ -377,7 +375,7 @@ function scanRouteImports(files: readonly string[], texts: ReadonlyMap<string, s
       const asWritten = path.resolve(path.dirname(file), specifier);
       if (!targets.has(asWritten)) {
         const target = resolveImport(file, specifier, 'import', importsResolveBy).file;
-        targets.set(asWritten, target === undefined ? undefined : realFile(target));
+        targets.set(asWritten, target === undefined ? undefined : realModulePath(target));
       }
       const target = targets.get(asWritten);
       found.push(`${specifier}=${target ?? ''}`);
@@ -417,13 +415,11 @@ export function filesOfBundle(filename: string): readonly string[] | undefined {
 }
 
 /**
- * Development mode loads these files again: from now on each on its own, and a CommonJS one not from
- * `require.cache`, where its bundle's exports were kept under its real path.
+ * Development mode loads these files again: from now on each on its own (it drops them from `require.cache`, where
+ * a CommonJS one's bundled exports are kept under its real path).
  */
 export function forgetBundled(files: Iterable<string>): void {
-  for (const file of files) {
-    if (bundledFiles.delete(file)) delete createRequire(file).cache[realFile(file)];
-  }
+  for (const file of files) bundledFiles.delete(file);
 }
 
 /**
@@ -438,18 +434,19 @@ export function requireBundled(file: string): ModuleExports | undefined {
   const entry = bundledFiles.get(file);
   if (!entry || entry.bundle.failed || entry.bundle.format !== 'commonjs') return undefined;
   const { bundle, name } = entry;
-  const bundlePath = fileURLToPath(bundle.url);
-  const requireBundle = createRequire(bundlePath);
   let exports: unknown;
   try {
-    bundle.exports ??= requireBundle(bundlePath) as Record<string, unknown>;
+    if (bundle.exports === undefined) {
+      const bundlePath = fileURLToPath(bundle.url);
+      bundle.exports = createRequire(bundlePath)(bundlePath) as Record<string, unknown>;
+    }
     exports = bundle.exports[name];
   } catch {
     bundledFiles.delete(file);
     return undefined;
   }
-  const filename = realFile(file);
-  requireBundle.cache[filename] ??= {
+  const filename = realModulePath(file);
+  requireCache(filename)[filename] ??= {
     id: filename,
     filename,
     loaded: true,
@@ -553,7 +550,7 @@ function readSource(file: string): Source | undefined {
 }
 
 function keep(file: string, url: string, format: Compiled['format'], code: string, source: Source): void {
-  const realPath = realFile(file);
+  const realPath = realModulePath(file);
   const real = realPath === file ? url : pathToFileURL(realPath).href;
   if (offered.get(url) === compilation) realUrls.set(url, real);
   compiled.set(real, { format, code, mtimeMs: source.mtimeMs, size: source.size });
@@ -605,26 +602,17 @@ function resolveRelative(parentURL: string, specifier: string): string | undefin
   let url = resolved.get(target);
   if (url === undefined) {
     const file = resolveImport(from, specifier, 'import', importsResolveBy).file;
-    url = file === undefined ? '' : pathToFileURL(realFile(file)).href;
+    url = file === undefined ? '' : pathToFileURL(realModulePath(file)).href;
     resolved.set(target, url);
   }
   return url || undefined;
 }
 
-/** Node resolves a module to its real path unless told to keep symlinks. */
-function realFile(file: string): string {
-  keepsSymlinks ??=
-    /(?:^|\s)--preserve-symlinks(?:\s|$)/.test(
-      `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`,
-    ) || process.env.NODE_PRESERVE_SYMLINKS === '1';
-  if (keepsSymlinks) return file;
-  try {
-    // The system's realpath, where it gives what Node's own gives: on Windows it resolves mapped drives, which
-    // Node's keeps.
-    return process.platform === 'win32' ? realpathSync(file) : realpathSync.native(file);
-  } catch {
-    return file;
-  }
+let sharedCache: NodeJS.Dict<NodeJS.Module> | undefined;
+
+/** `require.cache`, which every `require` shares (https://nodejs.org/api/modules.html#requirecache). */
+function requireCache(from: string): NodeJS.Dict<NodeJS.Module> {
+  return (sharedCache ??= createRequire(from).cache);
 }
 
 function isUnchanged(url: string, entry: Compiled): boolean {

@@ -6,6 +6,7 @@ export { importBuild, importPackage, loadModule } from './load-module';
 export { moduleExports, type ModuleExports } from './module-exports';
 export { requireModule } from './require-module';
 export { compileRouteFiles, filesOfBundle, forgetBundled, installRouteFileHook } from './compiled-routes';
+export { realModulePath } from './real-path';
 export { EndpointLoadError } from './load-error';
 export { esbuildLocation, formatLocation, isParseFailure } from './source-location';
 export { loadedExportInfo } from './export-info';

@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import MagicString from 'magic-string';
+import { MODULE_EXTENSIONS } from '../discover';
 import { folderPath, overlaps, precedes, type PathSegment } from './express-path';
 import {
   comesFirst,
@@ -528,9 +529,7 @@ function shadowsOf(
 
 /** The endpoint file a folder of the tree already has, in whichever language. */
 function endpointFileIn(folder: string): string | undefined {
-  return ['.js', '.ts', '.mjs', '.cjs', '.mts', '.cts']
-    .map((ext) => path.join(folder, `endpoint${ext}`))
-    .find(existsSync);
+  return MODULE_EXTENSIONS.map((ext) => path.join(folder, `endpoint${ext}`)).find(existsSync);
 }
 
 /**
