@@ -462,6 +462,22 @@ export function GET(): Response {
         ]);
       });
 
+      it('a route file with a syntax error fails under its own name and line; the others load', async function () {
+        if (Number(process.versions.node.split('.')[0]) < 24) this.skip();
+        const dir = writeApp(
+          {
+            ...manyRoutes(),
+            'app/broken/endpoint.ts': 'export function GET(): Response {\n  return (;\n}\n',
+          },
+          { tsx: true },
+        );
+        const outcome = await start(dir, paths).catch((error: Error) => ({ crash: error.message }));
+        expect(outcome.crash).to.match(/broken[\\/]+endpoint\.ts/);
+        expect(outcome.crash).to.match(/endpoint\.ts:2:\d+/);
+        // Only that file failed: the mount names no other.
+        expect(outcome.crash!.match(/failed to load/g)).to.have.length(1);
+      });
+
       it('a route file that throws as it loads: each file loads on its own, and that one fails under its own name', async function () {
         if (Number(process.versions.node.split('.')[0]) < 24) this.skip();
         const dir = writeApp(manyRoutes({ throws: true }), { tsx: true });
