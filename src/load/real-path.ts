@@ -4,19 +4,23 @@
  * several times (to compile it, to bundle it, to put its exports in `require.cache`).
  */
 import { realpathSync } from 'node:fs';
+import { runtime } from '../runtime';
 
 /**
  * `--preserve-symlinks`, given on the command line or in NODE_OPTIONS, or NODE_PRESERVE_SYMLINKS=1. Read on first
- * use, which is on Node only: Deno refuses a read of the environment it was not allowed.
+ * use, and on Node only: Deno refuses a read of the environment it was not allowed, and development mode asks for
+ * real paths there too.
  */
 let keepsSymlinks: boolean | undefined;
 const known = new Map<string, string>();
 
 export function realModulePath(file: string): string {
   keepsSymlinks ??=
-    /(?:^|\s)--preserve-symlinks(?:\s|$)/.test(
+    runtime.name === 'Node' &&
+    (/(?:^|\s)--preserve-symlinks(?:\s|$)/.test(
       `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`,
-    ) || process.env.NODE_PRESERVE_SYMLINKS === '1';
+    ) ||
+      process.env.NODE_PRESERVE_SYMLINKS === '1');
   if (keepsSymlinks) return file;
   let real = known.get(file);
   if (real === undefined) {
